@@ -1,0 +1,108 @@
+//! Charts: functions from plain data to an SVG string, one chart per file, sharing the
+//! style below. The same functions draw the report's figures and the notebooks' inline ones.
+
+pub mod stride;
+
+use plotters::prelude::*;
+use thiserror::Error;
+
+/// A chart could not be drawn.
+#[derive(Debug, Error)]
+#[error("could not draw the {chart} chart: {message}")]
+pub struct ChartError {
+    pub chart: &'static str,
+    pub message: String,
+}
+
+impl ChartError {
+    pub(crate) fn new(chart: &'static str, error: impl std::fmt::Display) -> Self {
+        Self { chart, message: error.to_string() }
+    }
+}
+
+/// Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008), without the
+/// yellow that disappears on white.
+pub const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(0, 0, 0),       // black
+];
+
+/// Colour of the `index`-th series.
+pub fn series_color(index: usize) -> RGBColor {
+    PALETTE[index % PALETTE.len()]
+}
+
+pub const SIZE: (u32, u32) = (760, 420);
+pub const FONT: &str = "sans-serif";
+pub const TITLE_PX: u32 = 18;
+pub const LABEL_PX: u32 = 13;
+
+/// One point with an interval: a median and the ends of its interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IntervalPoint {
+    pub x: f64,
+    pub median: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// A named series of points (one machine, one ratio, one pool variant...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub points: Vec<IntervalPoint>,
+}
+
+/// The range covering every interval of every series, padded by a factor on a log axis.
+pub(crate) fn log_range(series: &[Series]) -> Option<std::ops::Range<f64>> {
+    let values = series.iter().flat_map(|s| s.points.iter()).flat_map(|p| [p.low, p.high, p.median]);
+    let (low, high) = values
+        .filter(|value| *value > 0.0 && value.is_finite())
+        .fold((f64::INFINITY, 0.0f64), |(low, high), value| (low.min(value), high.max(value)));
+    (high > 0.0).then(|| low / 1.5..high * 1.5)
+}
+
+/// Wraps an SVG in an `<img>` with a base64 data URL: Jupyter shows it even in an
+/// untrusted notebook, where raw SVG output is hidden.
+pub fn svg_as_img_tag(svg: &str, alt: &str) -> String {
+    format!(
+        "<img alt=\"{}\" src=\"data:image/svg+xml;base64,{}\"/>",
+        alt.replace('"', "&quot;"),
+        base64(svg.as_bytes())
+    )
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut encoded = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let word = chunk.iter().enumerate().fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
+        for position in 0..4 {
+            if position <= chunk.len() {
+                encoded.push(ALPHABET[(word >> (18 - 6 * position) & 63) as usize] as char);
+            } else {
+                encoded.push('=');
+            }
+        }
+    }
+    encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+}

@@ -1,0 +1,97 @@
+//! Time per trial against stride: one line per series (this machine, the article, other
+//! machines), median with its interval, both axes logarithmic (strides double; times span
+//! two orders of magnitude in the article).
+
+use plotters::prelude::*;
+
+use super::{log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use crate::stride::StrideSummary;
+
+const CHART: &str = "stride";
+
+/// A series of median elapsed milliseconds per stride, with intervals.
+pub fn series_from_summaries(label: impl Into<String>, summaries: &[StrideSummary]) -> Series {
+    Series {
+        label: label.into(),
+        points: summaries
+            .iter()
+            .map(|s| IntervalPoint {
+                x: s.stride_bytes as f64,
+                median: s.elapsed_ms.median,
+                low: s.elapsed_ms.median_low,
+                high: s.elapsed_ms.median_high,
+            })
+            .collect(),
+    }
+}
+
+/// Draws the sweep. The x axis is log2(stride) so each doubling is one step.
+pub fn stride_chart(title: &str, series: &[Series]) -> Result<String, ChartError> {
+    let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
+    let y_range = log_range(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
+    let strides = series.iter().flat_map(|s| s.points.iter().map(|p| p.x.log2()));
+    let (x_min, x_max) = strides.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let x_steps = (x_max - x_min).round() as usize + 1;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| error(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, (FONT, TITLE_PX))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x_min - 0.3..x_max + 0.3, y_range.log_scale())
+            .map_err(|e| error(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("distance between counters (bytes)")
+            .y_desc("time per trial (ms, log scale)")
+            .x_labels(x_steps)
+            .x_label_formatter(&|x| format!("{:.0}", 2f64.powf(*x)))
+            .y_label_formatter(&|y| format_ms(*y))
+            .label_style((FONT, LABEL_PX))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(|e| error(&e))?;
+        for (index, one) in series.iter().enumerate() {
+            let color = series_color(index);
+            let points: Vec<(f64, f64)> = one.points.iter().map(|p| (p.x.log2(), p.median)).collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                .map_err(|e| error(&e))?
+                .label(one.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+            chart
+                .draw_series(points.iter().map(|&point| Circle::new(point, 3, color.filled())))
+                .map_err(|e| error(&e))?;
+            chart.draw_series(one.points.iter().map(|p| interval_bar(p, color))).map_err(|e| error(&e))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FONT, LABEL_PX))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .draw()
+            .map_err(|e| error(&e))?;
+        root.present().map_err(|e| error(&e))?;
+    }
+    Ok(svg)
+}
+
+fn interval_bar(point: &IntervalPoint, color: RGBColor) -> PathElement<(f64, f64)> {
+    let x = point.x.log2();
+    PathElement::new(vec![(x, point.low), (x, point.high)], color.stroke_width(1))
+}
+
+/// Milliseconds as an axis label: "0.5", "20", "2400".
+pub(crate) fn format_ms(ms: f64) -> String {
+    if ms >= 10.0 {
+        format!("{ms:.0}")
+    } else if ms >= 1.0 {
+        format!("{ms:.1}")
+    } else {
+        format!("{ms:.2}")
+    }
+}

@@ -1,0 +1,173 @@
+//! The timing harness every experiment shares: a team of pinned threads released together,
+//! warm-up, a time budget, and progress reported through a callback (the lib never prints).
+//!
+//! # Timing model
+//!
+//! A trial spawns one thread per worker. Each worker pins itself to its own logical CPU,
+//! then waits at a start gate; when the last worker arrives all are released at once. Each
+//! worker reads the clock right after the gate opens and right after its work. The trial's
+//! elapsed time runs from the earliest start to the latest finish, so it covers the whole
+//! time the workers overlapped and excludes thread creation and pinning.
+
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::error::RunError;
+
+/// One step of progress, reported to the caller's callback.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgressEvent {
+    pub experiment: &'static str,
+    /// Steps finished so far (1-based once the first step is done).
+    pub done: usize,
+    pub total: usize,
+    /// What just finished, e.g. "stride 64 B, trial 3/5".
+    pub label: String,
+}
+
+/// The callback experiments report progress through.
+pub type Progress<'a> = &'a mut dyn FnMut(&ProgressEvent);
+
+/// A progress callback that ignores every event (tests, notebooks that want quiet).
+pub fn no_progress(_: &ProgressEvent) {}
+
+/// How one team trial went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TeamTiming {
+    /// From the earliest worker's release to the latest worker's finish.
+    pub elapsed: Duration,
+    /// Every worker was pinned to a distinct logical CPU.
+    pub pinned: bool,
+}
+
+/// Runs `work(worker_index)` on `threads` threads pinned to distinct logical CPUs (when
+/// there are enough) and released together. See the module's timing model.
+pub fn run_team<F>(experiment: &'static str, threads: usize, work: F) -> Result<TeamTiming, RunError>
+where
+    F: Fn(usize) + Sync,
+{
+    let cpus = core_affinity::get_core_ids().unwrap_or_default();
+    let gate = StartGate::default();
+    let results: Result<Vec<(bool, Instant, Instant)>, RunError> = thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(threads);
+        for worker in 0..threads {
+            let (gate, work, cpus) = (&gate, &work, &cpus);
+            let spawned =
+                thread::Builder::new().name(format!("{experiment}-{worker}")).spawn_scoped(scope, move || {
+                    let pinned =
+                        cpus.get(worker % cpus.len().max(1)).is_some_and(|&cpu| core_affinity::set_for_current(cpu));
+                    if !gate.arrive_and_wait() {
+                        return None;
+                    }
+                    let start = Instant::now();
+                    work(worker);
+                    Some((pinned, start, Instant::now()))
+                });
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(source) => {
+                    // Release the workers already waiting so the scope can join them.
+                    gate.abort();
+                    return Err(RunError::Spawn { experiment, source });
+                }
+            }
+        }
+        gate.open_when_all_arrived(threads);
+        handles
+            .into_iter()
+            .map(|handle| match handle.join() {
+                Ok(Some(timing)) => Ok(timing),
+                _ => Err(RunError::WorkerPanicked { experiment }),
+            })
+            .collect()
+    });
+    let results = results?;
+    let pinned = threads <= cpus.len() && results.iter().all(|&(pinned, _, _)| pinned);
+    let earliest = results.iter().map(|&(_, start, _)| start).min();
+    let latest = results.iter().map(|&(_, _, end)| end).max();
+    let elapsed = match (earliest, latest) {
+        (Some(start), Some(end)) => end.saturating_duration_since(start),
+        _ => Duration::ZERO,
+    };
+    Ok(TeamTiming { elapsed, pinned })
+}
+
+/// Releases all workers at once, or tells them to give up if the team could not be built.
+/// Workers spin (yielding, so oversubscribed teams still progress) rather than sleep on a
+/// condition variable, because waking sleepers one by one would stagger the start.
+#[derive(Debug, Default)]
+struct StartGate {
+    arrived: AtomicUsize,
+    state: AtomicU8,
+}
+
+const GATE_CLOSED: u8 = 0;
+const GATE_OPEN: u8 = 1;
+const GATE_ABORTED: u8 = 2;
+
+impl StartGate {
+    /// Returns true when released to work, false when the trial was aborted.
+    fn arrive_and_wait(&self) -> bool {
+        self.arrived.fetch_add(1, Ordering::AcqRel);
+        loop {
+            match self.state.load(Ordering::Acquire) {
+                GATE_CLOSED => thread::yield_now(),
+                state => return state == GATE_OPEN,
+            }
+        }
+    }
+
+    fn open_when_all_arrived(&self, threads: usize) {
+        while self.arrived.load(Ordering::Acquire) < threads {
+            thread::yield_now();
+        }
+        self.state.store(GATE_OPEN, Ordering::Release);
+    }
+
+    fn abort(&self) {
+        self.state.store(GATE_ABORTED, Ordering::Release);
+    }
+}
+
+/// Calls `round` repeatedly until `warmup` has passed (at least once), so caches, page
+/// mappings and CPU frequency settle before the measured trials.
+pub fn warm_up<E>(warmup: Duration, mut round: impl FnMut() -> Result<(), E>) -> Result<(), E> {
+    let start = Instant::now();
+    loop {
+        round()?;
+        if start.elapsed() >= warmup {
+            return Ok(());
+        }
+    }
+}
+
+/// A wall-clock allowance for a whole experiment, checked between trials.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    start: Instant,
+    budget: Duration,
+}
+
+impl Deadline {
+    pub fn after(budget: Duration) -> Self {
+        Self { start: Instant::now(), budget }
+    }
+
+    pub fn expired(&self) -> bool {
+        self.start.elapsed() >= self.budget
+    }
+}
+
+/// How many logical CPUs this process may run on.
+pub fn logical_cpus() -> usize {
+    thread::available_parallelism().map_or(1, |count| count.get())
+}
+
+/// What an experiment measured, and whether its time budget cut it short (then some
+/// cases have fewer trials than configured; every row present is still complete).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<Row> {
+    pub rows: Vec<Row>,
+    pub budget_exhausted: bool,
+}

@@ -1,0 +1,268 @@
+//! The stride sweep (article A's minimal repro): one counter per thread, counters placed
+//! `stride` bytes apart in one page-aligned allocation. Counters closer than a cache line
+//! share it, and every increment must take the line from the other cores.
+
+use std::hint::black_box;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::StridedSlots;
+use crate::error::{ConfigError, RunError};
+use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::stats::{Ratio, Summary};
+
+pub const EXPERIMENT: &str = "stride";
+
+/// The largest arena the sweep allocates: bounds `threads x largest stride`.
+pub const MAX_ARENA_BYTES: usize = 1 << 20;
+
+/// A median within this fraction of the best counts as "as fast as the best".
+pub const KNEE_TOLERANCE: f64 = 0.10;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Worker threads, each incrementing its own counter.
+    pub threads: usize,
+    /// Distances between neighbouring counters, in bytes (multiples of 8).
+    pub strides_bytes: Vec<usize>,
+    pub iters_per_thread: u64,
+    /// Measured trials per stride.
+    pub trials: usize,
+    pub warmup: Duration,
+    /// Wall-clock allowance; checked after each round of trials over all strides.
+    pub budget: Duration,
+}
+
+impl Default for Config {
+    /// The article's sizes: 8 threads (fewer if the machine has fewer CPUs), 10 M adds each.
+    fn default() -> Self {
+        Self {
+            threads: logical_cpus().min(8),
+            strides_bytes: vec![8, 16, 32, 64, 128, 256],
+            iters_per_thread: 10_000_000,
+            trials: 5,
+            warmup: Duration::from_millis(300),
+            budget: Duration::from_secs(300),
+        }
+    }
+}
+
+impl Config {
+    /// Seconds, not minutes: 1 M adds per thread.
+    pub fn quick() -> Self {
+        Self {
+            iters_per_thread: 1_000_000,
+            warmup: Duration::from_millis(50),
+            budget: Duration::from_secs(30),
+            ..Self::default()
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.threads == 0 {
+            return Err(ConfigError::new("threads", 0, "at least 1"));
+        }
+        if self.strides_bytes.is_empty() {
+            return Err(ConfigError::new("strides", "(none)", "at least one stride, e.g. 8,16,32,64,128,256"));
+        }
+        if let Some(&bad) = self.strides_bytes.iter().find(|&&stride| stride < 8 || stride % 8 != 0) {
+            return Err(ConfigError::new("strides", bad, "multiples of 8 bytes, at least 8"));
+        }
+        let widest = self.strides_bytes.iter().copied().max().unwrap_or(8);
+        let max_threads = MAX_ARENA_BYTES / widest;
+        if self.threads > max_threads {
+            return Err(ConfigError::new(
+                "threads",
+                self.threads,
+                format!(
+                    "at most {max_threads} with strides up to {widest} bytes (the arena holds {MAX_ARENA_BYTES} bytes)"
+                ),
+            ));
+        }
+        if self.iters_per_thread == 0 {
+            return Err(ConfigError::new("iters", 0, "at least 1 increment per thread"));
+        }
+        if self.trials == 0 {
+            return Err(ConfigError::new("trials", 0, "at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// One trial at one stride.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub stride_bytes: u64,
+    pub threads: u64,
+    pub trial: u64,
+    pub iters_per_thread: u64,
+    pub elapsed_ns: u64,
+    /// Elapsed time divided by the increments each thread did (threads run concurrently).
+    pub ns_per_op: f64,
+    /// Every thread ran pinned to its own logical CPU.
+    pub pinned: bool,
+    /// The counters summed to threads x iterations.
+    pub verified: bool,
+}
+
+/// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
+/// so a slow drift of the machine affects every stride alike.
+pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
+    config.validate()?;
+    let layouts = config
+        .strides_bytes
+        .iter()
+        .map(|&stride| StridedSlots::new(config.threads, stride))
+        .collect::<Result<Vec<_>, _>>()?;
+    let warmup_iters = (config.iters_per_thread / 10).max(1);
+    for slots in &layouts {
+        warm_up(config.warmup / layouts.len() as u32, || {
+            slots.reset();
+            run_team(EXPERIMENT, config.threads, |worker| increment(slots, worker, warmup_iters)).map(drop)
+        })?;
+    }
+    let deadline = Deadline::after(config.budget);
+    let total = config.trials * layouts.len();
+    let mut rows = Vec::with_capacity(total);
+    for trial in 0..config.trials {
+        if trial > 0 && deadline.expired() {
+            return Ok(Outcome { rows, budget_exhausted: true });
+        }
+        for (slots, &stride) in layouts.iter().zip(&config.strides_bytes) {
+            rows.push(measure(config, slots, stride, trial)?);
+            progress(&ProgressEvent {
+                experiment: EXPERIMENT,
+                done: rows.len(),
+                total,
+                label: format!("stride {stride} B, trial {}/{}", trial + 1, config.trials),
+            });
+        }
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}
+
+fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
+    slots.reset();
+    let timing = run_team(EXPERIMENT, config.threads, |worker| increment(slots, worker, config.iters_per_thread))?;
+    let expected = config.threads as u64 * config.iters_per_thread;
+    let actual = slots.sum();
+    if actual != expected {
+        return Err(RunError::Verification {
+            experiment: EXPERIMENT,
+            case: format!("stride {stride} B"),
+            trial,
+            expected,
+            actual,
+        });
+    }
+    Ok(Row {
+        stride_bytes: stride as u64,
+        threads: config.threads as u64,
+        trial: trial as u64,
+        iters_per_thread: config.iters_per_thread,
+        elapsed_ns: timing.elapsed.as_nanos() as u64,
+        ns_per_op: timing.elapsed.as_nanos() as f64 / config.iters_per_thread as f64,
+        pinned: timing.pinned,
+        verified: true,
+    })
+}
+
+/// The timed loop: one `lock xadd` (x86) / `ldadd` (arm64) per iteration on this worker's
+/// own counter. `black_box` keeps the compiler from reasoning about the slot or the count.
+#[inline(never)]
+fn increment(slots: &StridedSlots, worker: usize, iters: u64) {
+    let slot = black_box(slots.slot(worker));
+    for _ in 0..black_box(iters) {
+        slot.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The trials of one stride, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StrideSummary {
+    pub stride_bytes: u64,
+    pub threads: u64,
+    /// Elapsed time per trial, in milliseconds (the article's unit).
+    pub elapsed_ms: Summary,
+    pub ns_per_op: Summary,
+    /// Median time relative to the fastest stride's median (1.0 for the fastest).
+    pub relative_to_fastest: f64,
+    pub all_pinned: bool,
+}
+
+/// Groups rows by stride (ascending) and summarises each group.
+pub fn summarize(rows: &[Row]) -> Vec<StrideSummary> {
+    let mut strides: Vec<u64> = rows.iter().map(|row| row.stride_bytes).collect();
+    strides.sort_unstable();
+    strides.dedup();
+    let mut summaries: Vec<StrideSummary> = strides
+        .into_iter()
+        .filter_map(|stride| {
+            let group: Vec<&Row> = rows.iter().filter(|row| row.stride_bytes == stride).collect();
+            let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
+            let per_op: Vec<f64> = group.iter().map(|row| row.ns_per_op).collect();
+            Some(StrideSummary {
+                stride_bytes: stride,
+                threads: group.first()?.threads,
+                elapsed_ms: Summary::of(&elapsed)?,
+                ns_per_op: Summary::of(&per_op)?,
+                relative_to_fastest: 1.0,
+                all_pinned: group.iter().all(|row| row.pinned),
+            })
+        })
+        .collect();
+    let fastest = summaries.iter().map(|s| s.elapsed_ms.median).fold(f64::INFINITY, f64::min);
+    for summary in &mut summaries {
+        summary.relative_to_fastest = summary.elapsed_ms.median / fastest;
+    }
+    summaries
+}
+
+/// Where the false-sharing penalty ends, as far as the data can tell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Knee {
+    /// The smallest stride whose median is within [`KNEE_TOLERANCE`] of the best, with the
+    /// smallest stride's penalty over the best.
+    At { stride_bytes: u64, penalty: Ratio, smallest_stride_bytes: u64 },
+    /// The smallest stride's interval overlaps the best one's: no penalty can be claimed.
+    NoPenalty { smallest_stride_bytes: u64, best_stride_bytes: u64 },
+}
+
+pub fn knee(summaries: &[StrideSummary]) -> Option<Knee> {
+    let smallest = summaries.first()?;
+    let best = summaries.iter().min_by(|a, b| a.elapsed_ms.median.total_cmp(&b.elapsed_ms.median))?;
+    if smallest.elapsed_ms.overlaps(&best.elapsed_ms) {
+        return Some(Knee::NoPenalty {
+            smallest_stride_bytes: smallest.stride_bytes,
+            best_stride_bytes: best.stride_bytes,
+        });
+    }
+    let limit = best.elapsed_ms.median * (1.0 + KNEE_TOLERANCE);
+    let knee = summaries.iter().find(|s| s.elapsed_ms.median <= limit)?;
+    Some(Knee::At {
+        stride_bytes: knee.stride_bytes,
+        penalty: Ratio::between(&smallest.elapsed_ms, &best.elapsed_ms),
+        smallest_stride_bytes: smallest.stride_bytes,
+    })
+}
+
+/// One sentence saying what the sweep showed, for the report and the notebooks.
+pub fn finding(summaries: &[StrideSummary]) -> String {
+    match knee(summaries) {
+        None => "The stride sweep was not measured.".into(),
+        Some(Knee::At { stride_bytes, penalty, smallest_stride_bytes }) => format!(
+            "On this machine the false-sharing penalty disappears at {stride_bytes}-byte strides: \
+             counters {smallest_stride_bytes} bytes apart took {:.1}x as long as the fastest layout \
+             (interval {:.1}x to {:.1}x).",
+            penalty.value, penalty.low, penalty.high
+        ),
+        Some(Knee::NoPenalty { smallest_stride_bytes, best_stride_bytes }) => format!(
+            "No false-sharing penalty was observed on this machine: counters {smallest_stride_bytes} bytes \
+             apart were not measurably slower than {best_stride_bytes} bytes apart (their intervals overlap). \
+             See the machine section for why this machine may not show the effect."
+        ),
+    }
+}

@@ -1,0 +1,109 @@
+//! The command line: clap definitions turned into plain options, then dispatched. Library
+//! code never sees clap.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+
+use crate::experiments::{Experiment, MeasureOptions};
+use crate::{page, run_dir};
+
+#[derive(Debug, Parser)]
+#[command(name = "contention", version, about = "Make hardware contention visible on this machine.")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Measure experiments and save them under <OUT>/<host>-<utc>/ (CSV + manifest.json).
+    Run(RunArgs),
+    /// Write the standalone HTML report: measure first, or render saved runs.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Experiments to run, in order.
+    #[arg(required = true, value_enum)]
+    experiments: Vec<Experiment>,
+    #[command(flatten)]
+    measure: MeasureArgs,
+    /// Folder that receives the run's folder.
+    #[arg(long, default_value = "data/runs")]
+    out: PathBuf,
+}
+
+/// Sizes of the experiments; unset values take the experiment's defaults.
+#[derive(Debug, Clone, Default, Args)]
+pub struct MeasureArgs {
+    /// Small sizes that finish in seconds (the notebooks' sizes).
+    #[arg(long)]
+    pub quick: bool,
+    /// Worker threads (stride: one count).
+    #[arg(long, value_delimiter = ',', value_name = "N")]
+    pub threads: Vec<usize>,
+    /// Stride sweep: distances between counters in bytes, multiples of 8.
+    #[arg(long, value_delimiter = ',', value_name = "BYTES")]
+    pub strides: Vec<usize>,
+    /// Increments per thread.
+    #[arg(long, value_name = "N")]
+    pub iters: Option<u64>,
+    /// Measured trials per case.
+    #[arg(long, value_name = "N")]
+    pub trials: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+struct ReportArgs {
+    #[command(flatten)]
+    measure: MeasureArgs,
+    /// Render this saved run instead of measuring.
+    #[arg(long, value_name = "RUN_DIR", conflicts_with = "compare")]
+    from: Option<PathBuf>,
+    /// Render several saved runs (e.g. a workshop's machines) side by side.
+    #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
+    compare: Vec<PathBuf>,
+    /// Where to write the page.
+    #[arg(long, default_value = "report.html")]
+    out: PathBuf,
+    /// Folder that receives the measured run (when measuring).
+    #[arg(long, default_value = "data/runs")]
+    runs: PathBuf,
+}
+
+pub fn execute(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Run(args) => {
+            let options = MeasureOptions::from_args(&args.measure, &args.experiments)?;
+            let dir = run_dir::measure_into(&args.out, &options)?;
+            say(&format!("run saved in {}", dir.display()));
+            Ok(())
+        }
+        Command::Report(args) => {
+            let page_path = args.out.clone();
+            let runs = if let Some(from) = &args.from {
+                vec![from.clone()]
+            } else if !args.compare.is_empty() {
+                args.compare.clone()
+            } else {
+                let options = MeasureOptions::from_args(&args.measure, Experiment::all())?;
+                page::check_writable(&page_path)?;
+                let dir = run_dir::measure_into(&args.runs, &options)?;
+                say(&format!("run saved in {}", dir.display()));
+                vec![dir]
+            };
+            page::write_report(&runs, &page_path)?;
+            say(&format!("report written to {}", page_path.display()));
+            Ok(())
+        }
+    }
+}
+
+/// Final messages go to stdout so scripts can read the path.
+#[allow(clippy::print_stdout)]
+fn say(message: &str) {
+    println!("{message}");
+}

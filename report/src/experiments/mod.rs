@@ -1,0 +1,101 @@
+//! The experiments the CLI knows: their names, how command-line values become each one's
+//! config, and how each one's rows are measured and saved. One file per experiment.
+
+pub mod stride;
+
+use std::path::Path;
+
+use anyhow::Result;
+use clap::ValueEnum;
+use contention::harness::Progress;
+use serde::{Deserialize, Serialize};
+
+use crate::cli::MeasureArgs;
+use crate::manifest::ExperimentRecord;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Experiment {
+    /// False sharing: counters at growing distances (article A).
+    Stride,
+}
+
+impl Experiment {
+    /// Every experiment, in the report's order.
+    pub fn all() -> &'static [Experiment] {
+        &[Experiment::Stride]
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Experiment::Stride => contention::stride::EXPERIMENT,
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::all().iter().copied().find(|experiment| experiment.name() == name)
+    }
+
+    pub fn names() -> String {
+        Self::all().iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+    }
+
+    pub fn csv_file(self) -> String {
+        format!("{}.csv", self.name())
+    }
+}
+
+/// "quick", "default" or "custom" (sizes given on the command line): stated on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    Quick,
+    Default,
+    Custom,
+}
+
+/// Everything a run needs, decided and validated before anything is measured.
+#[derive(Debug, Clone)]
+pub struct MeasureOptions {
+    pub experiments: Vec<Experiment>,
+    pub profile: Profile,
+    pub command_line: String,
+    pub stride: contention::stride::Config,
+}
+
+impl MeasureOptions {
+    /// Builds every selected experiment's config; a bad value is a usage error naming it.
+    pub fn from_args(args: &MeasureArgs, experiments: &[Experiment]) -> Result<Self> {
+        let mut unique = Vec::new();
+        for &experiment in experiments {
+            if !unique.contains(&experiment) {
+                unique.push(experiment);
+            }
+        }
+        let sized =
+            !args.threads.is_empty() || !args.strides.is_empty() || args.iters.is_some() || args.trials.is_some();
+        let profile = match (sized, args.quick) {
+            (true, _) => Profile::Custom,
+            (false, true) => Profile::Quick,
+            (false, false) => Profile::Default,
+        };
+        Ok(Self {
+            stride: stride::config(args, unique.contains(&Experiment::Stride))?,
+            experiments: unique,
+            profile,
+            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+        })
+    }
+}
+
+/// Measures one experiment and writes its rows to `dir/<name>.csv`.
+pub fn measure(
+    experiment: Experiment,
+    options: &MeasureOptions,
+    dir: &Path,
+    progress: Progress,
+) -> Result<ExperimentRecord> {
+    match experiment {
+        Experiment::Stride => stride::measure(&options.stride, dir, progress),
+    }
+}

@@ -1,0 +1,63 @@
+//! The stride sweep on the command line: flags to config, rows to CSV.
+
+use std::path::Path;
+
+use anyhow::Result;
+use contention::harness::Progress;
+use contention::stride::{self, Config, Row};
+
+use super::Experiment;
+use crate::cli::MeasureArgs;
+use crate::load::{Column, Kind};
+use crate::manifest::ExperimentRecord;
+use crate::run_dir::write_csv;
+use crate::usage::usage;
+
+/// The CSV columns of [`Row`], in order, with their types.
+pub const COLUMNS: &[Column] = &[
+    Column::new("stride_bytes", Kind::Unsigned),
+    Column::new("threads", Kind::Unsigned),
+    Column::new("trial", Kind::Unsigned),
+    Column::new("iters_per_thread", Kind::Unsigned),
+    Column::new("elapsed_ns", Kind::Unsigned),
+    Column::new("ns_per_op", Kind::Float),
+    Column::new("pinned", Kind::Bool),
+    Column::new("verified", Kind::Bool),
+];
+
+/// The sweep's config from the flags; validated only when the sweep was asked for.
+pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    let mut config = if args.quick { Config::quick() } else { Config::default() };
+    match args.threads.as_slice() {
+        [] => {}
+        [threads] => config.threads = *threads,
+        many if selected => {
+            return Err(usage(format!(
+                "invalid threads = {}: the stride sweep takes one thread count",
+                many.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+            )))
+        }
+        _ => {}
+    }
+    if !args.strides.is_empty() {
+        config.strides_bytes = args.strides.clone();
+    }
+    if let Some(iters) = args.iters {
+        config.iters_per_thread = iters;
+    }
+    if let Some(trials) = args.trials {
+        config.trials = trials;
+    }
+    if selected {
+        config.validate()?;
+    }
+    Ok(config)
+}
+
+pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
+    let mut record = ExperimentRecord::start(Experiment::Stride, config)?;
+    let outcome = stride::run(config, progress)?;
+    write_csv::<Row>(&dir.join(Experiment::Stride.csv_file()), &outcome.rows)?;
+    record.finish(outcome.rows.len(), outcome.budget_exhausted);
+    Ok(record)
+}

@@ -1,0 +1,123 @@
+//! The standalone HTML page: view models of already-formatted strings, filled into
+//! templates compiled into the binary. Templates hold no logic beyond `if`/`for`.
+
+mod environment;
+mod reference;
+mod stride;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
+use serde::Serialize;
+
+use crate::load::{load_run, RunData};
+use crate::run_dir::write_atomic;
+use crate::usage::usage;
+
+/// A machine's label in charts and table headers: its hostname and when it was measured.
+pub fn machine_label(run: &RunData) -> String {
+    format!(
+        "{} ({})",
+        run.manifest.machine.hostname,
+        &run.manifest.started_utc[..10.min(run.manifest.started_utc.len())]
+    )
+}
+
+/// One line of the summary at the top of the page.
+#[derive(Debug, Serialize)]
+struct SummaryLine {
+    experiment: String,
+    anchor: &'static str,
+    finding: String,
+}
+
+#[derive(Debug, Serialize)]
+struct PageView {
+    title: String,
+    generated_utc: String,
+    comparing: bool,
+    machines: Vec<String>,
+    summary: Vec<SummaryLine>,
+    stride: stride::StrideSection,
+    environment: environment::EnvironmentSection,
+}
+
+/// Loads `runs`, renders the page and writes it to `out` (whole or not at all).
+pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<()> {
+    check_writable(out)?;
+    let runs: Vec<RunData> = runs.iter().map(|dir| load_run(dir)).collect::<Result<_>>()?;
+    let html = render(&runs)?;
+    write_atomic(out, html.as_bytes())
+}
+
+/// Fails early, as bad usage, when the page could not be written to `out`.
+pub fn check_writable(out: &Path) -> Result<()> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let fail = |reason: &str| usage(format!("invalid out = {}: {reason}", out.display()));
+    if out.is_dir() {
+        return Err(fail("it is a folder; give a file name such as report.html"));
+    }
+    if !parent.is_dir() {
+        return Err(fail("its folder does not exist"));
+    }
+    let probe = parent.join(format!(".contention-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| fail(&format!("its folder is not writable ({e})")))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// Renders the page for one run, or several side by side.
+pub fn render(runs: &[RunData]) -> Result<String> {
+    let stride = stride::section(runs)?;
+    let view = PageView {
+        title: if runs.len() > 1 {
+            format!("Contention Lab: {} machines compared", runs.len())
+        } else {
+            format!(
+                "Contention Lab: {}",
+                runs.first().map_or("no run".into(), |run| run.manifest.machine.hostname.clone())
+            )
+        },
+        generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
+        comparing: runs.len() > 1,
+        machines: runs.iter().map(machine_label).collect(),
+        summary: vec![SummaryLine {
+            experiment: "False sharing: stride sweep".into(),
+            anchor: "stride",
+            finding: stride.finding_summary.clone(),
+        }],
+        stride,
+        environment: environment::section(runs),
+    };
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_auto_escape_callback(|_| AutoEscape::Html);
+    for (name, source) in TEMPLATES {
+        env.add_template(name, source).with_context(|| format!("template {name}"))?;
+    }
+    env.get_template("report.html")?.render(context! { page => view }).context("rendering the report")
+}
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("report.html", include_str!("../../templates/report.html")),
+    ("style.css", include_str!("../../templates/style.css")),
+    ("stride.html", include_str!("../../templates/stride.html")),
+    ("environment.html", include_str!("../../templates/environment.html")),
+];
+
+/// "1234.5" -> "1 234.5"-style thin grouping is not needed; numbers are formatted with a
+/// precision suited to their size so tables stay readable.
+pub fn format_number(value: f64) -> String {
+    if !value.is_finite() {
+        return "n/a".into();
+    }
+    let magnitude = value.abs();
+    if magnitude >= 100.0 {
+        format!("{value:.0}")
+    } else if magnitude >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}
