@@ -239,8 +239,8 @@ mod tests {
         assert_eq!(labels.len(), samples.len());
         assert_eq!(labels[5], Outlier::SevereHigh);
         assert!(labels[..5].iter().all(|label| !label.is_outlier()));
-        // q1 = 11.25, q3 = 13.75, iqr = 2.5: 17.5 is past the mild fence but not the severe one.
-        assert_eq!(Outlier::classify(17.5, &summary), Outlier::MildHigh);
+        // q1 = 11.25, q3 = 13.75, iqr = 2.5: 18 is past the mild fence (17.5), not the severe one (21.25).
+        assert_eq!(Outlier::classify(18.0, &summary), Outlier::MildHigh);
         assert_eq!(Outlier::classify(2.0, &summary), Outlier::SevereLow);
     }
 

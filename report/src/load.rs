@@ -19,7 +19,6 @@ pub enum Kind {
     Unsigned,
     Float,
     Bool,
-    Text,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -131,7 +130,6 @@ fn parse_cell(cell: &str, kind: Kind) -> Result<Value> {
             Value::Number(number.with_context(|| format!("got '{cell}'"))?)
         }
         Kind::Bool => Value::Bool(cell.parse::<bool>().with_context(|| format!("got '{cell}'"))?),
-        Kind::Text => Value::String(cell.to_string()),
     })
 }
 
@@ -140,6 +138,5 @@ fn describe(kind: Kind) -> &'static str {
         Kind::Unsigned => "a whole number >= 0",
         Kind::Float => "a finite number",
         Kind::Bool => "true or false",
-        Kind::Text => "text",
     }
 }

@@ -46,7 +46,9 @@ struct PageView {
 /// Loads `runs`, renders the page and writes it to `out` (whole or not at all).
 pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<()> {
     check_writable(out)?;
-    let runs: Vec<RunData> = runs.iter().map(|dir| load_run(dir)).collect::<Result<_>>()?;
+    // A run that cannot be read is bad input: one message, exit 2.
+    let runs: Vec<RunData> =
+        runs.iter().map(|dir| load_run(dir).map_err(|error| usage(format!("{error:#}")))).collect::<Result<_>>()?;
     let html = render(&runs)?;
     write_atomic(out, html.as_bytes())
 }

@@ -1,0 +1,116 @@
+//! The stride sweep with tiny configs: rows complete and verified, bad configs rejected.
+
+use std::time::Duration;
+
+use contention::harness::{no_progress, ProgressEvent};
+use contention::stride::{self, knee, summarize, Config, Knee, Row};
+
+fn tiny(threads: usize) -> Config {
+    Config {
+        threads,
+        strides_bytes: vec![8, 64, 128],
+        iters_per_thread: 2_000,
+        trials: 3,
+        warmup: Duration::ZERO,
+        budget: Duration::from_secs(60),
+    }
+}
+
+#[test]
+fn every_stride_has_every_trial_verified() {
+    for threads in [1, 2, 3] {
+        let outcome = stride::run(&tiny(threads), &mut no_progress).expect("tiny sweep runs");
+        assert!(!outcome.budget_exhausted);
+        assert_eq!(outcome.rows.len(), 3 * 3, "3 strides x 3 trials at {threads} threads");
+        for stride in [8, 64, 128] {
+            let trials: Vec<u64> =
+                outcome.rows.iter().filter(|row| row.stride_bytes == stride).map(|row| row.trial).collect();
+            assert_eq!(trials, vec![0, 1, 2], "stride {stride}");
+        }
+        assert!(outcome.rows.iter().all(|row| row.verified && row.threads == threads as u64));
+        assert!(outcome.rows.iter().all(|row| row.iters_per_thread == 2_000 && row.ns_per_op > 0.0));
+    }
+}
+
+#[test]
+fn progress_reports_every_trial_in_order() {
+    let mut events: Vec<ProgressEvent> = Vec::new();
+    stride::run(&tiny(2), &mut |event| events.push(event.clone())).unwrap();
+    assert_eq!(events.len(), 9);
+    assert!(events.iter().enumerate().all(|(index, event)| event.done == index + 1 && event.total == 9));
+    assert_eq!(events[0].label, "stride 8 B, trial 1/3");
+}
+
+#[test]
+fn an_exhausted_budget_keeps_whole_rounds() {
+    let config = Config { budget: Duration::ZERO, ..tiny(1) };
+    let outcome = stride::run(&config, &mut no_progress).unwrap();
+    assert!(outcome.budget_exhausted);
+    assert_eq!(outcome.rows.len(), 3, "the first round always runs; later rounds are skipped whole");
+}
+
+#[test]
+fn bad_configs_name_the_field_and_the_allowed_values() {
+    let cases: Vec<(Config, &str)> = vec![
+        (Config { threads: 0, ..tiny(1) }, "invalid threads = 0: at least 1"),
+        (Config { strides_bytes: vec![8, 12], ..tiny(1) }, "invalid strides = 12: multiples of 8 bytes, at least 8"),
+        (Config { strides_bytes: vec![0], ..tiny(1) }, "invalid strides = 0: multiples of 8 bytes, at least 8"),
+        (Config { iters_per_thread: 0, ..tiny(1) }, "invalid iters = 0: at least 1 increment per thread"),
+        (Config { trials: 0, ..tiny(1) }, "invalid trials = 0: at least 1"),
+        (
+            Config { threads: 9000, ..tiny(1) },
+            "invalid threads = 9000: at most 8192 with strides up to 128 bytes (the arena holds 1048576 bytes)",
+        ),
+    ];
+    for (config, message) in cases {
+        assert_eq!(config.validate().unwrap_err().to_string(), message);
+        assert!(stride::run(&config, &mut no_progress).is_err());
+    }
+}
+
+fn rows(times_ms: &[(u64, [f64; 5])]) -> Vec<Row> {
+    times_ms
+        .iter()
+        .flat_map(|(stride, times)| {
+            times.iter().enumerate().map(move |(trial, ms)| Row {
+                stride_bytes: *stride,
+                threads: 2,
+                trial: trial as u64,
+                iters_per_thread: 1_000_000,
+                elapsed_ns: (ms * 1e6) as u64,
+                ns_per_op: ms * 1e6 / 1e6,
+                pinned: true,
+                verified: true,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn knee_is_the_smallest_stride_near_the_best() {
+    let summaries = summarize(&rows(&[
+        (8, [40.0, 41.0, 42.0, 43.0, 44.0]),
+        (32, [20.0, 21.0, 22.0, 23.0, 24.0]),
+        (64, [10.5, 10.6, 10.7, 10.8, 10.9]),
+        (128, [10.0, 10.1, 10.2, 10.3, 10.4]),
+    ]));
+    assert_eq!(summaries.iter().map(|s| s.stride_bytes).collect::<Vec<_>>(), vec![8, 32, 64, 128]);
+    assert_eq!(summaries[3].relative_to_fastest, 1.0);
+    assert!((summaries[0].relative_to_fastest - 42.0 / 10.2).abs() < 1e-9);
+    match knee(&summaries) {
+        Some(Knee::At { stride_bytes, penalty, smallest_stride_bytes }) => {
+            assert_eq!((stride_bytes, smallest_stride_bytes), (64, 8));
+            assert!(penalty.clearly_above_one());
+        }
+        other => panic!("expected a knee at 64, got {other:?}"),
+    }
+    assert!(stride::finding(&summaries).contains("disappears at 64-byte strides"));
+}
+
+#[test]
+fn overlapping_intervals_mean_no_knee() {
+    let summaries = summarize(&rows(&[(8, [10.0, 12.0, 11.0, 10.5, 11.5]), (64, [10.2, 10.8, 11.1, 10.4, 10.9])]));
+    assert!(matches!(knee(&summaries), Some(Knee::NoPenalty { .. })));
+    assert!(stride::finding(&summaries).starts_with("No false-sharing penalty was observed on this machine"));
+    assert_eq!(knee(&[]), None);
+}

@@ -1,0 +1,161 @@
+//! The `contention` binary end to end: runs written whole, bad input refused with exit 2
+//! and a message naming the value, saved runs rendered without measuring.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn contention(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("contention-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn only_run_folder(out: &Path) -> PathBuf {
+    let folders: Vec<PathBuf> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(folders.len(), 1, "one run folder in {}", out.display());
+    folders.into_iter().next().unwrap()
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture")
+}
+
+#[test]
+fn run_writes_complete_rows_and_a_manifest_that_reads_back() {
+    let out = scratch("run");
+    let output = contention(&[
+        "run",
+        "stride",
+        "--strides",
+        "8,64",
+        "--iters",
+        "5000",
+        "--trials",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let run = only_run_folder(&out);
+    let mut files: Vec<String> =
+        std::fs::read_dir(&run).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files, ["manifest.json", "stride.csv"], "no temporary files left behind");
+    let csv = std::fs::read_to_string(run.join("stride.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "stride_bytes,threads,trial,iters_per_thread,elapsed_ns,ns_per_op,pinned,verified");
+    assert_eq!(lines.len(), 1 + 2 * 2);
+    assert!(lines[1..].iter().all(|line| line.ends_with(",true")), "every row verified");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["format_version"], 1);
+    assert_eq!(manifest["experiments"][0]["name"], "stride");
+    assert_eq!(manifest["experiments"][0]["rows"], 4);
+    assert_eq!(manifest["experiments"][0]["config"]["strides_bytes"], serde_json::json!([8, 64]));
+    assert!(manifest["machine"]["logical_cpus"].as_u64().unwrap() >= 1);
+    // The saved run renders without measuring again.
+    let page = out.join("page.html");
+    let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn bad_values_exit_2_naming_the_value_and_what_is_allowed() {
+    let out = scratch("bad");
+    let out_arg = out.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--strides", "12"], "invalid strides = 12: multiples of 8 bytes, at least 8"),
+        (&["--strides", "0"], "invalid strides = 0: multiples of 8 bytes, at least 8"),
+        (&["--threads", "0"], "invalid threads = 0: at least 1"),
+        (&["--threads", "9000"], "invalid threads = 9000: at most 4096 with strides up to 256 bytes"),
+        (&["--threads", "2,4"], "invalid threads = 2,4: the stride sweep takes one thread count"),
+        (&["--iters", "0"], "invalid iters = 0: at least 1 increment per thread"),
+        (&["--trials", "0"], "invalid trials = 0: at least 1"),
+    ];
+    for (flags, message) in cases {
+        let mut args = vec!["run", "stride", "--out", out_arg];
+        args.extend_from_slice(flags);
+        let output = contention(&args);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(message), "{flags:?}: {}", stderr(&output));
+    }
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing measured, nothing written");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn unknown_experiment_lists_the_known_ones() {
+    let output = contention(&["run", "strides"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("invalid value 'strides'") && message.contains("possible values: stride"), "{message}");
+}
+
+#[test]
+fn unwritable_output_folder_is_refused_before_measuring() {
+    let blocker = scratch("blocker").join("a-file");
+    std::fs::write(&blocker, b"not a folder").unwrap();
+    let output = contention(&["run", "stride", "--out", blocker.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains(&format!("invalid out = {}", blocker.display())), "{}", stderr(&output));
+    let page = contention(&["report", "--from", fixture().to_str().unwrap(), "--out", "/nonexistent-dir/page.html"]);
+    assert_eq!(page.status.code(), Some(2));
+    assert!(stderr(&page).contains("invalid out = /nonexistent-dir/page.html: its folder does not exist"));
+}
+
+#[test]
+fn report_renders_a_saved_run_without_measuring() {
+    let out = scratch("render").join("report.html");
+    let started = std::time::Instant::now();
+    let output = contention(&["report", "--from", fixture().to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(started.elapsed().as_secs() < 30, "rendering must not measure");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("report written to"));
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("<svg"), "the chart is inline SVG");
+    assert!(html.contains("id=\"environment\""));
+    assert!(html.contains("Stride sweep"));
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"), "nothing external");
+}
+
+#[test]
+fn broken_runs_are_refused_with_one_clear_message() {
+    let root = scratch("broken");
+    let empty = root.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let no_manifest = root.join("no-manifest");
+    std::fs::create_dir_all(&no_manifest).unwrap();
+    std::fs::write(no_manifest.join("stride.csv"), "x\n").unwrap();
+    let corrupt = root.join("corrupt");
+    std::fs::create_dir_all(&corrupt).unwrap();
+    for file in ["manifest.json", "stride.csv"] {
+        std::fs::copy(fixture().join(file), corrupt.join(file)).unwrap();
+    }
+    let csv = std::fs::read_to_string(corrupt.join("stride.csv")).unwrap();
+    let broken = csv.replacen(",true,true", ",maybe,true", 1);
+    std::fs::write(corrupt.join("stride.csv"), broken).unwrap();
+    let cases = [
+        (root.join("missing"), "does not exist".to_string()),
+        (empty.clone(), "is empty".to_string()),
+        (no_manifest.clone(), "has no manifest.json".to_string()),
+        (corrupt.clone(), "stride.csv, line 2, column 'pinned': expected true or false".to_string()),
+    ];
+    for (dir, message) in cases {
+        let output =
+            contention(&["report", "--from", dir.to_str().unwrap(), "--out", root.join("p.html").to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(stderr(&output).contains(&message), "{}: {}", dir.display(), stderr(&output));
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
