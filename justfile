@@ -1,0 +1,41 @@
+# Contention Lab: `just` lists the recipes; `just report` is the main job.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+contention := "cargo run --release --quiet -p contention-report --"
+
+# List the recipes.
+default:
+    @just --list --unsorted
+
+# Measure every experiment on this machine and write report.html (add --quick for ~1 minute).
+report *flags:
+    {{contention}} report {{flags}}
+
+# Measure the given experiments into data/runs/<host>-<utc>/, e.g. `just run stride --quick`.
+run +args:
+    {{contention}} run {{args}}
+
+# Re-render a saved run without measuring: `just render data/runs/<host>-<utc>`.
+render run_dir:
+    {{contention}} report --from {{run_dir}}
+
+# Put several machines' saved runs side by side in one page (workshops).
+compare +run_dirs:
+    {{contention}} report --compare {{run_dirs}} --out compare.html
+
+# Run the tests (the README's test command).
+test:
+    cargo test --release --workspace
+
+# Lint with clippy; warnings are errors.
+lint:
+    cargo clippy --release --all-targets -- -D warnings
+
+# Format the code.
+fmt:
+    cargo fmt --all
+
+# Exactly what CI runs on a clean clone.
+ci:
+    .ci/run
