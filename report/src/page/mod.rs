@@ -37,6 +37,8 @@ struct PageView {
     title: String,
     generated_utc: String,
     comparing: bool,
+    /// Charts on the page, so the browser check can tell a missing one.
+    chart_count: usize,
     machines: Vec<String>,
     summary: Vec<SummaryLine>,
     stride: stride::StrideSection,
@@ -83,6 +85,7 @@ pub fn render(runs: &[RunData]) -> Result<String> {
         },
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         comparing: runs.len() > 1,
+        chart_count: usize::from(stride.measured),
         machines: runs.iter().map(machine_label).collect(),
         summary: vec![SummaryLine {
             experiment: "False sharing: stride sweep".into(),
