@@ -151,8 +151,27 @@ pub fn section(runs: &[RunData]) -> EnvironmentSection {
                     .and_then(|v| v.as_str().map(str::to_string))
                     .unwrap_or_default(),
                 folder: run.dir.display().to_string(),
-                configs: run.manifest.experiments.iter().map(|e| format!("{}: {}", e.name, e.config)).collect(),
+                configs: run.manifest.experiments.iter().map(|e| format!("{}: {}", e.name, config_text(&e.config))).collect(),
             })
             .collect(),
+    }
+}
+
+/// A config as `key=value` pairs, durations (serde's `{secs, nanos}`) in seconds.
+pub fn config_text(config: &serde_json::Value) -> String {
+    let Some(fields) = config.as_object() else { return config.to_string() };
+    fields.iter().map(|(key, value)| format!("{key}={}", config_value(value))).collect::<Vec<_>>().join(" ")
+}
+
+fn config_value(value: &serde_json::Value) -> String {
+    let seconds = value.get("secs").and_then(serde_json::Value::as_u64);
+    let nanos = value.get("nanos").and_then(serde_json::Value::as_u64);
+    match (value, seconds, nanos) {
+        (serde_json::Value::Object(fields), Some(secs), Some(nanos)) if fields.len() == 2 => {
+            format!("{}s", secs as f64 + nanos as f64 / 1e9)
+        }
+        (serde_json::Value::Array(items), _, _) => items.iter().map(config_value).collect::<Vec<_>>().join(","),
+        (serde_json::Value::String(text), _, _) => text.clone(),
+        _ => value.to_string(),
     }
 }

@@ -15,13 +15,12 @@ use crate::load::{load_run, RunData};
 use crate::run_dir::write_atomic;
 use crate::usage::usage;
 
-/// A machine's label in charts and table headers: its hostname and when it was measured.
+/// A run's label in charts and table headers: its hostname and when it started, to the
+/// minute, so two runs of one machine stay apart.
 pub fn machine_label(run: &RunData) -> String {
-    format!(
-        "{} ({})",
-        run.manifest.machine.hostname,
-        &run.manifest.started_utc[..10.min(run.manifest.started_utc.len())]
-    )
+    let started = &run.manifest.started_utc;
+    let minute = started.get(..16).unwrap_or(started).replace('T', " ");
+    format!("{} ({minute} UTC)", run.manifest.machine.hostname)
 }
 
 /// One line of the summary at the top of the page.

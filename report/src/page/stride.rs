@@ -103,7 +103,7 @@ pub fn section(runs: &[RunData]) -> Result<StrideSection> {
                     .experiments
                     .iter()
                     .find(|e| e.name == "stride")
-                    .map_or(String::new(), |e| e.config.to_string()),
+                    .map_or(String::new(), |e| super::environment::config_text(&e.config)),
             })
             .collect(),
         findings,
