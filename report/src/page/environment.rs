@@ -6,6 +6,7 @@ use contention::Machine;
 use serde::Serialize;
 
 use super::machine_label;
+use crate::experiments::Profile;
 use crate::load::RunData;
 
 #[derive(Debug, Serialize)]
@@ -102,6 +103,15 @@ fn cache_fact(cache: &Cache) -> (String, String) {
     )
 }
 
+/// What each profile means, stated on the page beside the run that used it.
+pub fn profile_text(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Quick => "quick: every experiment at small sizes (about 90 s on 2 CPUs); medians are rougher",
+        Profile::Default => "default: the articles' sizes where this machine allows (up to 10 minutes on 2 CPUs)",
+        Profile::Custom => "custom: sizes set on the command line (below)",
+    }
+}
+
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
     let mut value = bytes as f64;
@@ -146,10 +156,7 @@ pub fn section(runs: &[RunData]) -> EnvironmentSection {
             .map(|run| Reproduce {
                 machine: machine_label(run),
                 command: run.manifest.command.clone(),
-                profile: serde_json::to_value(run.manifest.profile)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                profile: profile_text(run.manifest.profile).into(),
                 folder: run.dir.display().to_string(),
                 configs: run.manifest.experiments.iter().map(|e| format!("{}: {}", e.name, config_text(&e.config))).collect(),
             })
