@@ -9,6 +9,7 @@ pub mod chart;
 pub mod error;
 pub mod harness;
 pub mod machine;
+pub mod notebook;
 pub mod stats;
 pub mod stride;
 

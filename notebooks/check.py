@@ -1,0 +1,165 @@
+"""Checks the notebooks: committed with outputs cleared, and each one executes headlessly
+with the evcxr kernel without a compile error, panic, failed assertion or error output.
+
+evcxr reports a panic as success by default, so the kernel runs with a CI-only config
+folder (EVCXR_CONFIG_DIR) whose init.evcxr sets `:preserve_vars_on_panic 0` (a panic then
+fails the cell) and `:cache` (compiled crates kept across kernels, so warm runs are short).
+An `Err` returned through `?` only prints to stderr and still "succeeds", so any stderr
+output fails the check too. The committed notebooks are never written to: executed copies
+go to a temporary folder (or --keep DIR).
+
+Usage (from the repository root, after notebooks/setup.sh):
+    .venv/bin/python notebooks/check.py                # cleared check, then execute all
+    .venv/bin/python notebooks/check.py --cleared-only # fast: outputs cleared?
+    .venv/bin/python notebooks/check.py --keep out/notebooks notebooks/01-*.ipynb
+"""
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+HERE = Path(__file__).resolve().parent
+VENV = HERE.parent / ".venv"
+INIT_EVCXR = ":preserve_vars_on_panic 0\n:cache 1024\n"
+# Text that means something failed even when the cell reported success.
+FAILURE_TEXT = re.compile(r"panicked at|^error(\[E\d+\])?:|^Error:|Subprocess terminated", re.MULTILINE)
+# Budget from issue 7: seconds one notebook may take after its setup cell.
+NOTEBOOK_S = 180
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks to check (default: notebooks/*.ipynb)")
+    parser.add_argument("--cleared-only", action="store_true", help="only check that outputs are cleared")
+    parser.add_argument("--keep", type=Path, help="write the executed copies here (default: a temporary folder)")
+    parser.add_argument("--timeout", type=int, default=900, help="seconds one cell may take (default 900)")
+    return parser.parse_args()
+
+
+def uncleared(path):
+    """Why a committed notebook is not clean, or None."""
+    notebook = nbformat.read(path, as_version=4)
+    dirty = [
+        index
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None or "execution" in cell.metadata)
+    ]
+    return f"cells {dirty} have outputs or execution counts" if dirty else None
+
+
+def output_text(output):
+    if output.output_type == "stream":
+        return output.text
+    if output.output_type == "error":
+        return "\n".join([f"{output.ename}: {output.evalue}", *output.traceback])
+    return "\n".join(str(value) for key, value in output.get("data", {}).items() if key.startswith("text/plain"))
+
+
+def problems_in(notebook):
+    """Every failure the executed outputs show: error outputs, stderr, panic or error text."""
+    found = []
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            text = output_text(output)
+            if output.output_type == "error":
+                found.append(f"cell {index}: error output: {first_lines(text)}")
+            elif output.output_type == "stream" and output.name == "stderr" and text.strip():
+                found.append(f"cell {index}: wrote to stderr: {first_lines(text)}")
+            elif FAILURE_TEXT.search(text):
+                found.append(f"cell {index}: failure in output: {first_lines(text)}")
+    return found
+
+
+def first_lines(text, count=6):
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
+    return " | ".join(plain.splitlines()[:count])
+
+
+def cell_seconds(cell):
+    timing = cell.metadata.get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return None
+    parse = lambda stamp: datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return (parse(end) - parse(start)).total_seconds()
+
+
+def execute(path, out_dir, timeout):
+    """Runs one notebook; returns (problems, seconds of the first code cell, total seconds)."""
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        kernel_name="rust",
+        timeout=timeout,
+        allow_errors=False,
+        record_timing=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    problems = []
+    start = time.monotonic()
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        problems.append(f"a cell failed: {first_lines(str(error), 12)}")
+    except (CellTimeoutError, DeadKernelError) as error:
+        problems.append(f"{type(error).__name__}: {first_lines(str(error))}")
+    total = time.monotonic() - start
+    problems.extend(problem for problem in problems_in(notebook) if problem not in problems)
+    nbformat.write(notebook, out_dir / path.name)
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    first = cell_seconds(code_cells[0]) if code_cells else None
+    return problems, first, total
+
+
+def main():
+    args = parse_args()
+    paths = sorted(path.resolve() for path in (args.notebooks or HERE.glob("*.ipynb")))
+    if not paths:
+        print("no notebooks found")
+        return 1
+    dirty = [(path, reason) for path in paths if (reason := uncleared(path))]
+    for path, reason in dirty:
+        print(f"NOT CLEARED {path.name}: {reason}")
+    if dirty:
+        names = " ".join(f"notebooks/{path.name}" for path, _ in dirty)
+        print(f"notebooks are committed with outputs cleared; run:\n  .venv/bin/jupyter nbconvert --clear-output --inplace {names}")
+        return 1
+    print(f"{len(paths)} notebooks have their outputs cleared")
+    if args.cleared_only:
+        return 0
+
+    config_dir = Path(tempfile.mkdtemp(prefix="evcxr-ci-"))
+    (config_dir / "init.evcxr").write_text(INIT_EVCXR)
+    os.environ["EVCXR_CONFIG_DIR"] = str(config_dir)
+    os.environ["RUST_BACKTRACE"] = "0"
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]))
+    out_dir = args.keep or Path(tempfile.mkdtemp(prefix="notebooks-executed-"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    failed = 0
+    for path in paths:
+        problems, first, total = execute(path, out_dir, args.timeout)
+        after_setup = total - (first or 0)
+        budget = "" if after_setup <= NOTEBOOK_S else f" (over the {NOTEBOOK_S} s budget)"
+        first_text = f"{first:.1f} s" if first is not None else "-"
+        status = "FAIL" if problems else "ok"
+        print(f"{status:4} {path.name}: setup cell (:dep) {first_text}, the rest {after_setup:.1f} s{budget}", flush=True)
+        for problem in problems:
+            print(f"     {problem}")
+        failed += bool(problems)
+    print(f"executed copies in {out_dir}")
+    print(f"{len(paths) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
