@@ -17,6 +17,7 @@ Usage (from the repository root, after notebooks/setup.sh):
 import argparse
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -137,28 +138,34 @@ def main():
     if args.cleared_only:
         return 0
 
-    config_dir = Path(tempfile.mkdtemp(prefix="evcxr-ci-"))
-    (config_dir / "init.evcxr").write_text(INIT_EVCXR)
-    os.environ["EVCXR_CONFIG_DIR"] = str(config_dir)
-    os.environ["RUST_BACKTRACE"] = "0"
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]))
     out_dir = args.keep or Path(tempfile.mkdtemp(prefix="notebooks-executed-"))
     out_dir.mkdir(parents=True, exist_ok=True)
-
-    failed = 0
-    for path in paths:
-        problems, first, total = execute(path, out_dir, args.timeout)
-        after_setup = total - (first or 0)
-        budget = "" if after_setup <= NOTEBOOK_S else f" (over the {NOTEBOOK_S} s budget)"
-        first_text = f"{first:.1f} s" if first is not None else "-"
-        status = "FAIL" if problems else "ok"
-        print(f"{status:4} {path.name}: setup cell (:dep) {first_text}, the rest {after_setup:.1f} s{budget}", flush=True)
-        for problem in problems:
-            print(f"     {problem}")
-        failed += bool(problems)
-    print(f"executed copies in {out_dir}")
+    with tempfile.TemporaryDirectory(prefix="evcxr-ci-") as config_dir:
+        (Path(config_dir) / "init.evcxr").write_text(INIT_EVCXR)
+        os.environ["EVCXR_CONFIG_DIR"] = config_dir
+        os.environ["RUST_BACKTRACE"] = "0"
+        jupyter_path = [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]
+        os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter_path))
+        failed = sum(check_one(path, out_dir, args.timeout) for path in paths)
+    if failed or args.keep:
+        print(f"executed copies in {out_dir}")
+    else:
+        shutil.rmtree(out_dir)
     print(f"{len(paths) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def check_one(path, out_dir, timeout):
+    """Executes one notebook and prints how it went; returns True when it failed."""
+    problems, first, total = execute(path, out_dir, timeout)
+    after_setup = total - (first or 0)
+    budget = "" if after_setup <= NOTEBOOK_S else f" (over the {NOTEBOOK_S} s budget)"
+    first_text = f"{first:.1f} s" if first is not None else "-"
+    status = "FAIL" if problems else "ok"
+    print(f"{status:4} {path.name}: setup cell (:dep) {first_text}, the rest {after_setup:.1f} s{budget}", flush=True)
+    for problem in problems:
+        print(f"     {problem}")
+    return bool(problems)
 
 
 if __name__ == "__main__":
