@@ -6,9 +6,11 @@
 pub mod arena;
 pub mod build_info;
 pub mod chart;
+pub mod counters;
 pub mod error;
 pub mod harness;
 pub mod machine;
+pub mod sharing;
 pub mod stats;
 pub mod stride;
 

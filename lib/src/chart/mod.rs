@@ -1,6 +1,9 @@
 //! Charts: functions from plain data to an SVG string, one chart per file, sharing the
 //! style below. The same functions draw the report's figures and the notebooks' inline ones.
 
+mod categorical;
+pub mod counters;
+pub mod sharing;
 pub mod stride;
 
 use plotters::prelude::*;
