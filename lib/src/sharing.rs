@@ -20,7 +20,7 @@ use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEve
 use crate::stats::{Ratio, Summary};
 
 mod finding;
-pub use finding::{describe_ratio, finding};
+pub use finding::{describe_ratio, finding, ratio_and_interval};
 
 pub const EXPERIMENT: &str = "sharing";
 
@@ -61,14 +61,24 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: 2 M increments in total.
+    /// Seconds, not minutes: 6 M increments in total.
     pub fn quick() -> Self {
         Self {
-            total_increments: 2_000_000,
+            total_increments: 6_000_000,
             warmup: Duration::from_millis(40),
             budget: Duration::from_secs(5),
             ..Self::default()
         }
+    }
+
+    /// The same config with another thread count, keeping the total (the control's point),
+    /// rounded down to a multiple of the threads so it still splits evenly.
+    pub fn with_threads(self, threads: usize) -> Self {
+        let total_increments = match threads as u64 {
+            0 => self.total_increments,
+            threads => self.total_increments / threads * threads,
+        };
+        Self { threads, total_increments, ..self }
     }
 
     pub fn increments_per_thread(&self) -> u64 {

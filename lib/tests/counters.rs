@@ -167,8 +167,8 @@ fn separated_intervals_claim_speed_for_memory() {
     assert!(text.starts_with("Padding each of the 2 shards"), "{text}");
     assert!(text.contains("faster than the compact array by 30.00x"), "{text}");
     assert!(text.contains("64-byte padding still took 2.50x"), "{text}");
-    assert!(text.contains("Mutex 1.80x"), "{text}");
-    assert!(text.contains("slower"), "{text}");
+    assert!(text.contains("Mutex 0.56x (interval 0.55x to 0.56x), slower"), "{text}");
+    assert!(text.contains("local + flush 50.00x"), "{text}");
 }
 
 #[test]
@@ -178,6 +178,13 @@ fn overlapping_intervals_claim_no_speed_up() {
     assert!(text.contains("did not make the counter measurably faster"), "{text}");
     assert!(text.contains("See the machine section"), "{text}");
     assert!(text.contains("could not be told apart"), "{text}");
-    assert!(text.contains("striped not measurably different"), "{text}");
+    assert!(text.contains("striped 1.00x (interval 0.90x to 1.11x), not measurably different"), "{text}");
     assert_eq!(finding(&[]), "The counter layouts were not measured.");
+}
+
+#[test]
+fn rows_name_layouts_as_the_lib_does() {
+    for layout in Layout::ALL {
+        assert_eq!(serde_json::to_value(layout).unwrap(), serde_json::json!(layout.name()));
+    }
 }

@@ -138,3 +138,20 @@ fn missing_data_says_so() {
     let one_thread = sharing::run(&small(1), &mut no_progress).unwrap().rows;
     assert!(finding(&summarize(&one_thread)).starts_with("With one thread nothing is shared"));
 }
+
+#[test]
+fn rows_name_cases_as_the_lib_does() {
+    for case in Case::ALL {
+        assert_eq!(serde_json::to_value(case).unwrap(), serde_json::json!(case.name()));
+    }
+}
+
+#[test]
+fn with_threads_keeps_the_total_rounded_down_to_an_even_split() {
+    let config = Config::default().with_threads(3);
+    assert_eq!((config.threads, config.total_increments), (3, 19_999_998));
+    assert!(config.validate().is_ok());
+    assert_eq!(Config::default().with_threads(4).total_increments, 20_000_000);
+    let refused = Config::default().with_threads(0).validate().unwrap_err();
+    assert_eq!(refused.field, "threads");
+}

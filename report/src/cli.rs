@@ -42,7 +42,7 @@ pub struct MeasureArgs {
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,
-    /// Worker threads (stride: one count).
+    /// Worker threads (stride, sharing, counters: one count).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub threads: Vec<usize>,
     /// Stride sweep: distances between counters in bytes, multiples of 8.
@@ -54,6 +54,18 @@ pub struct MeasureArgs {
     /// Measured trials per case.
     #[arg(long, value_name = "N")]
     pub trials: Option<usize>,
+    /// Sharing and counters: increments in total, split evenly over the threads.
+    #[arg(long, value_name = "N")]
+    pub total: Option<u64>,
+    /// Sharing: distance between the no-sharing counters in bytes, a power of two from 8.
+    #[arg(long, value_name = "BYTES")]
+    pub padding: Option<usize>,
+    /// Counters: the local-flush layout adds to the shared counter every K increments.
+    #[arg(long, value_name = "K")]
+    pub flush_every: Option<u64>,
+    /// Counters: cells of the striped (LongAdder-like) counter.
+    #[arg(long, value_name = "N")]
+    pub stripes: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -10,7 +10,7 @@ use polars::prelude::{CsvReadOptions, SerReader};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
-use crate::experiments::{stride, Experiment};
+use crate::experiments::{counters, sharing, stride, Experiment};
 use crate::manifest::{self, Manifest};
 
 /// The type a CSV column must hold.
@@ -19,6 +19,7 @@ pub enum Kind {
     Unsigned,
     Float,
     Bool,
+    Text,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -39,6 +40,8 @@ pub struct RunData {
     pub dir: PathBuf,
     pub manifest: Manifest,
     pub stride: Option<Vec<contention::stride::Row>>,
+    pub sharing: Option<Vec<contention::sharing::Row>>,
+    pub counters: Option<Vec<contention::counters::Row>>,
 }
 
 pub fn load_run(dir: &Path) -> Result<RunData> {
@@ -57,7 +60,8 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         );
     }
     let manifest = Manifest::read(dir)?;
-    let mut run = RunData { dir: dir.to_path_buf(), manifest: manifest.clone(), stride: None };
+    let mut run =
+        RunData { dir: dir.to_path_buf(), manifest: manifest.clone(), stride: None, sharing: None, counters: None };
     for record in &manifest.experiments {
         let Some(experiment) = Experiment::from_name(&record.name) else {
             bail!(
@@ -70,6 +74,8 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         let path = dir.join(&record.file);
         match experiment {
             Experiment::Stride => run.stride = Some(read_rows(&path, stride::COLUMNS, Some(record.rows))?),
+            Experiment::Sharing => run.sharing = Some(read_rows(&path, sharing::COLUMNS, Some(record.rows))?),
+            Experiment::Counters => run.counters = Some(read_rows(&path, counters::COLUMNS, Some(record.rows))?),
         }
     }
     Ok(run)
@@ -130,6 +136,7 @@ fn parse_cell(cell: &str, kind: Kind) -> Result<Value> {
             Value::Number(number.with_context(|| format!("got '{cell}'"))?)
         }
         Kind::Bool => Value::Bool(cell.parse::<bool>().with_context(|| format!("got '{cell}'"))?),
+        Kind::Text => Value::String(cell.to_string()),
     })
 }
 
@@ -138,5 +145,6 @@ fn describe(kind: Kind) -> &'static str {
         Kind::Unsigned => "a whole number >= 0",
         Kind::Float => "a finite number",
         Kind::Bool => "true or false",
+        Kind::Text => "text",
     }
 }

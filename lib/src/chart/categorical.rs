@@ -4,7 +4,6 @@
 
 use plotters::prelude::*;
 
-use super::stride::format_ms;
 use super::{log_range, series_color, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 
 /// How far apart (in category widths) the series' dots sit within one category.
@@ -20,6 +19,7 @@ pub fn categorical_chart(
 ) -> Result<String, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(chart_name, e);
     let y_range = log_range(series).ok_or_else(|| ChartError::new(chart_name, "no data to draw"))?;
+    let y_range = with_legend_headroom(y_range, series.len());
     let last = categories.len().saturating_sub(1) as f64;
     let label_of = |x: &f64| {
         let index = x.round();
@@ -35,14 +35,16 @@ pub fn categorical_chart(
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(-0.5..last + 0.5, y_range.log_scale())
+            // Base 2: plotters labels only powers of the base at or above the range's start,
+            // and base 10 left the lower half of these charts unlabelled.
+            .build_cartesian_2d(-0.5..last + 0.5, y_range.log_scale().base(2.0))
             .map_err(|e| error(&e))?;
         chart
             .configure_mesh()
             .y_desc(y_desc)
             .x_labels(categories.len())
             .x_label_formatter(&label_of)
-            .y_label_formatter(&|y| format_ms(*y))
+            .y_label_formatter(&|y| axis_number(*y))
             .label_style((FONT, LABEL_PX))
             .light_line_style(WHITE.mix(0.0))
             .disable_x_mesh()
@@ -74,4 +76,43 @@ pub fn categorical_chart(
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)
+}
+
+/// Raises the top of a log range so the legend (upper right, one line per series) sits
+/// above the data instead of over it.
+fn with_legend_headroom(range: std::ops::Range<f64>, series: usize) -> std::ops::Range<f64> {
+    let legend_share = (0.10 + 0.05 * series as f64).min(0.5);
+    let span = (range.end / range.start).ln();
+    range.start..range.end * (span * legend_share / (1.0 - legend_share)).exp()
+}
+
+/// "0.25", "1.5", "16", "256": at most two decimals, trailing zeros dropped.
+fn axis_number(value: f64) -> String {
+    if value >= 10.0 {
+        return format!("{value:.0}");
+    }
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headroom_keeps_the_data_and_grows_with_the_legend() {
+        let one = with_legend_headroom(1.0..100.0, 1);
+        let four = with_legend_headroom(1.0..100.0, 4);
+        assert_eq!(one.start, 1.0);
+        assert!(one.end > 100.0 && four.end > one.end);
+    }
+
+    #[test]
+    fn axis_numbers_are_short() {
+        assert_eq!(axis_number(0.25), "0.25");
+        assert_eq!(axis_number(0.5), "0.5");
+        assert_eq!(axis_number(2.0), "2");
+        assert_eq!(axis_number(1.4000000000000001), "1.4");
+        assert_eq!(axis_number(256.0), "256");
+    }
 }

@@ -20,7 +20,7 @@ use crate::harness::logical_cpus;
 
 pub use layouts::{build, Counter, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
-pub use summary::{finding, format_bytes, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
+pub use summary::{finding, format_bytes, format_count, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
 
 pub const EXPERIMENT: &str = "counters";
 
@@ -49,7 +49,7 @@ pub struct Config {
 /// The article's shard count and increments per thread (8 goroutines, 10 M adds each).
 const DEFAULT_THREADS: usize = 8;
 const INCREMENTS_PER_THREAD: u64 = 10_000_000;
-const QUICK_INCREMENTS_PER_THREAD: u64 = 500_000;
+const QUICK_INCREMENTS_PER_THREAD: u64 = 1_000_000;
 
 impl Default for Config {
     /// The article's sizes: 8 threads (fewer if the machine has fewer CPUs), 10 M
@@ -70,7 +70,7 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: 500 000 increments per thread.
+    /// Seconds, not minutes: 1 M increments per thread.
     pub fn quick() -> Self {
         let default = Self::default();
         Self {
@@ -115,6 +115,7 @@ impl Config {
 #[serde(rename_all = "kebab-case")]
 pub enum Layout {
     Compact,
+    #[serde(rename = "padded-64")]
     Padded64,
     CachePadded,
     Mutex,

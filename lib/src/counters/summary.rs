@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Layout, Row};
-use crate::sharing::describe_ratio;
+use crate::sharing::{describe_ratio, ratio_and_interval};
 use crate::stats::{Ratio, Summary};
 
 /// How many counters the memory extrapolation assumes (the article: one sharded counter
@@ -69,9 +69,28 @@ pub fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
 pub fn format_bytes(bytes: u64) -> String {
     match bytes {
         0..1_000 => format!("{bytes} B"),
-        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+        1_000..1_000_000 => format!("{} kB", one_decimal(bytes as f64 / 1e3)),
+        _ => format!("{} MB", one_decimal(bytes as f64 / 1e6)),
     }
+}
+
+/// "1.6", "800", "25.6": one decimal, none when it is zero.
+fn one_decimal(value: f64) -> String {
+    let text = format!("{value:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+/// "100 000": digits in groups of three, as the article writes counts.
+pub fn format_count(count: u64) -> String {
+    let digits = count.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            grouped.push(' ');
+        }
+        grouped.push(digit);
+    }
+    grouped
 }
 
 fn find(summaries: &[LayoutSummary], layout: Layout) -> Option<&LayoutSummary> {
@@ -86,10 +105,11 @@ pub fn headline(summaries: &[LayoutSummary]) -> String {
     };
     let shards = compact.cells;
     let memory = format!(
-        "{:.0}x the memory ({} instead of {}; at {EXTRAPOLATED_COUNTERS} such counters, {} instead of {})",
+        "{:.0}x the memory ({} instead of {}; at {} such counters, {} instead of {})",
         padded.bytes_used as f64 / compact.bytes_used as f64,
         format_bytes(padded.bytes_used),
         format_bytes(compact.bytes_used),
+        format_count(EXTRAPOLATED_COUNTERS),
         format_bytes(padded.bytes_for_extrapolated_counters),
         format_bytes(compact.bytes_for_extrapolated_counters),
     );
@@ -105,9 +125,9 @@ pub fn headline(summaries: &[LayoutSummary]) -> String {
         ),
         Some(ratio) => format!(
             "Padding each of the {shards} shards to {pad} bytes did not make the counter measurably faster than the \
-             compact array (compact over padded: {}), yet costs {memory}. See the machine section for why this machine may not \
-             show the effect.",
-            describe_ratio(&ratio)
+             compact array (compact's time over padded's: {}), yet costs {memory}. See the machine section for why \
+             this machine may not show the effect.",
+            ratio_and_interval(&ratio)
         ),
         None => "The compact array was not measured.".into(),
     }
@@ -128,7 +148,10 @@ pub fn finding(summaries: &[LayoutSummary]) -> String {
         } else if ratio.clearly_below_one() {
             format!("64-byte padding took {} of the time of {pad}-byte padding.", describe_ratio(&ratio))
         } else {
-            format!("64-byte and {pad}-byte padding could not be told apart ({}).", describe_ratio(&ratio))
+            format!(
+                "64-byte and {pad}-byte padding could not be told apart (time ratio {}).",
+                ratio_and_interval(&ratio)
+            )
         });
     }
     if let Some(shared) = find(summaries, Layout::SharedAtomic) {
@@ -138,27 +161,22 @@ pub fn finding(summaries: &[LayoutSummary]) -> String {
             .map(|other| against(other, &Ratio::between(&shared.elapsed_ms, &other.elapsed_ms)))
             .collect();
         if !versus.is_empty() {
-            sentences.push(format!("Against one shared atomic: {}.", versus.join("; ")));
+            sentences.push(format!("Against one shared atomic (its time over each layout's): {}.", versus.join("; ")));
         }
     }
     sentences.join(" ")
 }
 
-/// "striped 3.10x faster (interval ...)", or slower, or "could not be told apart".
+/// "striped 3.10x (interval 2.90x to 3.30x), faster", or slower, or not measurably different.
 fn against(other: &LayoutSummary, shared_over_other: &Ratio) -> String {
-    let name = other.layout.short_label();
-    if shared_over_other.clearly_above_one() {
-        format!("{name} {} faster", describe_ratio(shared_over_other))
+    let verdict = if shared_over_other.clearly_above_one() {
+        "faster"
     } else if shared_over_other.clearly_below_one() {
-        let slower = Ratio {
-            value: 1.0 / shared_over_other.value,
-            low: 1.0 / shared_over_other.high,
-            high: 1.0 / shared_over_other.low,
-        };
-        format!("{name} {} slower", describe_ratio(&slower))
+        "slower"
     } else {
-        format!("{name} not measurably different ({})", describe_ratio(shared_over_other))
-    }
+        "not measurably different"
+    };
+    format!("{} {}, {verdict}", other.layout.short_label(), describe_ratio(shared_over_other))
 }
 
 #[cfg(test)]
@@ -169,7 +187,17 @@ mod tests {
     fn bytes_are_formatted_in_decimal_units() {
         assert_eq!(format_bytes(64), "64 B");
         assert_eq!(format_bytes(1_600), "1.6 kB");
+        assert_eq!(format_bytes(800_000), "800 kB");
         assert_eq!(format_bytes(6_400_000), "6.4 MB");
         assert_eq!(format_bytes(102_400_000), "102.4 MB");
+    }
+
+    #[test]
+    fn counts_are_grouped_in_threes() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(999), "999");
+        assert_eq!(format_count(1_000), "1 000");
+        assert_eq!(format_count(100_000), "100 000");
+        assert_eq!(format_count(12_345_678), "12 345 678");
     }
 }

@@ -9,6 +9,11 @@ pub fn describe_ratio(ratio: &Ratio) -> String {
     format!("{:.2}x (interval {:.2}x to {:.2}x)", ratio.value, ratio.low, ratio.high)
 }
 
+/// "3.87x, interval 3.52x to 4.10x": for use inside parentheses.
+pub fn ratio_and_interval(ratio: &Ratio) -> String {
+    format!("{:.2}x, interval {:.2}x to {:.2}x", ratio.value, ratio.low, ratio.high)
+}
+
 /// A few sentences saying what the control showed, for the report and the notebooks.
 pub fn finding(summaries: &[CaseSummary]) -> String {
     let false_sharing = summaries.iter().find(|s| s.case == Case::FalseSharing);
@@ -45,15 +50,15 @@ fn versus_no_sharing(threads: u64, padding_bytes: u64, ratio: &Ratio) -> String 
     } else if ratio.clearly_below_one() {
         format!(
             "On this machine counters {near} bytes apart were faster than counters {padding_bytes} bytes apart \
-             ({} of the time), the opposite of a false-sharing penalty. See the machine section.",
-            describe_ratio(ratio)
+             (time ratio {}), the opposite of a false-sharing penalty. See the machine section.",
+            ratio_and_interval(ratio)
         )
     } else {
         format!(
             "No false-sharing penalty was observed on this machine: counters {near} bytes apart were not measurably \
-             slower than counters {padding_bytes} bytes apart ({}, which includes 1). See the machine section for \
-             why this machine may not show the effect.",
-            describe_ratio(ratio)
+             slower than counters {padding_bytes} bytes apart (time ratio {}, which includes 1). See the machine \
+             section for why this machine may not show the effect.",
+            ratio_and_interval(ratio)
         )
     }
 }
@@ -68,9 +73,9 @@ fn versus_true_sharing(ratio: &Ratio) -> String {
         )
     } else {
         format!(
-            "False sharing could not be told apart from true sharing ({}): private counters on one line behaved \
-             like one counter shared by all threads.",
-            describe_ratio(ratio)
+            "False sharing could not be told apart from true sharing (time ratio {}): private counters on one line \
+             behaved like one counter shared by all threads.",
+            ratio_and_interval(ratio)
         )
     }
 }
@@ -90,8 +95,8 @@ fn versus_single(threads: u64, ratio: &Ratio) -> String {
     } else {
         format!(
             "With false sharing, {threads} threads were not measurably faster or slower than one thread doing all \
-             the work ({}).",
-            describe_ratio(ratio)
+             the work (time ratio {}).",
+            ratio_and_interval(ratio)
         )
     }
 }

@@ -1,6 +1,8 @@
 //! The experiments the CLI knows: their names, how command-line values become each one's
 //! config, and how each one's rows are measured and saved. One file per experiment.
 
+pub mod counters;
+pub mod sharing;
 pub mod stride;
 
 use std::path::Path;
@@ -18,17 +20,23 @@ use crate::manifest::ExperimentRecord;
 pub enum Experiment {
     /// False sharing: counters at growing distances (article A).
     Stride,
+    /// False sharing: one total four ways (single, true, false, no sharing) (article A).
+    Sharing,
+    /// Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).
+    Counters,
 }
 
 impl Experiment {
     /// Every experiment, in the report's order.
     pub fn all() -> &'static [Experiment] {
-        &[Experiment::Stride]
+        &[Experiment::Stride, Experiment::Sharing, Experiment::Counters]
     }
 
     pub fn name(self) -> &'static str {
         match self {
             Experiment::Stride => contention::stride::EXPERIMENT,
+            Experiment::Sharing => contention::sharing::EXPERIMENT,
+            Experiment::Counters => contention::counters::EXPERIMENT,
         }
     }
 
@@ -61,6 +69,8 @@ pub struct MeasureOptions {
     pub profile: Profile,
     pub command_line: String,
     pub stride: contention::stride::Config,
+    pub sharing: contention::sharing::Config,
+    pub counters: contention::counters::Config,
 }
 
 impl MeasureOptions {
@@ -74,6 +84,11 @@ impl MeasureOptions {
         }
         let sized =
             !args.threads.is_empty() || !args.strides.is_empty() || args.iters.is_some() || args.trials.is_some();
+        let sized = sized
+            || args.total.is_some()
+            || args.padding.is_some()
+            || args.flush_every.is_some()
+            || args.stripes.is_some();
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,
             (false, true) => Profile::Quick,
@@ -81,6 +96,8 @@ impl MeasureOptions {
         };
         Ok(Self {
             stride: stride::config(args, unique.contains(&Experiment::Stride))?,
+            sharing: sharing::config(args, unique.contains(&Experiment::Sharing))?,
+            counters: counters::config(args, unique.contains(&Experiment::Counters))?,
             experiments: unique,
             profile,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
@@ -97,5 +114,7 @@ pub fn measure(
 ) -> Result<ExperimentRecord> {
     match experiment {
         Experiment::Stride => stride::measure(&options.stride, dir, progress),
+        Experiment::Sharing => sharing::measure(&options.sharing, dir, progress),
+        Experiment::Counters => counters::measure(&options.counters, dir, progress),
     }
 }
