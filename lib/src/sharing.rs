@@ -17,10 +17,11 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
-use crate::stats::{Ratio, Summary};
 
 mod finding;
+mod summary;
 pub use finding::{describe_ratio, finding, ratio_and_interval};
+pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
 
@@ -61,10 +62,13 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: 6 M increments in total.
+    /// Seconds, not minutes: 400 000 increments in total, so a trial takes milliseconds,
+    /// and 9 trials. Short trials are rarely cut by the scheduler on a busy machine, and 9
+    /// of them give the median a tighter interval than min..max.
     pub fn quick() -> Self {
         Self {
-            total_increments: 6_000_000,
+            total_increments: 400_000,
+            trials: 9,
             warmup: Duration::from_millis(40),
             budget: Duration::from_secs(5),
             ..Self::default()
@@ -271,45 +275,4 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         }
     }
     Ok(Outcome { rows, budget_exhausted: false })
-}
-
-/// The trials of one case, summarised.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CaseSummary {
-    pub case: Case,
-    pub threads: u64,
-    pub distance_bytes: u64,
-    pub total_increments: u64,
-    /// Elapsed time per trial, in milliseconds (the article's unit).
-    pub elapsed_ms: Summary,
-    pub ns_per_increment: Summary,
-    pub all_pinned: bool,
-}
-
-/// Groups rows by case, in [`Case::ALL`] order; cases without rows are left out.
-pub fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
-    Case::ALL
-        .iter()
-        .filter_map(|&case| {
-            let group: Vec<&Row> = rows.iter().filter(|row| row.case == case).collect();
-            let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
-            let per_increment: Vec<f64> = group.iter().map(|row| row.ns_per_increment).collect();
-            let first = group.first()?;
-            Some(CaseSummary {
-                case,
-                threads: first.threads,
-                distance_bytes: first.distance_bytes,
-                total_increments: first.total_increments,
-                elapsed_ms: Summary::of(&elapsed)?,
-                ns_per_increment: Summary::of(&per_increment)?,
-                all_pinned: group.iter().all(|row| row.pinned),
-            })
-        })
-        .collect()
-}
-
-/// False sharing's time over another case's time (same total), with an interval.
-pub fn false_sharing_over(summaries: &[CaseSummary], other: Case) -> Option<Ratio> {
-    let find = |case: Case| summaries.iter().find(|s| s.case == case);
-    Some(Ratio::between(&find(Case::FalseSharing)?.elapsed_ms, &find(other)?.elapsed_ms))
 }

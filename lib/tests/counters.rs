@@ -188,3 +188,13 @@ fn rows_name_layouts_as_the_lib_does() {
         assert_eq!(serde_json::to_value(layout).unwrap(), serde_json::json!(layout.name()));
     }
 }
+
+#[test]
+fn the_compact_array_is_the_reference_not_a_ratio() {
+    let times: Vec<(Layout, f64)> = Layout::ALL.iter().map(|&layout| (layout, 100.0)).collect();
+    let summaries = summarize(&rows_with_times(&times, 5.0));
+    let compact = summaries.iter().find(|s| s.layout == Layout::Compact).unwrap();
+    assert_eq!(compact.faster_than_compact, None);
+    assert_eq!(compact.memory_vs_compact, Some(1.0));
+    assert!(summaries.iter().filter(|s| s.layout != Layout::Compact).all(|s| s.faster_than_compact.is_some()));
+}

@@ -2,6 +2,7 @@
 //! control, the counter layouts): each series a row of dots with interval bars, nudged
 //! sideways so machines side by side stay readable; y logarithmic.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::{log_range, series_color, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
@@ -50,21 +51,7 @@ pub fn categorical_chart(
             .disable_x_mesh()
             .draw()
             .map_err(|e| error(&e))?;
-        let middle = (series.len() as f64 - 1.0) / 2.0;
-        for (index, one) in series.iter().enumerate() {
-            let color = series_color(index);
-            let shift = (index as f64 - middle) * NUDGE;
-            chart
-                .draw_series(one.points.iter().map(|p| Circle::new((p.x + shift, p.median), 4, color.filled())))
-                .map_err(|e| error(&e))?
-                .label(one.label.clone())
-                .legend(move |(x, y)| Circle::new((x + 9, y), 4, color.filled()));
-            chart
-                .draw_series(one.points.iter().map(|p| {
-                    PathElement::new(vec![(p.x + shift, p.low), (p.x + shift, p.high)], color.stroke_width(2))
-                }))
-                .map_err(|e| error(&e))?;
-        }
+        draw_points(&mut chart, series).map_err(|e| error(&e))?;
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
@@ -76,6 +63,28 @@ pub fn categorical_chart(
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)
+}
+
+/// Each series' dots and interval bars, nudged sideways by series, and its legend entry.
+fn draw_points<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, LogCoord<f64>>>,
+    series: &[Series],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let middle = (series.len() as f64 - 1.0) / 2.0;
+    for (index, one) in series.iter().enumerate() {
+        let color = series_color(index);
+        let shift = (index as f64 - middle) * NUDGE;
+        chart
+            .draw_series(one.points.iter().map(|p| Circle::new((p.x + shift, p.median), 4, color.filled())))?
+            .label(one.label.clone())
+            .legend(move |(x, y)| Circle::new((x + 9, y), 4, color.filled()));
+        chart.draw_series(
+            one.points
+                .iter()
+                .map(|p| PathElement::new(vec![(p.x + shift, p.low), (p.x + shift, p.high)], color.stroke_width(2))),
+        )?;
+    }
+    Ok(())
 }
 
 /// Raises the top of a log range so the legend (upper right, one line per series) sits

@@ -24,7 +24,8 @@ pub struct LayoutSummary {
     pub elapsed_ms: Summary,
     pub ns_per_increment: Summary,
     pub all_pinned: bool,
-    /// The compact array's time over this layout's: how many times faster this layout is.
+    /// The compact array's time over this layout's: how many times faster this layout is
+    /// (`None` for the compact array itself and when it was not measured).
     pub faster_than_compact: Option<Ratio>,
     /// This layout's bytes over the compact array's.
     pub memory_vs_compact: Option<f64>,
@@ -58,7 +59,8 @@ pub fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
         .collect();
     if let Some(compact) = summaries.iter().find(|s| s.layout == Layout::Compact).cloned() {
         for summary in &mut summaries {
-            summary.faster_than_compact = Some(Ratio::between(&compact.elapsed_ms, &summary.elapsed_ms));
+            summary.faster_than_compact =
+                (summary.layout != Layout::Compact).then(|| Ratio::between(&compact.elapsed_ms, &summary.elapsed_ms));
             summary.memory_vs_compact = Some(summary.bytes_used as f64 / compact.bytes_used as f64);
         }
     }

@@ -174,7 +174,10 @@ fn cell(summary: Option<&LayoutSummary>) -> LayoutCell {
         interval_ms: format!("{}-{}", format_number(s.elapsed_ms.median_low), format_number(s.elapsed_ms.median_high)),
         ns_per_increment: format_number(s.ns_per_increment.median),
         bytes: s.bytes_used.to_string(),
-        faster_than_compact: s.faster_than_compact.map_or("-".into(), |r| describe_ratio(&r)),
+        faster_than_compact: match (s.layout, s.faster_than_compact) {
+            (Layout::Compact, _) => "reference".into(),
+            (_, ratio) => ratio.map_or("-".into(), |r| describe_ratio(&r)),
+        },
         memory_vs_compact: s.memory_vs_compact.map_or("-".into(), |m| format!("{}x", short_number(m))),
         bytes_extrapolated: format_bytes(s.bytes_for_extrapolated_counters),
         noisy: s.elapsed_ms.is_noisy(),
