@@ -8,7 +8,6 @@ use contention::chart::{IntervalPoint, Series};
 use contention::counters::{
     finding, format_bytes, format_count, headline, summarize, Layout, LayoutSummary, EXTRAPOLATED_COUNTERS,
 };
-use contention::sharing::describe_ratio;
 use serde::Serialize;
 
 use super::reference::{self, CountersReference};
@@ -176,7 +175,7 @@ fn cell(summary: Option<&LayoutSummary>) -> LayoutCell {
         bytes: s.bytes_used.to_string(),
         faster_than_compact: match (s.layout, s.faster_than_compact) {
             (Layout::Compact, _) => "reference".into(),
-            (_, ratio) => ratio.map_or("-".into(), |r| describe_ratio(&r)),
+            (_, ratio) => ratio.map_or("-".into(), |r| format!("{:.2}x ({:.2}-{:.2})", r.value, r.low, r.high)),
         },
         memory_vs_compact: s.memory_vs_compact.map_or("-".into(), |m| format!("{}x", short_number(m))),
         bytes_extrapolated: format_bytes(s.bytes_for_extrapolated_counters),
