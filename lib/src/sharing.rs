@@ -104,17 +104,18 @@ impl Config {
 
 /// The total must split evenly, so every thread does the same share and the sum is exact.
 pub(crate) fn check_total(total: u64, threads: usize) -> Result<(), ConfigError> {
-    let threads = threads as u64;
-    if total == 0 || total % threads != 0 {
-        let below = (total / threads * threads).max(threads);
-        let above = (total / threads + 1) * threads;
-        return Err(ConfigError::new(
-            "total",
-            total,
-            format!("a positive multiple of threads = {threads}, so every thread does the same share (e.g. {below} or {above})"),
-        ));
+    let threads = (threads as u64).max(1);
+    if total != 0 && total % threads == 0 {
+        return Ok(());
     }
-    Ok(())
+    let below = total / threads * threads;
+    let above = (total / threads).saturating_add(1).saturating_mul(threads);
+    let nearest = if below == 0 { format!("e.g. {above}") } else { format!("e.g. {below} or {above}") };
+    Err(ConfigError::new(
+        "total",
+        total,
+        format!("a positive multiple of threads = {threads}, so every thread does the same share ({nearest})"),
+    ))
 }
 
 fn check_padding(padding_bytes: usize) -> Result<(), ConfigError> {

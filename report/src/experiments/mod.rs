@@ -82,9 +82,10 @@ impl MeasureOptions {
                 unique.push(experiment);
             }
         }
-        let sized =
-            !args.threads.is_empty() || !args.strides.is_empty() || args.iters.is_some() || args.trials.is_some();
-        let sized = sized
+        let sized = !args.threads.is_empty()
+            || !args.strides.is_empty()
+            || args.iters.is_some()
+            || args.trials.is_some()
             || args.total.is_some()
             || args.padding.is_some()
             || args.flush_every.is_some()

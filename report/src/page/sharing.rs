@@ -75,7 +75,7 @@ pub fn section(runs: &[RunData]) -> Result<SharingSection> {
         .iter()
         .map(|&case| CaseRow {
             case: case.name().into(),
-            describe: case.describe().into(),
+            describe: describe(case, &measured),
             article_ms: reference.iter().find(|r| r.case == case).map_or("-".into(), |r| r.time_ms.to_string()),
             cells: measured.iter().map(|(_, _, summaries)| cell(summaries.iter().find(|s| s.case == case))).collect(),
         })
@@ -114,6 +114,23 @@ pub fn section(runs: &[RunData]) -> Result<SharingSection> {
         rows,
         ratios,
     })
+}
+
+/// The case in words; for no sharing, with the padding each run used.
+fn describe(case: Case, measured: &[(String, &RunData, Vec<CaseSummary>)]) -> String {
+    if case != Case::NoSharing {
+        return case.describe().into();
+    }
+    let mut paddings: Vec<String> = measured
+        .iter()
+        .filter_map(|(_, _, summaries)| summaries.iter().find(|s| s.case == Case::NoSharing))
+        .map(|s| s.distance_bytes.to_string())
+        .collect();
+    paddings.dedup();
+    match paddings.as_slice() {
+        [] => case.describe().into(),
+        many => format!("each thread its own counter, {} bytes apart", many.join(" / ")),
+    }
 }
 
 /// The article's table as nanoseconds per increment per goroutine (time over the
