@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
-use crate::experiments::{Experiment, MeasureOptions};
+use crate::experiments::{self, Experiment, MeasureOptions};
 use crate::{page, run_dir};
 
 #[derive(Debug, Parser)]
@@ -66,6 +66,12 @@ pub struct MeasureArgs {
     /// Counters: cells of the striped (LongAdder-like) counter.
     #[arg(long, value_name = "N")]
     pub stripes: Option<usize>,
+    /// Core-to-core latency: logical CPU ids to pair (default: every CPU).
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    pub cpus: Vec<usize>,
+    /// Core-to-core latency: measured samples per pair.
+    #[arg(long, value_name = "N")]
+    pub samples: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -91,6 +97,9 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Run(args) => {
             let options = MeasureOptions::from_args(&args.measure, &args.experiments)?;
             let dir = run_dir::measure_into(&args.out, &options)?;
+            if options.experiments.contains(&Experiment::Machine) {
+                experiments::machine::conclude(&dir)?;
+            }
             say(&format!("run saved in {}", dir.display()));
             Ok(())
         }

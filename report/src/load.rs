@@ -10,7 +10,7 @@ use polars::prelude::{CsvReadOptions, SerReader};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
-use crate::experiments::{counters, sharing, stride, Experiment};
+use crate::experiments::{c2c, counters, machine, sharing, stride, Experiment};
 use crate::manifest::{self, Manifest};
 
 /// The type a CSV column must hold.
@@ -20,6 +20,8 @@ pub enum Kind {
     Float,
     Bool,
     Text,
+    /// A hardware-counter reading: a whole number, or "unavailable" (see `contention::perf`).
+    Counter,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +44,8 @@ pub struct RunData {
     pub stride: Option<Vec<contention::stride::Row>>,
     pub sharing: Option<Vec<contention::sharing::Row>>,
     pub counters: Option<Vec<contention::counters::Row>>,
+    pub c2c: Option<Vec<contention::c2c::Row>>,
+    pub machine: Option<Vec<contention::fitness::Row>>,
 }
 
 pub fn load_run(dir: &Path) -> Result<RunData> {
@@ -60,8 +64,15 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         );
     }
     let manifest = Manifest::read(dir)?;
-    let mut run =
-        RunData { dir: dir.to_path_buf(), manifest: manifest.clone(), stride: None, sharing: None, counters: None };
+    let mut run = RunData {
+        dir: dir.to_path_buf(),
+        manifest: manifest.clone(),
+        stride: None,
+        sharing: None,
+        counters: None,
+        c2c: None,
+        machine: None,
+    };
     for record in &manifest.experiments {
         let Some(experiment) = Experiment::from_name(&record.name) else {
             bail!(
@@ -76,6 +87,10 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
             Experiment::Stride => run.stride = Some(read_rows(&path, stride::COLUMNS, Some(record.rows))?),
             Experiment::Sharing => run.sharing = Some(read_rows(&path, sharing::COLUMNS, Some(record.rows))?),
             Experiment::Counters => run.counters = Some(read_rows(&path, counters::COLUMNS, Some(record.rows))?),
+            // A machine with one CPU has no pair: its file holds no rows, not even a header.
+            Experiment::C2c if record.rows == 0 => run.c2c = Some(Vec::new()),
+            Experiment::C2c => run.c2c = Some(read_rows(&path, c2c::COLUMNS, Some(record.rows))?),
+            Experiment::Machine => run.machine = Some(read_rows(&path, machine::COLUMNS, Some(record.rows))?),
         }
     }
     Ok(run)
@@ -137,6 +152,8 @@ fn parse_cell(cell: &str, kind: Kind) -> Result<Value> {
         }
         Kind::Bool => Value::Bool(cell.parse::<bool>().with_context(|| format!("got '{cell}'"))?),
         Kind::Text => Value::String(cell.to_string()),
+        Kind::Counter if cell == contention::perf::UNAVAILABLE => Value::String(cell.to_string()),
+        Kind::Counter => Value::Number(cell.parse::<u64>().with_context(|| format!("got '{cell}'"))?.into()),
     })
 }
 
@@ -146,5 +163,6 @@ fn describe(kind: Kind) -> &'static str {
         Kind::Float => "a finite number",
         Kind::Bool => "true or false",
         Kind::Text => "text",
+        Kind::Counter => "a whole number >= 0 or \"unavailable\"",
     }
 }

@@ -1,6 +1,7 @@
 //! Charts: functions from plain data to an SVG string, one chart per file, sharing the
 //! style below. The same functions draw the report's figures and the notebooks' inline ones.
 
+pub mod c2c;
 mod categorical;
 pub mod counters;
 pub mod sharing;

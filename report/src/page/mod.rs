@@ -3,6 +3,7 @@
 
 mod counters;
 mod environment;
+mod machine;
 mod reference;
 mod sharing;
 mod stride;
@@ -42,6 +43,7 @@ struct PageView {
     chart_count: usize,
     machines: Vec<String>,
     summary: Vec<SummaryLine>,
+    machine: machine::MachineSection,
     stride: stride::StrideSection,
     sharing: sharing::SharingSection,
     counters: counters::CountersSection,
@@ -79,6 +81,7 @@ pub fn render(runs: &[RunData]) -> Result<String> {
     let stride = stride::section(runs)?;
     let sharing = sharing::section(runs)?;
     let counters = counters::section(runs)?;
+    let machine = machine::section(runs)?;
     let view = PageView {
         title: if runs.len() > 1 {
             format!("Contention Lab: {} machines compared", runs.len())
@@ -90,9 +93,11 @@ pub fn render(runs: &[RunData]) -> Result<String> {
         },
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         comparing: runs.len() > 1,
-        chart_count: [stride.measured, sharing.measured, counters.measured].into_iter().filter(|&m| m).count(),
+        chart_count: [stride.measured, sharing.measured, counters.measured].into_iter().filter(|&m| m).count()
+            + machine.chart_count,
         machines: runs.iter().map(machine_label).collect(),
         summary: vec![
+            SummaryLine { experiment: "This machine".into(), anchor: "machine", finding: machine.summary.clone() },
             SummaryLine {
                 experiment: "False sharing: stride sweep".into(),
                 anchor: "stride",
@@ -109,6 +114,7 @@ pub fn render(runs: &[RunData]) -> Result<String> {
                 finding: counters.finding_summary.clone(),
             },
         ],
+        machine,
         stride,
         sharing,
         counters,
@@ -126,6 +132,7 @@ pub fn render(runs: &[RunData]) -> Result<String> {
 const TEMPLATES: &[(&str, &str)] = &[
     ("report.html", include_str!("../../templates/report.html")),
     ("style.css", include_str!("../../templates/style.css")),
+    ("machine.html", include_str!("../../templates/machine.html")),
     ("stride.html", include_str!("../../templates/stride.html")),
     ("sharing.html", include_str!("../../templates/sharing.html")),
     ("counters.html", include_str!("../../templates/counters.html")),
