@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use core_affinity::CoreId;
+
 use crate::error::RunError;
 
 /// One step of progress, reported to the caller's callback.
@@ -48,15 +50,34 @@ where
     F: Fn(usize) + Sync,
 {
     let cpus = core_affinity::get_core_ids().unwrap_or_default();
+    let placement: Vec<Option<CoreId>> =
+        (0..threads).map(|worker| cpus.get(worker % cpus.len().max(1)).copied()).collect();
+    run_placed(experiment, &placement, work)
+}
+
+/// Like [`run_team`], with worker `i` pinned to logical CPU `cpu_ids[i]` (the ids the OS
+/// uses, e.g. from `--cpus`): for experiments that measure particular pairs of CPUs.
+pub fn run_team_on<F>(experiment: &'static str, cpu_ids: &[usize], work: F) -> Result<TeamTiming, RunError>
+where
+    F: Fn(usize) + Sync,
+{
+    let placement: Vec<Option<CoreId>> = cpu_ids.iter().map(|&id| Some(CoreId { id })).collect();
+    run_placed(experiment, &placement, work)
+}
+
+fn run_placed<F>(experiment: &'static str, placement: &[Option<CoreId>], work: F) -> Result<TeamTiming, RunError>
+where
+    F: Fn(usize) + Sync,
+{
+    let threads = placement.len();
     let gate = StartGate::default();
     let results: Result<Vec<(bool, Instant, Instant)>, RunError> = thread::scope(|scope| {
         let mut handles = Vec::with_capacity(threads);
-        for worker in 0..threads {
-            let (gate, work, cpus) = (&gate, &work, &cpus);
+        for (worker, &cpu) in placement.iter().enumerate() {
+            let (gate, work) = (&gate, &work);
             let spawned =
                 thread::Builder::new().name(format!("{experiment}-{worker}")).spawn_scoped(scope, move || {
-                    let pinned =
-                        cpus.get(worker % cpus.len().max(1)).is_some_and(|&cpu| core_affinity::set_for_current(cpu));
+                    let pinned = cpu.is_some_and(core_affinity::set_for_current);
                     if !gate.arrive_and_wait() {
                         return None;
                     }
@@ -83,7 +104,8 @@ where
             .collect()
     });
     let results = results?;
-    let pinned = threads <= cpus.len() && results.iter().all(|&(pinned, _, _)| pinned);
+    let distinct = placement.iter().enumerate().all(|(i, cpu)| !placement[..i].contains(cpu));
+    let pinned = distinct && results.iter().all(|&(pinned, _, _)| pinned);
     let earliest = results.iter().map(|&(_, start, _)| start).min();
     let latest = results.iter().map(|&(_, _, end)| end).max();
     let elapsed = match (earliest, latest) {
@@ -162,6 +184,13 @@ impl Deadline {
 /// How many logical CPUs this process may run on.
 pub fn logical_cpus() -> usize {
     thread::available_parallelism().map_or(1, |count| count.get())
+}
+
+/// The ids of the logical CPUs this process may be pinned to (its affinity mask), ascending.
+pub fn available_cpu_ids() -> Vec<usize> {
+    let mut ids: Vec<usize> = core_affinity::get_core_ids().unwrap_or_default().into_iter().map(|cpu| cpu.id).collect();
+    ids.sort_unstable();
+    ids
 }
 
 /// What an experiment measured, and whether its time budget cut it short (then some

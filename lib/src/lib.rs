@@ -5,11 +5,16 @@
 
 pub mod arena;
 pub mod build_info;
+pub mod c2c;
 pub mod chart;
+pub mod counters;
 pub mod error;
+pub mod fitness;
 pub mod harness;
 pub mod machine;
 pub mod notebook;
+pub mod perf;
+pub mod sharing;
 pub mod stats;
 pub mod stride;
 

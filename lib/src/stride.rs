@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::perf::{count_cache_misses, CounterReading};
 use crate::stats::{Ratio, Summary};
 
 pub const EXPERIMENT: &str = "stride";
@@ -105,6 +106,8 @@ pub struct Row {
     pub pinned: bool,
     /// The counters summed to threads x iterations.
     pub verified: bool,
+    /// Cache misses during the trial, or "unavailable" (see [`crate::perf`]).
+    pub cache_misses: CounterReading,
 }
 
 /// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
@@ -145,7 +148,10 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 
 fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
     slots.reset();
-    let timing = run_team(EXPERIMENT, config.threads, |worker| increment(slots, worker, config.iters_per_thread))?;
+    let (timing, cache_misses) = count_cache_misses(|| {
+        run_team(EXPERIMENT, config.threads, |worker| increment(slots, worker, config.iters_per_thread))
+    });
+    let timing = timing?;
     let expected = config.threads as u64 * config.iters_per_thread;
     let actual = slots.sum();
     if actual != expected {
@@ -166,6 +172,7 @@ fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -
         ns_per_op: timing.elapsed.as_nanos() as f64 / config.iters_per_thread as f64,
         pinned: timing.pinned,
         verified: true,
+        cache_misses,
     })
 }
 

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use contention::harness::{no_progress, ProgressEvent};
+use contention::perf::CounterReading;
 use contention::stride::{self, knee, summarize, Config, Knee, Row};
 
 fn tiny(threads: usize) -> Config {
@@ -81,6 +82,7 @@ fn rows(times_ms: &[(u64, [f64; 5])]) -> Vec<Row> {
                 ns_per_op: ms * 1e6 / 1e6,
                 pinned: true,
                 verified: true,
+                cache_misses: CounterReading::Unavailable,
             })
         })
         .collect()

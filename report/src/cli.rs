@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
-use crate::experiments::{Experiment, MeasureOptions};
+use crate::experiments::{self, Experiment, MeasureOptions};
 use crate::{page, run_dir};
 
 #[derive(Debug, Parser)]
@@ -42,7 +42,7 @@ pub struct MeasureArgs {
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,
-    /// Worker threads (stride: one count).
+    /// Worker threads (stride, sharing, counters: one count).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub threads: Vec<usize>,
     /// Stride sweep: distances between counters in bytes, multiples of 8.
@@ -54,6 +54,24 @@ pub struct MeasureArgs {
     /// Measured trials per case.
     #[arg(long, value_name = "N")]
     pub trials: Option<usize>,
+    /// Sharing and counters: increments in total, split evenly over the threads.
+    #[arg(long, value_name = "N")]
+    pub total: Option<u64>,
+    /// Sharing: distance between the no-sharing counters in bytes, a power of two from 8.
+    #[arg(long, value_name = "BYTES")]
+    pub padding: Option<usize>,
+    /// Counters: the local-flush layout adds to the shared counter every K increments.
+    #[arg(long, value_name = "K")]
+    pub flush_every: Option<u64>,
+    /// Counters: cells of the striped (LongAdder-like) counter.
+    #[arg(long, value_name = "N")]
+    pub stripes: Option<usize>,
+    /// Core-to-core latency: logical CPU ids to pair (default: every CPU).
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    pub cpus: Vec<usize>,
+    /// Core-to-core latency: measured samples per pair.
+    #[arg(long, value_name = "N")]
+    pub samples: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -79,6 +97,9 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Run(args) => {
             let options = MeasureOptions::from_args(&args.measure, &args.experiments)?;
             let dir = run_dir::measure_into(&args.out, &options)?;
+            if options.experiments.contains(&Experiment::Machine) {
+                experiments::machine::conclude(&dir)?;
+            }
             say(&format!("run saved in {}", dir.display()));
             Ok(())
         }

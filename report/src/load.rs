@@ -10,7 +10,7 @@ use polars::prelude::{CsvReadOptions, SerReader};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
-use crate::experiments::{stride, Experiment};
+use crate::experiments::{c2c, counters, machine, sharing, stride, Experiment};
 use crate::manifest::{self, Manifest};
 
 /// The type a CSV column must hold.
@@ -19,6 +19,9 @@ pub enum Kind {
     Unsigned,
     Float,
     Bool,
+    Text,
+    /// A hardware-counter reading: a whole number, or "unavailable" (see `contention::perf`).
+    Counter,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -39,6 +42,10 @@ pub struct RunData {
     pub dir: PathBuf,
     pub manifest: Manifest,
     pub stride: Option<Vec<contention::stride::Row>>,
+    pub sharing: Option<Vec<contention::sharing::Row>>,
+    pub counters: Option<Vec<contention::counters::Row>>,
+    pub c2c: Option<Vec<contention::c2c::Row>>,
+    pub machine: Option<Vec<contention::fitness::Row>>,
 }
 
 pub fn load_run(dir: &Path) -> Result<RunData> {
@@ -57,7 +64,15 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         );
     }
     let manifest = Manifest::read(dir)?;
-    let mut run = RunData { dir: dir.to_path_buf(), manifest: manifest.clone(), stride: None };
+    let mut run = RunData {
+        dir: dir.to_path_buf(),
+        manifest: manifest.clone(),
+        stride: None,
+        sharing: None,
+        counters: None,
+        c2c: None,
+        machine: None,
+    };
     for record in &manifest.experiments {
         let Some(experiment) = Experiment::from_name(&record.name) else {
             bail!(
@@ -70,6 +85,12 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         let path = dir.join(&record.file);
         match experiment {
             Experiment::Stride => run.stride = Some(read_rows(&path, stride::COLUMNS, Some(record.rows))?),
+            Experiment::Sharing => run.sharing = Some(read_rows(&path, sharing::COLUMNS, Some(record.rows))?),
+            Experiment::Counters => run.counters = Some(read_rows(&path, counters::COLUMNS, Some(record.rows))?),
+            // A machine with one CPU has no pair: its file holds no rows, not even a header.
+            Experiment::C2c if record.rows == 0 => run.c2c = Some(Vec::new()),
+            Experiment::C2c => run.c2c = Some(read_rows(&path, c2c::COLUMNS, Some(record.rows))?),
+            Experiment::Machine => run.machine = Some(read_rows(&path, machine::COLUMNS, Some(record.rows))?),
         }
     }
     Ok(run)
@@ -130,6 +151,9 @@ fn parse_cell(cell: &str, kind: Kind) -> Result<Value> {
             Value::Number(number.with_context(|| format!("got '{cell}'"))?)
         }
         Kind::Bool => Value::Bool(cell.parse::<bool>().with_context(|| format!("got '{cell}'"))?),
+        Kind::Text => Value::String(cell.to_string()),
+        Kind::Counter if cell == contention::perf::UNAVAILABLE => Value::String(cell.to_string()),
+        Kind::Counter => Value::Number(cell.parse::<u64>().with_context(|| format!("got '{cell}'"))?.into()),
     })
 }
 
@@ -138,5 +162,7 @@ fn describe(kind: Kind) -> &'static str {
         Kind::Unsigned => "a whole number >= 0",
         Kind::Float => "a finite number",
         Kind::Bool => "true or false",
+        Kind::Text => "text",
+        Kind::Counter => "a whole number >= 0 or \"unavailable\"",
     }
 }

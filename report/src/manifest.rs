@@ -4,7 +4,8 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use anyhow::{bail, Context, Result};
-use contention::machine::{load_average, utc_timestamp};
+use contention::fitness::conditions::{Conditions, Snapshot};
+use contention::machine::utc_timestamp;
 use contention::Machine;
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +13,7 @@ use crate::experiments::{Experiment, MeasureOptions, Profile};
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
 /// message rather than misread.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 pub const FILE_NAME: &str = "manifest.json";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,10 +43,18 @@ pub struct ExperimentRecord {
     pub finished_utc: String,
     pub load_average_before: Option<[f64; 3]>,
     pub load_average_after: Option<[f64; 3]>,
+    /// Share of all CPU time (0..1) the hypervisor stole while the experiment ran.
+    pub steal_share: Option<f64>,
+    /// Share of all CPU time (0..1) other programs used while the experiment ran.
+    pub background_share: Option<f64>,
+    /// The machine's state when the experiment started (not saved: only the shares are).
+    #[serde(skip)]
+    started: Option<Snapshot>,
 }
 
 impl ExperimentRecord {
     pub fn start(experiment: Experiment, config: &impl Serialize) -> Result<Self> {
+        let started = Snapshot::take();
         Ok(Self {
             name: experiment.name().to_string(),
             file: experiment.csv_file(),
@@ -54,16 +63,35 @@ impl ExperimentRecord {
             budget_exhausted: false,
             started_utc: utc_timestamp(SystemTime::now()),
             finished_utc: String::new(),
-            load_average_before: load_average(),
+            load_average_before: started.load_average,
             load_average_after: None,
+            steal_share: None,
+            background_share: None,
+            started: Some(started),
         })
     }
 
     pub fn finish(&mut self, rows: usize, budget_exhausted: bool) {
+        let finished = Snapshot::take();
         self.rows = rows;
         self.budget_exhausted = budget_exhausted;
         self.finished_utc = utc_timestamp(SystemTime::now());
-        self.load_average_after = load_average();
+        if let Some(started) = self.started.take() {
+            let conditions = Conditions::between(&started, &finished);
+            self.steal_share = conditions.steal_share;
+            self.background_share = conditions.background_share;
+        }
+        self.load_average_after = finished.load_average;
+    }
+
+    /// What the machine did while this experiment ran, as saved.
+    pub fn conditions(&self) -> Conditions {
+        Conditions {
+            load_average_before: self.load_average_before,
+            load_average_after: self.load_average_after,
+            steal_share: self.steal_share,
+            background_share: self.background_share,
+        }
     }
 }
 

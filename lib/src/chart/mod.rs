@@ -1,6 +1,10 @@
 //! Charts: functions from plain data to an SVG string, one chart per file, sharing the
 //! style below. The same functions draw the report's figures and the notebooks' inline ones.
 
+pub mod c2c;
+mod categorical;
+pub mod counters;
+pub mod sharing;
 pub mod stride;
 
 use plotters::prelude::*;

@@ -1,6 +1,10 @@
 //! The experiments the CLI knows: their names, how command-line values become each one's
 //! config, and how each one's rows are measured and saved. One file per experiment.
 
+pub mod c2c;
+pub mod counters;
+pub mod machine;
+pub mod sharing;
 pub mod stride;
 
 use std::path::Path;
@@ -16,19 +20,31 @@ use crate::manifest::ExperimentRecord;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Experiment {
+    /// Can this machine show contention? Scaling and noise check, then the verdict.
+    Machine,
+    /// Core-to-core latency: a cache line passed between every pair of CPUs.
+    C2c,
     /// False sharing: counters at growing distances (article A).
     Stride,
+    /// False sharing: one total four ways (single, true, false, no sharing) (article A).
+    Sharing,
+    /// Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).
+    Counters,
 }
 
 impl Experiment {
     /// Every experiment, in the report's order.
     pub fn all() -> &'static [Experiment] {
-        &[Experiment::Stride]
+        &[Experiment::Machine, Experiment::C2c, Experiment::Stride, Experiment::Sharing, Experiment::Counters]
     }
 
     pub fn name(self) -> &'static str {
         match self {
+            Experiment::Machine => contention::fitness::EXPERIMENT,
+            Experiment::C2c => contention::c2c::EXPERIMENT,
             Experiment::Stride => contention::stride::EXPERIMENT,
+            Experiment::Sharing => contention::sharing::EXPERIMENT,
+            Experiment::Counters => contention::counters::EXPERIMENT,
         }
     }
 
@@ -61,6 +77,10 @@ pub struct MeasureOptions {
     pub profile: Profile,
     pub command_line: String,
     pub stride: contention::stride::Config,
+    pub sharing: contention::sharing::Config,
+    pub counters: contention::counters::Config,
+    pub c2c: contention::c2c::Config,
+    pub machine: contention::fitness::Config,
 }
 
 impl MeasureOptions {
@@ -72,8 +92,16 @@ impl MeasureOptions {
                 unique.push(experiment);
             }
         }
-        let sized =
-            !args.threads.is_empty() || !args.strides.is_empty() || args.iters.is_some() || args.trials.is_some();
+        let sized = !args.threads.is_empty()
+            || !args.strides.is_empty()
+            || args.iters.is_some()
+            || args.trials.is_some()
+            || args.total.is_some()
+            || args.padding.is_some()
+            || args.flush_every.is_some()
+            || args.stripes.is_some()
+            || !args.cpus.is_empty()
+            || args.samples.is_some();
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,
             (false, true) => Profile::Quick,
@@ -81,6 +109,10 @@ impl MeasureOptions {
         };
         Ok(Self {
             stride: stride::config(args, unique.contains(&Experiment::Stride))?,
+            sharing: sharing::config(args, unique.contains(&Experiment::Sharing))?,
+            counters: counters::config(args, unique.contains(&Experiment::Counters))?,
+            c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
+            machine: machine::config(args, unique.contains(&Experiment::Machine))?,
             experiments: unique,
             profile,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
@@ -96,6 +128,10 @@ pub fn measure(
     progress: Progress,
 ) -> Result<ExperimentRecord> {
     match experiment {
+        Experiment::Machine => machine::measure(&options.machine, dir, progress),
+        Experiment::C2c => c2c::measure(&options.c2c, dir, progress),
         Experiment::Stride => stride::measure(&options.stride, dir, progress),
+        Experiment::Sharing => sharing::measure(&options.sharing, dir, progress),
+        Experiment::Counters => counters::measure(&options.counters, dir, progress),
     }
 }

@@ -23,6 +23,7 @@ pub const COLUMNS: &[Column] = &[
     Column::new("ns_per_op", Kind::Float),
     Column::new("pinned", Kind::Bool),
     Column::new("verified", Kind::Bool),
+    Column::new("cache_misses", Kind::Counter),
 ];
 
 /// The sweep's config from the flags; validated only when the sweep was asked for.

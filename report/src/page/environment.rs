@@ -158,7 +158,12 @@ pub fn section(runs: &[RunData]) -> EnvironmentSection {
                 command: run.manifest.command.clone(),
                 profile: profile_text(run.manifest.profile).into(),
                 folder: run.dir.display().to_string(),
-                configs: run.manifest.experiments.iter().map(|e| format!("{}: {}", e.name, config_text(&e.config))).collect(),
+                configs: run
+                    .manifest
+                    .experiments
+                    .iter()
+                    .map(|e| format!("{}: {}", e.name, config_text(&e.config)))
+                    .collect(),
             })
             .collect(),
     }

@@ -1,8 +1,11 @@
 //! The standalone HTML page: view models of already-formatted strings, filled into
 //! templates compiled into the binary. Templates hold no logic beyond `if`/`for`.
 
+mod counters;
 mod environment;
+mod machine;
 mod reference;
+mod sharing;
 mod stride;
 
 use std::path::{Path, PathBuf};
@@ -40,7 +43,10 @@ struct PageView {
     chart_count: usize,
     machines: Vec<String>,
     summary: Vec<SummaryLine>,
+    machine: machine::MachineSection,
     stride: stride::StrideSection,
+    sharing: sharing::SharingSection,
+    counters: counters::CountersSection,
     environment: environment::EnvironmentSection,
 }
 
@@ -73,6 +79,9 @@ pub fn check_writable(out: &Path) -> Result<()> {
 /// Renders the page for one run, or several side by side.
 pub fn render(runs: &[RunData]) -> Result<String> {
     let stride = stride::section(runs)?;
+    let sharing = sharing::section(runs)?;
+    let counters = counters::section(runs)?;
+    let machine = machine::section(runs)?;
     let view = PageView {
         title: if runs.len() > 1 {
             format!("Contention Lab: {} machines compared", runs.len())
@@ -84,14 +93,31 @@ pub fn render(runs: &[RunData]) -> Result<String> {
         },
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         comparing: runs.len() > 1,
-        chart_count: usize::from(stride.measured),
+        chart_count: [stride.measured, sharing.measured, counters.measured].into_iter().filter(|&m| m).count()
+            + machine.chart_count,
         machines: runs.iter().map(machine_label).collect(),
-        summary: vec![SummaryLine {
-            experiment: "False sharing: stride sweep".into(),
-            anchor: "stride",
-            finding: stride.finding_summary.clone(),
-        }],
+        summary: vec![
+            SummaryLine { experiment: "This machine".into(), anchor: "machine", finding: machine.summary.clone() },
+            SummaryLine {
+                experiment: "False sharing: stride sweep".into(),
+                anchor: "stride",
+                finding: stride.finding_summary.clone(),
+            },
+            SummaryLine {
+                experiment: "False sharing: four-way control".into(),
+                anchor: "sharing",
+                finding: sharing.finding_summary.clone(),
+            },
+            SummaryLine {
+                experiment: "Fixing a hot counter".into(),
+                anchor: "counters",
+                finding: counters.finding_summary.clone(),
+            },
+        ],
+        machine,
         stride,
+        sharing,
+        counters,
         environment: environment::section(runs),
     };
     let mut env = Environment::new();
@@ -106,7 +132,10 @@ pub fn render(runs: &[RunData]) -> Result<String> {
 const TEMPLATES: &[(&str, &str)] = &[
     ("report.html", include_str!("../../templates/report.html")),
     ("style.css", include_str!("../../templates/style.css")),
+    ("machine.html", include_str!("../../templates/machine.html")),
     ("stride.html", include_str!("../../templates/stride.html")),
+    ("sharing.html", include_str!("../../templates/sharing.html")),
+    ("counters.html", include_str!("../../templates/counters.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
 ];
 

@@ -1,0 +1,314 @@
+//! Core-to-core latency: how long one CPU takes to see a cache line another CPU just wrote.
+//! Every false-sharing penalty is made of such transfers; when they are slow or erratic
+//! (time-sliced virtual CPUs, a busy host) the other experiments cannot show a clean effect.
+//!
+//! # Timing model
+//!
+//! Two threads, pinned to the two CPUs of a pair and released together, share one atomic
+//! flag on its own padded cache line. The initiator writes an odd value and spins until it
+//! reads the next even value; the responder spins until it reads the odd value and writes
+//! the even one. One round trip is two one-way transfers of the line. The initiator times
+//! `round_trips_per_sample` round trips per sample; one-way latency = sample / (2 x round
+//! trips). The first sample of every pair (cold line, threads still waking) is dropped.
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crossbeam_utils::CachePadded;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ConfigError, RunError};
+use crate::fitness::verdict::SLOW_ONE_WAY_NS;
+use crate::harness::{available_cpu_ids, run_team_on, Deadline, Outcome, Progress, ProgressEvent};
+use crate::stats::Summary;
+
+pub const EXPERIMENT: &str = "c2c";
+
+/// The quick profile measures at most this many CPUs (spread over the machine), so a
+/// many-core machine still finishes in seconds: n CPUs make n(n-1)/2 pairs.
+pub const QUICK_MAX_CPUS: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Logical CPU ids to measure, every pair of them; empty means every CPU this process
+    /// may run on.
+    pub cpus: Vec<usize>,
+    /// Measured samples per pair (one more is taken first and dropped).
+    pub samples_per_pair: usize,
+    pub round_trips_per_sample: u64,
+    /// Wall-clock allowance; checked between pairs.
+    pub budget: Duration,
+}
+
+impl Default for Config {
+    /// Every CPU, 100 samples of 1000 round trips per pair.
+    fn default() -> Self {
+        Self { cpus: Vec::new(), samples_per_pair: 100, round_trips_per_sample: 1000, budget: Duration::from_secs(300) }
+    }
+}
+
+impl Config {
+    /// Seconds: at most [`QUICK_MAX_CPUS`] CPUs, 50 samples of 200 round trips per pair.
+    pub fn quick() -> Self {
+        let available = available_cpu_ids();
+        Self {
+            cpus: if available.len() > QUICK_MAX_CPUS { spread(&available, QUICK_MAX_CPUS) } else { Vec::new() },
+            samples_per_pair: 50,
+            round_trips_per_sample: 200,
+            budget: Duration::from_secs(5),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.samples_per_pair == 0 {
+            return Err(ConfigError::new("samples", 0, "at least 1 sample per pair"));
+        }
+        if self.round_trips_per_sample == 0 {
+            return Err(ConfigError::new("round_trips_per_sample", 0, "at least 1"));
+        }
+        if self.cpus.is_empty() {
+            return Ok(());
+        }
+        let available = available_cpu_ids();
+        let listed = available.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        for (index, cpu) in self.cpus.iter().enumerate() {
+            if !available.contains(cpu) {
+                return Err(ConfigError::new("cpus", cpu, format!("a logical CPU this process may run on: {listed}")));
+            }
+            if self.cpus[..index].contains(cpu) {
+                return Err(ConfigError::new("cpus", cpu, "each CPU listed once"));
+            }
+        }
+        if self.cpus.len() < 2 {
+            return Err(ConfigError::new("cpus", self.cpus[0], format!("at least two CPUs to pair, from {listed}")));
+        }
+        Ok(())
+    }
+
+    /// The CPUs this config measures.
+    pub fn cpus_to_measure(&self) -> Vec<usize> {
+        if self.cpus.is_empty() {
+            available_cpu_ids()
+        } else {
+            self.cpus.clone()
+        }
+    }
+}
+
+/// `count` ids evenly spread over `ids` (first and last included), or all of them.
+fn spread(ids: &[usize], count: usize) -> Vec<usize> {
+    if ids.len() <= count || count < 2 {
+        return ids.iter().copied().take(count.max(2)).collect();
+    }
+    (0..count).map(|step| ids[step * (ids.len() - 1) / (count - 1)]).collect()
+}
+
+/// Every unordered pair of `cpus`, in list order: n(n-1)/2 of them.
+pub fn pairs(cpus: &[usize]) -> Vec<(usize, usize)> {
+    cpus.iter().enumerate().flat_map(|(i, &a)| cpus[i + 1..].iter().map(move |&b| (a, b))).collect()
+}
+
+/// One sample of one pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The initiator's CPU.
+    pub cpu_a: u64,
+    /// The responder's CPU.
+    pub cpu_b: u64,
+    /// 0-based, after the dropped warm-up sample.
+    pub sample: u64,
+    pub round_trips: u64,
+    pub elapsed_ns: u64,
+    pub one_way_ns: f64,
+    /// Both threads ran pinned to their CPUs.
+    pub pinned: bool,
+}
+
+/// Measures every pair. A machine with one CPU has no pair: the outcome is empty.
+pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
+    config.validate()?;
+    let pairs = pairs(&config.cpus_to_measure());
+    let deadline = Deadline::after(config.budget);
+    let mut rows = Vec::with_capacity(pairs.len() * config.samples_per_pair);
+    for (index, &(cpu_a, cpu_b)) in pairs.iter().enumerate() {
+        if index > 0 && deadline.expired() {
+            return Ok(Outcome { rows, budget_exhausted: true });
+        }
+        rows.extend(measure_pair(config, cpu_a, cpu_b)?);
+        progress(&ProgressEvent {
+            experiment: EXPERIMENT,
+            done: index + 1,
+            total: pairs.len(),
+            label: format!("CPUs {cpu_a} and {cpu_b}"),
+        });
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}
+
+fn measure_pair(config: &Config, cpu_a: usize, cpu_b: usize) -> Result<Vec<Row>, RunError> {
+    let flag = CachePadded::new(AtomicU64::new(0));
+    let samples_taken = config.samples_per_pair + 1;
+    let round_trips = config.round_trips_per_sample;
+    let elapsed_ns = Mutex::new(Vec::new());
+    let timing = run_team_on(EXPERIMENT, &[cpu_a, cpu_b], |worker| {
+        if worker == 0 {
+            let samples = initiate(&flag, round_trips, samples_taken);
+            *elapsed_ns.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = samples;
+        } else {
+            respond(&flag, round_trips * samples_taken as u64);
+        }
+    })?;
+    let expected = 2 * round_trips * samples_taken as u64;
+    let actual = flag.load(Ordering::Acquire);
+    if actual != expected {
+        return Err(RunError::Verification {
+            experiment: EXPERIMENT,
+            case: format!("CPUs {cpu_a} and {cpu_b}"),
+            trial: 0,
+            expected,
+            actual,
+        });
+    }
+    let elapsed_ns = elapsed_ns.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    Ok(elapsed_ns
+        .into_iter()
+        .skip(1)
+        .enumerate()
+        .map(|(sample, elapsed_ns)| Row {
+            cpu_a: cpu_a as u64,
+            cpu_b: cpu_b as u64,
+            sample: sample as u64,
+            round_trips,
+            elapsed_ns,
+            one_way_ns: elapsed_ns as f64 / (2 * round_trips) as f64,
+            pinned: timing.pinned,
+        })
+        .collect())
+}
+
+/// The timed loop (see the module's timing model): each sample times `round_trips`
+/// write-then-wait round trips. No `spin_loop` hint: a pause instruction can cost more
+/// than the transfer being measured.
+#[inline(never)]
+fn initiate(flag: &AtomicU64, round_trips: u64, samples: usize) -> Vec<u64> {
+    let mut elapsed_ns = Vec::with_capacity(samples);
+    let mut value = 0u64;
+    for _ in 0..samples {
+        let start = Instant::now();
+        for _ in 0..black_box(round_trips) {
+            flag.store(value + 1, Ordering::Release);
+            value += 2;
+            while flag.load(Ordering::Acquire) != value {}
+        }
+        elapsed_ns.push(start.elapsed().as_nanos() as u64);
+    }
+    black_box(elapsed_ns)
+}
+
+/// The responder's side: answers each odd value with the next even one.
+#[inline(never)]
+fn respond(flag: &AtomicU64, round_trips: u64) {
+    let mut awaited = 1u64;
+    for _ in 0..black_box(round_trips) {
+        while flag.load(Ordering::Acquire) != awaited {}
+        flag.store(awaited + 1, Ordering::Release);
+        awaited += 2;
+    }
+}
+
+/// The samples of one pair, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairSummary {
+    pub cpu_a: u64,
+    pub cpu_b: u64,
+    pub one_way_ns: Summary,
+    pub all_pinned: bool,
+}
+
+/// One summary per measured pair, in the order the pairs were measured.
+pub fn summarize(rows: &[Row]) -> Vec<PairSummary> {
+    let mut pairs: Vec<(u64, u64)> = Vec::new();
+    for row in rows {
+        if !pairs.contains(&(row.cpu_a, row.cpu_b)) {
+            pairs.push((row.cpu_a, row.cpu_b));
+        }
+    }
+    pairs
+        .into_iter()
+        .filter_map(|(cpu_a, cpu_b)| {
+            let group: Vec<&Row> = rows.iter().filter(|row| (row.cpu_a, row.cpu_b) == (cpu_a, cpu_b)).collect();
+            let one_way: Vec<f64> = group.iter().map(|row| row.one_way_ns).collect();
+            Some(PairSummary {
+                cpu_a,
+                cpu_b,
+                one_way_ns: Summary::of(&one_way)?,
+                all_pinned: group.iter().all(|row| row.pinned),
+            })
+        })
+        .collect()
+}
+
+/// The median over pairs of each pair's median one-way latency: the typical transfer.
+pub fn typical_one_way_ns(summaries: &[PairSummary]) -> Option<f64> {
+    let medians: Vec<f64> = summaries.iter().map(|pair| pair.one_way_ns.median).collect();
+    Summary::of(&medians).map(|summary| summary.median)
+}
+
+/// One sentence saying what the matrix showed, for the report and the notebooks.
+pub fn finding(summaries: &[PairSummary]) -> String {
+    let Some(typical) = typical_one_way_ns(summaries) else {
+        return "Core-to-core latency was not measured: it needs two CPUs this process may run on.".into();
+    };
+    let by_median = |a: &&PairSummary, b: &&PairSummary| a.one_way_ns.median.total_cmp(&b.one_way_ns.median);
+    let (Some(fastest), Some(slowest)) = (summaries.iter().min_by(by_median), summaries.iter().max_by(by_median))
+    else {
+        return String::new();
+    };
+    let mut sentence = if summaries.len() == 1 {
+        format!(
+            "Passing a cache line between CPUs {} and {} takes {typical:.0} ns one way here (interval {:.0}-{:.0} ns).",
+            fastest.cpu_a, fastest.cpu_b, fastest.one_way_ns.median_low, fastest.one_way_ns.median_high
+        )
+    } else {
+        format!(
+            "Passing a cache line between two CPUs takes {typical:.0} ns one way on a typical pair here \
+             (median over {} pairs); fastest CPUs {} and {} at {:.0} ns, slowest CPUs {} and {} at {:.0} ns.",
+            summaries.len(),
+            fastest.cpu_a,
+            fastest.cpu_b,
+            fastest.one_way_ns.median,
+            slowest.cpu_a,
+            slowest.cpu_b,
+            slowest.one_way_ns.median
+        )
+    };
+    if typical > SLOW_ONE_WAY_NS {
+        sentence.push_str(&format!(
+            " That is slow (above {SLOW_ONE_WAY_NS:.0} ns): the CPUs are probably time-sliced by a hypervisor \
+             or busy with other work, which blurs every contention effect."
+        ));
+    }
+    sentence
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_are_every_unordered_pair_once() {
+        assert_eq!(pairs(&[0, 1]), vec![(0, 1)]);
+        assert_eq!(pairs(&[3, 1, 2]), vec![(3, 1), (3, 2), (1, 2)]);
+        assert_eq!(pairs(&[0, 1, 2, 3, 4]).len(), 10);
+        assert!(pairs(&[0]).is_empty());
+    }
+
+    #[test]
+    fn spread_picks_first_last_and_evenly_between() {
+        let ids: Vec<usize> = (0..16).collect();
+        assert_eq!(spread(&ids, 4), vec![0, 5, 10, 15]);
+        assert_eq!(spread(&[0, 1], 8), vec![0, 1]);
+    }
+}

@@ -1,0 +1,205 @@
+//! The fixes for a hot counter, side by side (article A's padded shards, article C's
+//! `AtomicLong` and `LongAdder`): the same total of increments through seven layouts, each
+//! verified, each row carrying the bytes the layout uses, so the report can say "X times
+//! faster for Y times the memory".
+//!
+//! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
+//! flush); running them in `run`, summarising in `summary`.
+
+mod layouts;
+mod run;
+mod spread;
+mod summary;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ConfigError;
+use crate::harness::logical_cpus;
+
+pub use layouts::{build, Counter, Padded64, CACHE_PADDED_BYTES};
+pub use run::{run, trial};
+pub use summary::{finding, format_bytes, format_count, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
+
+pub const EXPERIMENT: &str = "counters";
+
+/// Most worker threads accepted.
+pub const MAX_THREADS: usize = 256;
+/// Most cells the striped counter may have (LongAdder stops at the CPU count).
+pub const MAX_STRIPES: usize = 4096;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    pub threads: usize,
+    /// Increments in every layout, split evenly over the threads.
+    pub total_increments: u64,
+    /// The local-flush layout adds its local count to the shared one every this many
+    /// increments (the remainder at the end).
+    pub flush_every: u64,
+    /// Cells of the striped layout.
+    pub stripes: usize,
+    /// Measured trials per layout.
+    pub trials: usize,
+    pub warmup: Duration,
+    /// Wall-clock allowance; checked after each round of trials over all layouts.
+    pub budget: Duration,
+}
+
+/// The article's shard count and increments per thread (8 goroutines, 10 M adds each).
+const DEFAULT_THREADS: usize = 8;
+const INCREMENTS_PER_THREAD: u64 = 10_000_000;
+const QUICK_INCREMENTS_PER_THREAD: u64 = 200_000;
+
+impl Default for Config {
+    /// The article's sizes: 8 threads (fewer if the machine has fewer CPUs), 10 M
+    /// increments each; 1024 increments per flush; as many stripes as LongAdder would grow
+    /// to (the CPU count rounded up to a power of two).
+    fn default() -> Self {
+        let threads = logical_cpus().min(DEFAULT_THREADS);
+        Self {
+            threads,
+            total_increments: INCREMENTS_PER_THREAD * threads as u64,
+            flush_every: 1024,
+            stripes: logical_cpus().next_power_of_two(),
+            trials: 5,
+            warmup: Duration::from_millis(300),
+            budget: Duration::from_secs(300),
+        }
+    }
+}
+
+impl Config {
+    /// Seconds, not minutes: 200 000 increments per thread, so a trial takes milliseconds,
+    /// and 9 trials. Short trials are rarely cut by the scheduler on a busy machine, and 9
+    /// of them give the median a tighter interval than min..max.
+    pub fn quick() -> Self {
+        let default = Self::default();
+        Self {
+            total_increments: QUICK_INCREMENTS_PER_THREAD * default.threads as u64,
+            trials: 9,
+            warmup: Duration::from_millis(50),
+            budget: Duration::from_secs(8),
+            ..default
+        }
+    }
+
+    /// The same config with another thread count, keeping the increments per thread (so
+    /// the total follows the threads and still splits evenly).
+    pub fn with_threads(self, threads: usize) -> Self {
+        let per_thread = self.increments_per_thread();
+        Self { threads, total_increments: per_thread * threads as u64, ..self }
+    }
+
+    pub fn increments_per_thread(&self) -> u64 {
+        self.total_increments / self.threads.max(1) as u64
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(ConfigError::new("threads", self.threads, format!("1 to {MAX_THREADS}")));
+        }
+        crate::sharing::check_total(self.total_increments, self.threads)?;
+        if self.flush_every == 0 {
+            return Err(ConfigError::new("flush-every", 0, "at least 1 increment between flushes (e.g. 1024)"));
+        }
+        if !(1..=MAX_STRIPES).contains(&self.stripes) {
+            return Err(ConfigError::new("stripes", self.stripes, format!("1 to {MAX_STRIPES} cells")));
+        }
+        if self.trials == 0 {
+            return Err(ConfigError::new("trials", 0, "at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// The seven ways of counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    Compact,
+    #[serde(rename = "padded-64")]
+    Padded64,
+    CachePadded,
+    Mutex,
+    SharedAtomic,
+    Striped,
+    LocalFlush,
+}
+
+impl Layout {
+    pub const ALL: [Layout; 7] = [
+        Layout::Compact,
+        Layout::Padded64,
+        Layout::CachePadded,
+        Layout::Mutex,
+        Layout::SharedAtomic,
+        Layout::Striped,
+        Layout::LocalFlush,
+    ];
+
+    /// The name rows and CSV files use ("padded-64").
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Compact => "compact",
+            Layout::Padded64 => "padded-64",
+            Layout::CachePadded => "cache-padded",
+            Layout::Mutex => "mutex",
+            Layout::SharedAtomic => "shared-atomic",
+            Layout::Striped => "striped",
+            Layout::LocalFlush => "local-flush",
+        }
+    }
+
+    /// A short label for chart axes.
+    pub fn short_label(self) -> &'static str {
+        match self {
+            Layout::Compact => "compact",
+            Layout::Padded64 => "padded 64",
+            Layout::CachePadded => "CachePadded",
+            Layout::Mutex => "Mutex",
+            Layout::SharedAtomic => "one atomic",
+            Layout::Striped => "striped",
+            Layout::LocalFlush => "local + flush",
+        }
+    }
+
+    /// What the layout is, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Layout::Compact => "one atomic per thread, 8 bytes apart (the article's [8]int64)",
+            Layout::Padded64 => "one atomic per thread, each padded to 64 bytes",
+            Layout::CachePadded => "one atomic per thread in crossbeam's CachePadded (128 bytes on x86_64 and aarch64)",
+            Layout::Mutex => "one Mutex<i64> for all threads",
+            Layout::SharedAtomic => "one atomic for all threads (Java's AtomicLong)",
+            Layout::Striped => {
+                "padded cells, a thread picks one and moves on collision, read sums them (Java's LongAdder)"
+            }
+            Layout::LocalFlush => "a plain local count per thread, added to one atomic every K increments",
+        }
+    }
+}
+
+/// One trial of one layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub layout: Layout,
+    pub threads: u64,
+    pub trial: u64,
+    pub total_increments: u64,
+    pub increments_per_thread: u64,
+    /// Memory cells the layout uses (shards, stripes, or one shared value).
+    pub cells: u64,
+    /// Bytes the layout's cells occupy.
+    pub bytes_used: u64,
+    /// Increments per write to memory other threads see: the flush interval for
+    /// local-flush, 1 for every other layout.
+    pub increments_per_write: u64,
+    pub elapsed_ns: u64,
+    /// Elapsed time divided by the increments each thread did (threads run concurrently).
+    pub ns_per_increment: f64,
+    /// Every thread ran pinned to its own logical CPU.
+    pub pinned: bool,
+    /// The counter read back the total.
+    pub verified: bool,
+}

@@ -1,0 +1,63 @@
+//! Runs every layout with the harness and checks each trial's total.
+
+use super::layouts::{build, Counter};
+use super::{Config, Layout, Row, EXPERIMENT};
+use crate::error::RunError;
+use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+
+/// Runs the seven layouts. Trials are interleaved (round 1 over all layouts, then round
+/// 2, ...) so a slow drift of the machine affects every layout alike.
+pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
+    config.validate()?;
+    let counters = Layout::ALL.iter().map(|&layout| build(layout, config)).collect::<Result<Vec<_>, _>>()?;
+    let warmup_per_thread = (config.increments_per_thread() / 10).max(1);
+    for counter in &counters {
+        warm_up(config.warmup / counters.len() as u32, || {
+            trial(counter.as_ref(), config.threads, warmup_per_thread, 0).map(drop)
+        })?;
+    }
+    let deadline = Deadline::after(config.budget);
+    let total = config.trials * counters.len();
+    let mut rows = Vec::with_capacity(total);
+    for round in 0..config.trials {
+        if round > 0 && deadline.expired() {
+            return Ok(Outcome { rows, budget_exhausted: true });
+        }
+        for counter in &counters {
+            rows.push(trial(counter.as_ref(), config.threads, config.increments_per_thread(), round)?);
+            progress(&ProgressEvent {
+                experiment: EXPERIMENT,
+                done: rows.len(),
+                total,
+                label: format!("{}, trial {}/{}", counter.layout().name(), round + 1, config.trials),
+            });
+        }
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}
+
+/// Resets `counter`, has `threads` threads add `per_thread` each, and checks the total.
+pub fn trial(counter: &dyn Counter, threads: usize, per_thread: u64, trial: usize) -> Result<Row, RunError> {
+    counter.reset();
+    let timing = run_team(EXPERIMENT, threads, |worker| counter.add_ones(worker, per_thread))?;
+    let expected = per_thread * threads as u64;
+    let actual = counter.read();
+    if actual != expected {
+        let case = counter.layout().name().to_string();
+        return Err(RunError::Verification { experiment: EXPERIMENT, case, trial, expected, actual });
+    }
+    Ok(Row {
+        layout: counter.layout(),
+        threads: threads as u64,
+        trial: trial as u64,
+        total_increments: expected,
+        increments_per_thread: per_thread,
+        cells: counter.cells() as u64,
+        bytes_used: counter.bytes_used() as u64,
+        increments_per_write: counter.increments_per_write(),
+        elapsed_ns: timing.elapsed.as_nanos() as u64,
+        ns_per_increment: timing.elapsed.as_nanos() as f64 / per_thread as f64,
+        pinned: timing.pinned,
+        verified: true,
+    })
+}

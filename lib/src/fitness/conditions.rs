@@ -1,0 +1,190 @@
+//! What else the machine was doing while we measured: load average, CPU time stolen by the
+//! hypervisor, and CPU time used by other programs, from snapshots taken before and after.
+//!
+//! The load average alone cannot say this: our own worker threads raise it. So the
+//! background share subtracts this process's CPU time (getrusage) from the busy time of the
+//! whole machine (`/proc/stat`). Linux only; elsewhere every value is `None` ("unknown").
+
+use serde::{Deserialize, Serialize};
+
+use crate::machine::load_average;
+
+/// Other programs using more than this share of all CPU time count as background load.
+pub const MAX_BACKGROUND_SHARE: f64 = 0.10;
+/// The hypervisor stealing more than this share of CPU time counts as a noisy neighbour.
+pub const MAX_STEAL_SHARE: f64 = 0.02;
+/// `/proc/stat` counts whole clock ticks (usually 10 ms): over fewer ticks than this (summed
+/// over CPUs) a share would be mostly rounding, so it is left unknown.
+pub const MIN_TICKS_FOR_SHARES: u64 = 20;
+
+/// Cumulative CPU time of the whole machine, summed over CPUs (the first line of
+/// `/proc/stat`), in clock ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpuTimes {
+    /// user + nice + system + irq + softirq: time some program ran.
+    pub busy_ticks: u64,
+    /// idle + iowait.
+    pub idle_ticks: u64,
+    /// Time this guest's virtual CPUs wanted to run but the hypervisor ran something else.
+    pub steal_ticks: u64,
+}
+
+impl CpuTimes {
+    pub fn read() -> Option<Self> {
+        Self::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    /// Parses the aggregate `cpu` line of `/proc/stat` (guest time is already in user).
+    pub fn parse(proc_stat: &str) -> Option<Self> {
+        let line = proc_stat.lines().find(|line| line.starts_with("cpu "))?;
+        let fields: Vec<u64> = line.split_whitespace().skip(1).map(str::parse).collect::<Result<_, _>>().ok()?;
+        let field = |index: usize| fields.get(index).copied().unwrap_or(0);
+        if fields.len() < 4 {
+            return None;
+        }
+        Some(Self {
+            busy_ticks: field(0) + field(1) + field(2) + field(5) + field(6),
+            idle_ticks: field(3) + field(4),
+            steal_ticks: field(7),
+        })
+    }
+
+    fn total_ticks(&self) -> u64 {
+        self.busy_ticks + self.idle_ticks + self.steal_ticks
+    }
+}
+
+/// The machine's state at one moment; two of them bracket a measurement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub load_average: Option<[f64; 3]>,
+    pub cpu_times: Option<CpuTimes>,
+    /// CPU time this process has used so far, in clock ticks (fractional).
+    pub own_cpu_ticks: Option<f64>,
+}
+
+impl Snapshot {
+    pub fn take() -> Self {
+        Self { load_average: load_average(), cpu_times: CpuTimes::read(), own_cpu_ticks: own_cpu_ticks() }
+    }
+}
+
+/// What the machine did between two snapshots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conditions {
+    pub load_average_before: Option<[f64; 3]>,
+    pub load_average_after: Option<[f64; 3]>,
+    /// Share of all CPU time (0..1) the hypervisor stole.
+    pub steal_share: Option<f64>,
+    /// Share of all CPU time (0..1) other programs used.
+    pub background_share: Option<f64>,
+}
+
+impl Conditions {
+    pub fn between(before: &Snapshot, after: &Snapshot) -> Self {
+        let (steal_share, background_share) = match (before.cpu_times, after.cpu_times) {
+            (Some(start), Some(end)) if end.total_ticks() >= start.total_ticks() + MIN_TICKS_FOR_SHARES => {
+                let total = (end.total_ticks() - start.total_ticks()) as f64;
+                let steal = end.steal_ticks.saturating_sub(start.steal_ticks) as f64 / total;
+                let busy = end.busy_ticks.saturating_sub(start.busy_ticks) as f64;
+                let own = match (before.own_cpu_ticks, after.own_cpu_ticks) {
+                    (Some(start), Some(end)) => Some((end - start).max(0.0)),
+                    _ => None,
+                };
+                (Some(steal), own.map(|own| ((busy - own) / total).clamp(0.0, 1.0)))
+            }
+            _ => (None, None),
+        };
+        Self {
+            load_average_before: before.load_average,
+            load_average_after: after.load_average,
+            steal_share,
+            background_share,
+        }
+    }
+
+    /// Other programs or the hypervisor took enough CPU time to disturb the measurement.
+    pub fn under_load(&self) -> bool {
+        self.background_share.is_some_and(|share| share > MAX_BACKGROUND_SHARE)
+            || self.steal_share.is_some_and(|share| share > MAX_STEAL_SHARE)
+    }
+}
+
+/// This process's user + system CPU time (all threads, joined ones included), in the
+/// clock ticks `/proc/stat` counts in.
+#[cfg(target_os = "linux")]
+fn own_cpu_ticks() -> Option<f64> {
+    // SAFETY: `usage` is a plain C struct that getrusage fills; zeroed is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a rusage the call may write.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if ticks_per_second <= 0 {
+        return None;
+    }
+    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+    Some((seconds(usage.ru_utime) + seconds(usage.ru_stime)) * ticks_per_second as f64)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn own_cpu_ticks() -> Option<f64> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STAT: &str = "cpu  100 10 50 800 40 5 5 30 0 0\ncpu0 50 5 25 400 20 2 3 15 0 0\n";
+
+    fn snapshot(cpu_times: CpuTimes, own_cpu_ticks: f64) -> Snapshot {
+        Snapshot { load_average: Some([0.5, 0.4, 0.3]), cpu_times: Some(cpu_times), own_cpu_ticks: Some(own_cpu_ticks) }
+    }
+
+    #[test]
+    fn proc_stat_aggregate_line_parses() {
+        let times = CpuTimes::parse(STAT).unwrap();
+        assert_eq!(times, CpuTimes { busy_ticks: 170, idle_ticks: 840, steal_ticks: 30 });
+        assert!(CpuTimes::parse("intr 1 2 3").is_none());
+        assert!(CpuTimes::parse("cpu  1 x 3 4").is_none());
+    }
+
+    #[test]
+    fn shares_subtract_our_own_cpu_time() {
+        let before = snapshot(CpuTimes { busy_ticks: 1000, idle_ticks: 1000, steal_ticks: 10 }, 50.0);
+        // 200 ticks elapsed in all: 150 busy (100 ours), 40 idle, 10 stolen.
+        let after = snapshot(CpuTimes { busy_ticks: 1150, idle_ticks: 1040, steal_ticks: 20 }, 150.0);
+        let conditions = Conditions::between(&before, &after);
+        assert_eq!(conditions.steal_share, Some(0.05));
+        assert_eq!(conditions.background_share, Some(0.25));
+        assert!(conditions.under_load());
+    }
+
+    #[test]
+    fn a_quiet_machine_is_not_under_load() {
+        let before = snapshot(CpuTimes { busy_ticks: 1000, idle_ticks: 1000, steal_ticks: 0 }, 0.0);
+        let after = snapshot(CpuTimes { busy_ticks: 1100, idle_ticks: 1100, steal_ticks: 0 }, 95.0);
+        let conditions = Conditions::between(&before, &after);
+        assert_eq!(conditions.steal_share, Some(0.0));
+        assert!(!conditions.under_load(), "{conditions:?}");
+    }
+
+    #[test]
+    fn too_few_ticks_means_unknown_not_a_rounding_error() {
+        let before = CpuTimes { busy_ticks: 5, idle_ticks: 5, steal_ticks: 0 };
+        let after = CpuTimes { busy_ticks: 5 + MIN_TICKS_FOR_SHARES - 1, ..before };
+        let conditions = Conditions::between(&snapshot(before, 0.0), &snapshot(after, 0.0));
+        assert_eq!((conditions.steal_share, conditions.background_share), (None, None));
+        assert!(!conditions.under_load());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_snapshots_read_proc_and_rusage() {
+        let snapshot = Snapshot::take();
+        assert!(snapshot.cpu_times.is_some() && snapshot.own_cpu_ticks.is_some(), "{snapshot:?}");
+    }
+}

@@ -1,0 +1,293 @@
+//! The scaling and noise check: padded per-thread counters (no sharing at all) at 1 thread,
+//! 2 threads and every CPU. Fixed work per thread, so on independent cores every team takes
+//! as long as one thread and the speedup is the thread count. Repeating identical trials
+//! also measures how noisy the machine is.
+
+use std::hint::black_box;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use crossbeam_utils::CachePadded;
+use serde::{Deserialize, Serialize};
+
+use super::EXPERIMENT;
+use crate::arena::StridedSlots;
+use crate::error::{ConfigError, RunError};
+use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::perf::{count_cache_misses, CounterReading};
+use crate::stats::{Ratio, Summary};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// The largest team; the check compares 1, 2 and this many threads.
+    pub max_threads: usize,
+    /// Distance between counters: the ecosystem's padding for this architecture
+    /// (`CachePadded`), so no two counters share a line.
+    pub stride_bytes: usize,
+    pub iters_per_thread: u64,
+    /// Identical trials per team size.
+    pub trials: usize,
+    pub warmup: Duration,
+    /// Wall-clock allowance; checked after each round of trials over all team sizes.
+    pub budget: Duration,
+}
+
+impl Default for Config {
+    /// Every CPU, 20 M increments per thread, 11 trials.
+    fn default() -> Self {
+        Self {
+            max_threads: logical_cpus(),
+            stride_bytes: std::mem::size_of::<CachePadded<u8>>(),
+            iters_per_thread: 20_000_000,
+            trials: 11,
+            warmup: Duration::from_millis(200),
+            budget: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Config {
+    /// About a second: 2 M increments per thread, 7 trials.
+    pub fn quick() -> Self {
+        Self {
+            iters_per_thread: 2_000_000,
+            trials: 7,
+            warmup: Duration::from_millis(30),
+            budget: Duration::from_secs(4),
+            ..Self::default()
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.max_threads == 0 {
+            return Err(ConfigError::new("threads", 0, "at least 1"));
+        }
+        if self.stride_bytes < 8 || self.stride_bytes % 8 != 0 {
+            return Err(ConfigError::new("stride_bytes", self.stride_bytes, "a multiple of 8 bytes, at least 8"));
+        }
+        if self.iters_per_thread == 0 {
+            return Err(ConfigError::new("iters", 0, "at least 1 increment per thread"));
+        }
+        if self.trials < 2 {
+            return Err(ConfigError::new("trials", self.trials, "at least 2 (the spread needs repeated trials)"));
+        }
+        Ok(())
+    }
+
+    /// 1, 2 and `max_threads`, without repeats.
+    pub fn team_sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = [1, 2, self.max_threads].into_iter().filter(|&n| n <= self.max_threads).collect();
+        sizes.dedup();
+        sizes
+    }
+}
+
+/// One trial of one team size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub threads: u64,
+    pub trial: u64,
+    pub iters_per_thread: u64,
+    pub elapsed_ns: u64,
+    /// Elapsed time divided by the increments each thread did (threads run concurrently).
+    pub ns_per_op: f64,
+    pub pinned: bool,
+    /// The counters summed to threads x iterations.
+    pub verified: bool,
+    /// Cache misses during the trial, or "unavailable" (see [`crate::perf`]).
+    pub cache_misses: CounterReading,
+}
+
+/// Runs the check; trials are interleaved over team sizes so drift affects all alike.
+pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
+    config.validate()?;
+    let sizes = config.team_sizes();
+    let slots = StridedSlots::new(config.max_threads, config.stride_bytes)?;
+    let warmup_iters = (config.iters_per_thread / 10).max(1);
+    warm_up(config.warmup, || {
+        slots.reset();
+        run_team(EXPERIMENT, config.max_threads, |worker| increment(&slots, worker, warmup_iters)).map(drop)
+    })?;
+    let deadline = Deadline::after(config.budget);
+    let total = config.trials * sizes.len();
+    let mut rows = Vec::with_capacity(total);
+    for trial in 0..config.trials {
+        if trial > 0 && deadline.expired() {
+            return Ok(Outcome { rows, budget_exhausted: true });
+        }
+        for &threads in &sizes {
+            rows.push(measure(config, &slots, threads, trial)?);
+            progress(&ProgressEvent {
+                experiment: EXPERIMENT,
+                done: rows.len(),
+                total,
+                label: format!("{threads} thread(s), trial {}/{}", trial + 1, config.trials),
+            });
+        }
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}
+
+fn measure(config: &Config, slots: &StridedSlots, threads: usize, trial: usize) -> Result<Row, RunError> {
+    slots.reset();
+    let (timing, cache_misses) = count_cache_misses(|| {
+        run_team(EXPERIMENT, threads, |worker| increment(slots, worker, config.iters_per_thread))
+    });
+    let timing = timing?;
+    let expected = threads as u64 * config.iters_per_thread;
+    let actual = slots.sum();
+    if actual != expected {
+        return Err(RunError::Verification {
+            experiment: EXPERIMENT,
+            case: format!("{threads} thread(s)"),
+            trial,
+            expected,
+            actual,
+        });
+    }
+    Ok(Row {
+        threads: threads as u64,
+        trial: trial as u64,
+        iters_per_thread: config.iters_per_thread,
+        elapsed_ns: timing.elapsed.as_nanos() as u64,
+        ns_per_op: timing.elapsed.as_nanos() as f64 / config.iters_per_thread as f64,
+        pinned: timing.pinned,
+        verified: true,
+        cache_misses,
+    })
+}
+
+/// The timed loop: one atomic add per iteration on this worker's own padded counter.
+#[inline(never)]
+fn increment(slots: &StridedSlots, worker: usize, iters: u64) {
+    let slot = black_box(slots.slot(worker));
+    for _ in 0..black_box(iters) {
+        slot.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The trials of one team size, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScalingSummary {
+    pub threads: u64,
+    pub elapsed_ms: Summary,
+    /// Work done per unit time relative to one thread: threads x (1-thread time / this time).
+    pub speedup: Ratio,
+    /// The speedup independent cores would give: the thread count.
+    pub ideal_speedup: f64,
+    pub all_pinned: bool,
+}
+
+/// Groups rows by team size (ascending); speedups need the 1-thread group.
+pub fn summarize(rows: &[Row]) -> Vec<ScalingSummary> {
+    let mut sizes: Vec<u64> = rows.iter().map(|row| row.threads).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let groups: Vec<(u64, Summary, bool)> = sizes
+        .into_iter()
+        .filter_map(|threads| {
+            let group: Vec<&Row> = rows.iter().filter(|row| row.threads == threads).collect();
+            let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
+            Some((threads, Summary::of(&elapsed)?, group.iter().all(|row| row.pinned)))
+        })
+        .collect();
+    let Some((_, single, _)) = groups.iter().find(|(threads, _, _)| *threads == 1).cloned() else {
+        return Vec::new();
+    };
+    groups
+        .into_iter()
+        .map(|(threads, elapsed_ms, all_pinned)| {
+            let ratio = Ratio::between(&single, &elapsed_ms);
+            let scale = threads as f64;
+            ScalingSummary {
+                threads,
+                speedup: Ratio { value: ratio.value * scale, low: ratio.low * scale, high: ratio.high * scale },
+                ideal_speedup: scale,
+                elapsed_ms,
+                all_pinned,
+            }
+        })
+        .collect()
+}
+
+/// The speedup measured with exactly `threads` threads.
+pub fn speedup_at(summaries: &[ScalingSummary], threads: u64) -> Option<Ratio> {
+    summaries.iter().find(|summary| summary.threads == threads).map(|summary| summary.speedup)
+}
+
+/// The noise check: the largest coefficient of variation among the groups of identical
+/// trials, with its team size.
+pub fn trial_spread(summaries: &[ScalingSummary]) -> Option<(f64, u64)> {
+    summaries.iter().map(|summary| (summary.elapsed_ms.cv, summary.threads)).max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// One sentence for the report and the notebooks.
+pub fn finding(summaries: &[ScalingSummary]) -> String {
+    let Some(widest) = summaries.last() else {
+        return "The scaling check was not measured.".into();
+    };
+    if widest.threads == 1 {
+        return "Only one thread could run, so there is no parallel scaling to measure.".into();
+    }
+    let spread = trial_spread(summaries).map_or(String::new(), |(cv, threads)| {
+        format!(" Identical trials varied by up to {:.1}% ({threads} thread(s)).", cv * 100.0)
+    });
+    format!(
+        "{} threads on separate padded counters did {:.2}x the work of one thread (interval {:.2}x to {:.2}x; \
+         ideal {:.0}x).{spread}",
+        widest.threads, widest.speedup.value, widest.speedup.low, widest.speedup.high, widest.ideal_speedup
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::no_progress;
+
+    #[test]
+    fn team_sizes_are_one_two_and_all_without_repeats() {
+        let sized = |max_threads| Config { max_threads, ..Config::quick() }.team_sizes();
+        assert_eq!(sized(1), vec![1]);
+        assert_eq!(sized(2), vec![1, 2]);
+        assert_eq!(sized(16), vec![1, 2, 16]);
+    }
+
+    #[test]
+    fn bad_configs_name_the_field() {
+        assert_eq!(Config { trials: 1, ..Config::quick() }.validate().unwrap_err().field, "trials");
+        assert_eq!(Config { iters_per_thread: 0, ..Config::quick() }.validate().unwrap_err().field, "iters");
+        assert_eq!(Config { stride_bytes: 12, ..Config::quick() }.validate().unwrap_err().field, "stride_bytes");
+    }
+
+    #[test]
+    fn every_trial_is_verified_and_summarised() {
+        let config = Config { iters_per_thread: 10_000, trials: 3, warmup: Duration::ZERO, ..Config::quick() };
+        let outcome = run(&config, &mut no_progress).unwrap();
+        assert_eq!(outcome.rows.len(), 3 * config.team_sizes().len());
+        assert!(outcome.rows.iter().all(|row| row.verified && row.iters_per_thread == 10_000));
+        let summaries = summarize(&outcome.rows);
+        assert_eq!(summaries.iter().map(|s| s.threads as usize).collect::<Vec<_>>(), config.team_sizes());
+        assert_eq!(summaries[0].speedup.value, 1.0);
+        assert!(trial_spread(&summaries).is_some());
+    }
+
+    #[test]
+    fn speedup_scales_time_ratio_by_threads() {
+        let row = |threads, trial, elapsed_ns| Row {
+            threads,
+            trial,
+            iters_per_thread: 1,
+            elapsed_ns,
+            ns_per_op: elapsed_ns as f64,
+            pinned: true,
+            verified: true,
+            cache_misses: CounterReading::Unavailable,
+        };
+        let rows = vec![row(1, 0, 90), row(1, 1, 110), row(2, 0, 125), row(2, 1, 125)];
+        let summaries = summarize(&rows);
+        assert!(speedup_at(&summaries, 2).is_some_and(|ratio| (ratio.value - 1.6).abs() < 1e-9));
+        assert_eq!(trial_spread(&summaries).map(|(_, threads)| threads), Some(1));
+        assert!(finding(&summaries).starts_with("2 threads on separate padded counters did 1.60x"));
+        assert!(summarize(&rows[2..]).is_empty(), "no speedup without the 1-thread group");
+    }
+}

@@ -1,0 +1,284 @@
+//! Can this machine show a contention effect? A pure function from plain facts to a verdict
+//! with its reasons in words, so every rule can be tested alone.
+
+use serde::{Deserialize, Serialize};
+
+use super::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
+use crate::stats::HIGH_VARIATION_CV;
+
+/// Threads the articles' false-sharing experiments use.
+pub const ARTICLE_THREADS: usize = 8;
+/// A typical one-way cache-line transfer slower than this means time-sliced or busy CPUs:
+/// bare-metal CPUs in one socket take tens of nanoseconds, across sockets one to two hundred.
+pub const SLOW_ONE_WAY_NS: f64 = 250.0;
+/// Two threads on padded counters should do nearly twice the work of one.
+pub const MIN_SPEEDUP_AT_TWO_THREADS: f64 = 1.5;
+
+/// Everything the verdict looks at. `None` means "not checked" (not measured in this run,
+/// or not readable on this OS); an unchecked fact never triggers a reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    /// Logical CPUs this process may run on.
+    pub usable_cpus: usize,
+    /// Physical cores those CPUs belong to (1 when they are all SMT siblings of one core).
+    pub usable_cores: Option<usize>,
+    /// Threads the experiments want (the articles': [`ARTICLE_THREADS`]).
+    pub experiment_threads: usize,
+    /// Median over CPU pairs of the one-way cache-line transfer time.
+    pub typical_one_way_ns: Option<f64>,
+    /// Work done by two threads on padded counters over the work of one (ideal 2).
+    pub speedup_at_two_threads: Option<f64>,
+    /// The largest coefficient of variation among groups of identical trials.
+    pub trial_spread_cv: Option<f64>,
+    /// The largest share of CPU time other programs used while an experiment ran.
+    pub background: Option<Disturbance>,
+    /// The largest share of CPU time the hypervisor stole while an experiment ran.
+    pub steal: Option<Disturbance>,
+}
+
+/// A share of CPU time (0..1) and the experiment it was worst during.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Disturbance {
+    pub share: f64,
+    pub during: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fitness {
+    /// Nothing checked stands in the way of showing the effects.
+    Fit,
+    /// Effects can show, but smaller, noisier or only for some experiments.
+    Limited,
+    /// The machine cannot show contention between cores at all.
+    Unfit,
+}
+
+impl Fitness {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fitness::Fit => "fit",
+            Fitness::Limited => "limited",
+            Fitness::Unfit => "unfit",
+        }
+    }
+}
+
+/// Which rule fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReasonKind {
+    OneCpu,
+    FewerCpusThanThreads,
+    OnlySmtSiblings,
+    SlowTransfer,
+    PoorScaling,
+    NoisyTrials,
+    BackgroundLoad,
+    StealTime,
+}
+
+impl ReasonKind {
+    /// A few words for a summary line.
+    pub fn label(self) -> &'static str {
+        match self {
+            ReasonKind::OneCpu => "one CPU",
+            ReasonKind::FewerCpusThanThreads => "fewer CPUs than the experiments' threads",
+            ReasonKind::OnlySmtSiblings => "only SMT siblings",
+            ReasonKind::SlowTransfer => "slow cross-CPU transfer",
+            ReasonKind::PoorScaling => "poor scaling at 2 threads",
+            ReasonKind::NoisyTrials => "noisy trials",
+            ReasonKind::BackgroundLoad => "background load during the run",
+            ReasonKind::StealTime => "steal time during the run",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reason {
+    pub kind: ReasonKind,
+    /// How much this reason alone lowers the verdict.
+    pub fitness: Fitness,
+    /// The reason in plain words, with the measured numbers.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The worst of the reasons' levels; `Fit` when no reason fired.
+    pub fitness: Fitness,
+    pub reasons: Vec<Reason>,
+    /// Facts that were not checked, in words (what to run to check them).
+    pub unchecked: Vec<String>,
+}
+
+impl Verdict {
+    /// "limited (noisy trials; background load during the run)" for a summary line.
+    pub fn headline(&self) -> String {
+        let labels: Vec<&str> = self.reasons.iter().map(|reason| reason.kind.label()).collect();
+        let mut line = self.fitness.as_str().to_string();
+        if !labels.is_empty() {
+            line.push_str(&format!(" ({})", labels.join("; ")));
+        }
+        if !self.unchecked.is_empty() {
+            line.push_str(&format!("; not checked: {}", self.unchecked.join("; ")));
+        }
+        line
+    }
+}
+
+/// Applies every rule to `facts`.
+pub fn verdict(facts: &Facts) -> Verdict {
+    let reasons: Vec<Reason> = [
+        one_cpu(facts),
+        fewer_cpus_than_threads(facts),
+        only_smt_siblings(facts),
+        slow_transfer(facts),
+        poor_scaling(facts),
+        noisy_trials(facts),
+        background_load(facts),
+        steal_time(facts),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let fitness = reasons.iter().map(|reason| reason.fitness).max().unwrap_or(Fitness::Fit);
+    Verdict { fitness, reasons, unchecked: unchecked(facts) }
+}
+
+fn reason(kind: ReasonKind, fitness: Fitness, text: String) -> Option<Reason> {
+    Some(Reason { kind, fitness, text })
+}
+
+fn one_cpu(facts: &Facts) -> Option<Reason> {
+    if facts.usable_cpus > 1 {
+        return None;
+    }
+    reason(
+        ReasonKind::OneCpu,
+        Fitness::Unfit,
+        "This process can use only one CPU: its threads never run at the same time, so no cache line \
+         ever moves between cores and no contention can show."
+            .into(),
+    )
+}
+
+fn fewer_cpus_than_threads(facts: &Facts) -> Option<Reason> {
+    if !(facts.usable_cpus >= 2 && facts.usable_cpus < facts.experiment_threads) {
+        return None;
+    }
+    reason(
+        ReasonKind::FewerCpusThanThreads,
+        Fitness::Limited,
+        format!(
+            "The articles ran {} threads; this machine gives {} CPUs, so the experiments run {} threads and \
+             effects that need more cores (such as the article's penalty at 64-byte strides) may not appear.",
+            facts.experiment_threads, facts.usable_cpus, facts.usable_cpus
+        ),
+    )
+}
+
+fn only_smt_siblings(facts: &Facts) -> Option<Reason> {
+    if !(facts.usable_cpus >= 2 && facts.usable_cores == Some(1)) {
+        return None;
+    }
+    reason(
+        ReasonKind::OnlySmtSiblings,
+        Fitness::Unfit,
+        format!(
+            "All {} CPUs are SMT siblings of one physical core: they share one L1 cache, so a cache line \
+             never has to move between cores and false sharing cannot show.",
+            facts.usable_cpus
+        ),
+    )
+}
+
+fn slow_transfer(facts: &Facts) -> Option<Reason> {
+    let one_way = facts.typical_one_way_ns.filter(|&ns| ns > SLOW_ONE_WAY_NS)?;
+    reason(
+        ReasonKind::SlowTransfer,
+        Fitness::Limited,
+        format!(
+            "Passing a cache line between CPUs takes {one_way:.0} ns one way (above {SLOW_ONE_WAY_NS:.0} ns): \
+             the CPUs are probably time-sliced by a hypervisor or busy, which blurs every effect."
+        ),
+    )
+}
+
+fn poor_scaling(facts: &Facts) -> Option<Reason> {
+    let speedup = facts.speedup_at_two_threads.filter(|&speedup| speedup < MIN_SPEEDUP_AT_TWO_THREADS)?;
+    reason(
+        ReasonKind::PoorScaling,
+        Fitness::Limited,
+        format!(
+            "Two threads on separate padded counters did {speedup:.2}x the work of one (ideal 2x, below \
+             {MIN_SPEEDUP_AT_TWO_THREADS}x): the CPUs do not run fully in parallel (shared core, busy \
+             machine or time-sliced virtual CPUs)."
+        ),
+    )
+}
+
+fn noisy_trials(facts: &Facts) -> Option<Reason> {
+    let cv = facts.trial_spread_cv.filter(|&cv| cv > HIGH_VARIATION_CV)?;
+    reason(
+        ReasonKind::NoisyTrials,
+        Fitness::Limited,
+        format!(
+            "Identical trials varied by {:.0}% (coefficient of variation, above {:.0}%): differences smaller \
+             than that cannot be told from noise.",
+            cv * 100.0,
+            HIGH_VARIATION_CV * 100.0
+        ),
+    )
+}
+
+fn background_load(facts: &Facts) -> Option<Reason> {
+    let busy = facts.background.as_ref().filter(|busy| busy.share > MAX_BACKGROUND_SHARE)?;
+    reason(
+        ReasonKind::BackgroundLoad,
+        Fitness::Limited,
+        format!(
+            "Other programs used {:.0}% of all CPU time during the {} experiment (above {:.0}%): they \
+             compete for the same cores and caches.",
+            busy.share * 100.0,
+            busy.during,
+            MAX_BACKGROUND_SHARE * 100.0
+        ),
+    )
+}
+
+fn steal_time(facts: &Facts) -> Option<Reason> {
+    let stolen = facts.steal.as_ref().filter(|stolen| stolen.share > MAX_STEAL_SHARE)?;
+    reason(
+        ReasonKind::StealTime,
+        Fitness::Limited,
+        format!(
+            "The hypervisor took {:.1}% of CPU time away during the {} experiment (steal time, above \
+             {:.0}%): another guest shares these physical CPUs.",
+            stolen.share * 100.0,
+            stolen.during,
+            MAX_STEAL_SHARE * 100.0
+        ),
+    )
+}
+
+fn unchecked(facts: &Facts) -> Vec<String> {
+    let mut missing = Vec::new();
+    let pairs_exist = facts.usable_cpus >= 2;
+    if pairs_exist && facts.typical_one_way_ns.is_none() {
+        missing.push("core-to-core latency (run `contention run c2c`)".to_string());
+    }
+    if pairs_exist && facts.speedup_at_two_threads.is_none() {
+        missing.push("parallel scaling (run `contention run machine`)".to_string());
+    }
+    if facts.trial_spread_cv.is_none() {
+        missing.push("trial spread (run `contention run machine`)".to_string());
+    }
+    if pairs_exist && facts.usable_cores.is_none() {
+        missing.push("which CPUs share a physical core (no topology readable)".to_string());
+    }
+    if facts.background.is_none() || facts.steal.is_none() {
+        missing.push("background load and steal time (no /proc/stat, or every experiment too short)".to_string());
+    }
+    missing
+}

@@ -1,0 +1,279 @@
+//! The four-way control (article A): a fixed total of increments done four ways, so the
+//! false-sharing penalty can be told apart from "atomics are slow" (the no-sharing case uses
+//! atomics too), from "threads cost" (it uses the same threads) and from a compiler that
+//! removed the loop (every case verifies its total).
+//!
+//! - single: one thread does all the increments on one counter;
+//! - true sharing: N threads increment one counter;
+//! - false sharing: N threads, each its own counter, counters 8 bytes apart;
+//! - no sharing: N threads, each its own counter, counters `padding_bytes` apart.
+
+use std::hint::black_box;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::StridedSlots;
+use crate::error::{ConfigError, RunError};
+use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+
+mod finding;
+mod summary;
+pub use finding::{describe_ratio, finding, ratio_and_interval};
+pub use summary::{false_sharing_over, summarize, CaseSummary};
+
+pub const EXPERIMENT: &str = "sharing";
+
+/// Most worker threads accepted: with the widest padding they fill the 1 MiB arena.
+pub const MAX_THREADS: usize = 256;
+/// Widest padding accepted (a page; no machine has coherence units larger than that).
+pub const MAX_PADDING_BYTES: usize = 4096;
+/// Distance between counters in the false-sharing case: adjacent 64-bit words.
+pub const FALSE_SHARING_DISTANCE_BYTES: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Threads in the true-, false- and no-sharing cases (the single case uses one).
+    pub threads: usize,
+    /// Increments in every case, split evenly over the threads.
+    pub total_increments: u64,
+    /// Distance between the counters of the no-sharing case, in bytes.
+    pub padding_bytes: usize,
+    /// Measured trials per case.
+    pub trials: usize,
+    pub warmup: Duration,
+    /// Wall-clock allowance; checked after each round of trials over all cases.
+    pub budget: Duration,
+}
+
+impl Default for Config {
+    /// The article's control: 2 threads, 2 x 10 M increments, counters 128 bytes apart.
+    fn default() -> Self {
+        Self {
+            threads: 2,
+            total_increments: 20_000_000,
+            padding_bytes: 128,
+            trials: 5,
+            warmup: Duration::from_millis(200),
+            budget: Duration::from_secs(120),
+        }
+    }
+}
+
+impl Config {
+    /// Seconds, not minutes: 400 000 increments in total, so a trial takes milliseconds,
+    /// and 9 trials. Short trials are rarely cut by the scheduler on a busy machine, and 9
+    /// of them give the median a tighter interval than min..max.
+    pub fn quick() -> Self {
+        Self {
+            total_increments: 400_000,
+            trials: 9,
+            warmup: Duration::from_millis(40),
+            budget: Duration::from_secs(5),
+            ..Self::default()
+        }
+    }
+
+    /// The same config with another thread count, keeping the total (the control's point),
+    /// rounded down to a multiple of the threads so it still splits evenly.
+    pub fn with_threads(self, threads: usize) -> Self {
+        let total_increments = match threads as u64 {
+            0 => self.total_increments,
+            threads => self.total_increments / threads * threads,
+        };
+        Self { threads, total_increments, ..self }
+    }
+
+    pub fn increments_per_thread(&self) -> u64 {
+        self.total_increments / self.threads.max(1) as u64
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(ConfigError::new("threads", self.threads, format!("1 to {MAX_THREADS}")));
+        }
+        check_total(self.total_increments, self.threads)?;
+        check_padding(self.padding_bytes)?;
+        if self.trials == 0 {
+            return Err(ConfigError::new("trials", 0, "at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// The total must split evenly, so every thread does the same share and the sum is exact.
+pub(crate) fn check_total(total: u64, threads: usize) -> Result<(), ConfigError> {
+    let threads = (threads as u64).max(1);
+    if total != 0 && total % threads == 0 {
+        return Ok(());
+    }
+    let below = total / threads * threads;
+    let above = (total / threads).saturating_add(1).saturating_mul(threads);
+    let nearest = if below == 0 { format!("e.g. {above}") } else { format!("e.g. {below} or {above}") };
+    Err(ConfigError::new(
+        "total",
+        total,
+        format!("a positive multiple of threads = {threads}, so every thread does the same share ({nearest})"),
+    ))
+}
+
+fn check_padding(padding_bytes: usize) -> Result<(), ConfigError> {
+    if !(8..=MAX_PADDING_BYTES).contains(&padding_bytes) || !padding_bytes.is_power_of_two() {
+        return Err(ConfigError::new(
+            "padding",
+            padding_bytes,
+            format!("a power of two from 8 to {MAX_PADDING_BYTES} bytes (e.g. 64 or 128)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The four ways of doing the same increments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Case {
+    Single,
+    TrueSharing,
+    FalseSharing,
+    NoSharing,
+}
+
+impl Case {
+    pub const ALL: [Case; 4] = [Case::Single, Case::TrueSharing, Case::FalseSharing, Case::NoSharing];
+
+    /// The name rows and CSV files use ("true-sharing").
+    pub fn name(self) -> &'static str {
+        match self {
+            Case::Single => "single",
+            Case::TrueSharing => "true-sharing",
+            Case::FalseSharing => "false-sharing",
+            Case::NoSharing => "no-sharing",
+        }
+    }
+
+    /// What the case does, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Case::Single => "one thread does all the work",
+            Case::TrueSharing => "all threads increment one counter",
+            Case::FalseSharing => "each thread its own counter, 8 bytes apart",
+            Case::NoSharing => "each thread its own counter, one padding apart",
+        }
+    }
+}
+
+/// One trial of one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub case: Case,
+    /// Threads that ran this case (1 for `single`).
+    pub threads: u64,
+    pub trial: u64,
+    pub total_increments: u64,
+    pub increments_per_thread: u64,
+    /// Bytes between neighbouring counters; 0 when there is only one counter.
+    pub distance_bytes: u64,
+    pub elapsed_ns: u64,
+    /// Elapsed time divided by the increments each thread did (threads run concurrently).
+    pub ns_per_increment: f64,
+    /// Every thread ran pinned to its own logical CPU.
+    pub pinned: bool,
+    /// The counters summed to the total.
+    pub verified: bool,
+}
+
+/// One case's counters and how its threads map onto them.
+#[derive(Debug)]
+struct Setup {
+    case: Case,
+    threads: usize,
+    distance_bytes: usize,
+    slots: StridedSlots,
+}
+
+impl Setup {
+    fn new(case: Case, config: &Config) -> Result<Self, ConfigError> {
+        let (threads, counters, distance_bytes) = match case {
+            Case::Single => (1, 1, 0),
+            Case::TrueSharing => (config.threads, 1, 0),
+            Case::FalseSharing => (config.threads, config.threads, FALSE_SHARING_DISTANCE_BYTES),
+            Case::NoSharing => (config.threads, config.threads, config.padding_bytes),
+        };
+        let slots = StridedSlots::new(counters, distance_bytes.max(8))?;
+        Ok(Self { case, threads, distance_bytes, slots })
+    }
+
+    fn slot_of(&self, worker: usize) -> usize {
+        if self.case == Case::TrueSharing {
+            0
+        } else {
+            worker
+        }
+    }
+
+    /// Resets the counters, runs the team once, and checks the sum.
+    fn trial(&self, total: u64, trial: usize) -> Result<Row, RunError> {
+        self.slots.reset();
+        let per_thread = total / self.threads as u64;
+        let timing =
+            run_team(EXPERIMENT, self.threads, |worker| increment(&self.slots, self.slot_of(worker), per_thread))?;
+        let actual = self.slots.sum();
+        if actual != total {
+            let case = self.case.name().to_string();
+            return Err(RunError::Verification { experiment: EXPERIMENT, case, trial, expected: total, actual });
+        }
+        Ok(Row {
+            case: self.case,
+            threads: self.threads as u64,
+            trial: trial as u64,
+            total_increments: total,
+            increments_per_thread: per_thread,
+            distance_bytes: self.distance_bytes as u64,
+            elapsed_ns: timing.elapsed.as_nanos() as u64,
+            ns_per_increment: timing.elapsed.as_nanos() as f64 / per_thread as f64,
+            pinned: timing.pinned,
+            verified: true,
+        })
+    }
+}
+
+/// The timed loop: one `lock xadd` (x86) / `ldadd` (arm64) per iteration on the counter
+/// this worker was given. `black_box` keeps the compiler from reasoning about the slot or
+/// the count.
+#[inline(never)]
+fn increment(slots: &StridedSlots, slot: usize, iters: u64) {
+    let counter = black_box(slots.slot(slot));
+    for _ in 0..black_box(iters) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs the four cases. Trials are interleaved (round 1 over all cases, then round 2, ...)
+/// so a slow drift of the machine affects every case alike.
+pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
+    config.validate()?;
+    let setups = Case::ALL.iter().map(|&case| Setup::new(case, config)).collect::<Result<Vec<_>, _>>()?;
+    let warmup_total = (config.total_increments / 10 / config.threads as u64).max(1) * config.threads as u64;
+    for setup in &setups {
+        warm_up(config.warmup / setups.len() as u32, || setup.trial(warmup_total, 0).map(drop))?;
+    }
+    let deadline = Deadline::after(config.budget);
+    let total = config.trials * setups.len();
+    let mut rows = Vec::with_capacity(total);
+    for trial in 0..config.trials {
+        if trial > 0 && deadline.expired() {
+            return Ok(Outcome { rows, budget_exhausted: true });
+        }
+        for setup in &setups {
+            rows.push(setup.trial(config.total_increments, trial)?);
+            progress(&ProgressEvent {
+                experiment: EXPERIMENT,
+                done: rows.len(),
+                total,
+                label: format!("{}, trial {}/{}", setup.case.name(), trial + 1, config.trials),
+            });
+        }
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}

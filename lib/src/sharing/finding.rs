@@ -1,0 +1,102 @@
+//! The sentences the four-way control supports. An effect is claimed only when a ratio's
+//! interval lies wholly on one side of 1 (the two cases' median intervals do not overlap).
+
+use super::{false_sharing_over, Case, CaseSummary, FALSE_SHARING_DISTANCE_BYTES};
+use crate::stats::Ratio;
+
+/// "3.87x (interval 3.52x to 4.10x)".
+pub fn describe_ratio(ratio: &Ratio) -> String {
+    format!("{:.2}x (interval {:.2}x to {:.2}x)", ratio.value, ratio.low, ratio.high)
+}
+
+/// "3.87x, interval 3.52x to 4.10x": for use inside parentheses.
+pub fn ratio_and_interval(ratio: &Ratio) -> String {
+    format!("{:.2}x, interval {:.2}x to {:.2}x", ratio.value, ratio.low, ratio.high)
+}
+
+/// A few sentences saying what the control showed, for the report and the notebooks.
+pub fn finding(summaries: &[CaseSummary]) -> String {
+    let false_sharing = summaries.iter().find(|s| s.case == Case::FalseSharing);
+    let no_sharing = summaries.iter().find(|s| s.case == Case::NoSharing);
+    let (Some(false_sharing), Some(no_sharing)) = (false_sharing, no_sharing) else {
+        return "The four-way control was not measured.".into();
+    };
+    if false_sharing.threads < 2 {
+        return "With one thread nothing is shared: run the control with 2 or more threads to compare the cases."
+            .into();
+    }
+    let threads = false_sharing.threads;
+    let mut sentences = Vec::new();
+    if let Some(ratio) = false_sharing_over(summaries, Case::NoSharing) {
+        sentences.push(versus_no_sharing(threads, no_sharing.distance_bytes, &ratio));
+    }
+    if let Some(ratio) = false_sharing_over(summaries, Case::TrueSharing) {
+        sentences.push(versus_true_sharing(&ratio));
+    }
+    if let Some(ratio) = false_sharing_over(summaries, Case::Single) {
+        sentences.push(versus_single(threads, &ratio));
+    }
+    sentences.join(" ")
+}
+
+fn versus_no_sharing(threads: u64, padding_bytes: u64, ratio: &Ratio) -> String {
+    let near = FALSE_SHARING_DISTANCE_BYTES;
+    if ratio.clearly_above_one() {
+        format!(
+            "On this machine {threads} threads with counters {near} bytes apart took {} as long as with counters \
+             {padding_bytes} bytes apart: the same atomics on the same threads, so the difference is false sharing.",
+            describe_ratio(ratio)
+        )
+    } else if ratio.clearly_below_one() {
+        format!(
+            "On this machine counters {near} bytes apart were faster than counters {padding_bytes} bytes apart \
+             (time ratio {}), the opposite of a false-sharing penalty. See the machine section.",
+            ratio_and_interval(ratio)
+        )
+    } else {
+        format!(
+            "No false-sharing penalty was observed on this machine: counters {near} bytes apart were not measurably \
+             slower than counters {padding_bytes} bytes apart (time ratio {}, which includes 1). See the machine \
+             section for why this machine may not show the effect.",
+            ratio_and_interval(ratio)
+        )
+    }
+}
+
+fn versus_true_sharing(ratio: &Ratio) -> String {
+    if ratio.clearly_above_one() {
+        format!("False sharing took {} as long as true sharing (one counter for all threads).", describe_ratio(ratio))
+    } else if ratio.clearly_below_one() {
+        format!(
+            "False sharing took {} of the time of true sharing (one counter for all threads).",
+            describe_ratio(ratio)
+        )
+    } else {
+        format!(
+            "False sharing could not be told apart from true sharing (time ratio {}): private counters on one line \
+             behaved like one counter shared by all threads.",
+            ratio_and_interval(ratio)
+        )
+    }
+}
+
+fn versus_single(threads: u64, ratio: &Ratio) -> String {
+    if ratio.clearly_above_one() {
+        format!(
+            "With false sharing, {threads} threads took {} as long as one thread doing all the work: adding \
+             threads made it slower.",
+            describe_ratio(ratio)
+        )
+    } else if ratio.clearly_below_one() {
+        format!(
+            "Even with false sharing, {threads} threads needed only {} of the time one thread took for all the work.",
+            describe_ratio(ratio)
+        )
+    } else {
+        format!(
+            "With false sharing, {threads} threads were not measurably faster or slower than one thread doing all \
+             the work (time ratio {}).",
+            ratio_and_interval(ratio)
+        )
+    }
+}

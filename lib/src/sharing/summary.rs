@@ -1,0 +1,47 @@
+//! The trials of each case summarised, and the ratios the control is read by.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Case, Row};
+use crate::stats::{Ratio, Summary};
+
+/// The trials of one case, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseSummary {
+    pub case: Case,
+    pub threads: u64,
+    pub distance_bytes: u64,
+    pub total_increments: u64,
+    /// Elapsed time per trial, in milliseconds (the article's unit).
+    pub elapsed_ms: Summary,
+    pub ns_per_increment: Summary,
+    pub all_pinned: bool,
+}
+
+/// Groups rows by case, in [`Case::ALL`] order; cases without rows are left out.
+pub fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
+    Case::ALL
+        .iter()
+        .filter_map(|&case| {
+            let group: Vec<&Row> = rows.iter().filter(|row| row.case == case).collect();
+            let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
+            let per_increment: Vec<f64> = group.iter().map(|row| row.ns_per_increment).collect();
+            let first = group.first()?;
+            Some(CaseSummary {
+                case,
+                threads: first.threads,
+                distance_bytes: first.distance_bytes,
+                total_increments: first.total_increments,
+                elapsed_ms: Summary::of(&elapsed)?,
+                ns_per_increment: Summary::of(&per_increment)?,
+                all_pinned: group.iter().all(|row| row.pinned),
+            })
+        })
+        .collect()
+}
+
+/// False sharing's time over another case's time (same total), with an interval.
+pub fn false_sharing_over(summaries: &[CaseSummary], other: Case) -> Option<Ratio> {
+    let find = |case: Case| summaries.iter().find(|s| s.case == case);
+    Some(Ratio::between(&find(Case::FalseSharing)?.elapsed_ms, &find(other)?.elapsed_ms))
+}

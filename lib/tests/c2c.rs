@@ -1,0 +1,65 @@
+//! The core-to-core latency matrix: configs checked, one cell per requested pair with every
+//! sample, summaries and the finding computed from the rows. No latency value is asserted.
+
+use contention::c2c::{finding, pairs, run, summarize, typical_one_way_ns, Config, Row};
+use contention::harness::no_progress;
+
+#[test]
+fn unknown_duplicate_and_lonely_cpus_are_refused_by_name() {
+    let bad = Config { cpus: vec![0, 100_000], ..Config::quick() };
+    let error = bad.validate().unwrap_err();
+    assert_eq!((error.field, error.value.as_str()), ("cpus", "100000"));
+    assert!(error.allowed.starts_with("a logical CPU this process may run on: 0"), "{error}");
+    let twice = Config { cpus: vec![0, 0], ..Config::quick() };
+    assert_eq!(twice.validate().unwrap_err().allowed, "each CPU listed once");
+    let lonely = Config { cpus: vec![0], ..Config::quick() };
+    assert!(lonely.validate().unwrap_err().allowed.starts_with("at least two CPUs"));
+    let no_samples = Config { samples_per_pair: 0, ..Config::quick() };
+    assert_eq!(no_samples.validate().unwrap_err().field, "samples");
+}
+
+#[test]
+fn the_matrix_has_one_cell_per_pair_with_every_sample() {
+    let config = Config { samples_per_pair: 5, round_trips_per_sample: 20, ..Config::quick() };
+    let cpus = config.cpus_to_measure();
+    let outcome = run(&config, &mut no_progress).unwrap();
+    let expected_pairs = pairs(&cpus);
+    assert_eq!(outcome.rows.len(), expected_pairs.len() * 5);
+    let summaries = summarize(&outcome.rows);
+    let measured: Vec<(usize, usize)> = summaries.iter().map(|s| (s.cpu_a as usize, s.cpu_b as usize)).collect();
+    assert_eq!(measured, expected_pairs);
+    assert!(summaries.iter().all(|pair| pair.one_way_ns.samples == 5));
+    assert!(outcome.rows.iter().all(|row| row.round_trips == 20 && row.one_way_ns > 0.0));
+}
+
+fn synthetic(cpu_a: u64, cpu_b: u64, one_way: &[f64]) -> Vec<Row> {
+    one_way
+        .iter()
+        .enumerate()
+        .map(|(sample, &ns)| Row {
+            cpu_a,
+            cpu_b,
+            sample: sample as u64,
+            round_trips: 10,
+            elapsed_ns: (ns * 20.0) as u64,
+            one_way_ns: ns,
+            pinned: true,
+        })
+        .collect()
+}
+
+#[test]
+fn summaries_and_finding_follow_the_rows() {
+    let mut rows = synthetic(0, 1, &[40.0, 42.0, 44.0]);
+    rows.extend(synthetic(0, 2, &[90.0, 100.0, 110.0]));
+    rows.extend(synthetic(1, 2, &[60.0, 61.0, 62.0]));
+    let summaries = summarize(&rows);
+    assert_eq!(summaries.len(), 3);
+    assert_eq!(typical_one_way_ns(&summaries), Some(61.0));
+    let text = finding(&summaries);
+    assert!(text.contains("61 ns") && text.contains("CPUs 0 and 1 at 42 ns") && text.contains("0 and 2 at 100"));
+    assert!(!text.contains("That is slow"), "{text}");
+    let slow = summarize(&synthetic(0, 1, &[700.0, 650.0, 800.0]));
+    assert!(finding(&slow).contains("That is slow"));
+    assert!(finding(&[]).contains("not measured"));
+}

@@ -1,0 +1,160 @@
+//! The four-way control: every case's total is exact, rows are complete, bad configs are
+//! refused by name, and the sentences follow the intervals (never the machine's speed).
+
+use std::time::Duration;
+
+use contention::harness::no_progress;
+use contention::sharing::{self, finding, summarize, Case, Config, Row};
+
+fn small(threads: usize) -> Config {
+    Config {
+        threads,
+        total_increments: 6_000,
+        padding_bytes: 128,
+        trials: 2,
+        warmup: Duration::ZERO,
+        budget: Duration::from_secs(60),
+    }
+}
+
+#[test]
+fn every_case_verifies_its_total_at_one_two_and_three_threads() {
+    for threads in 1..=3 {
+        let outcome = sharing::run(&small(threads), &mut no_progress).unwrap();
+        assert!(!outcome.budget_exhausted);
+        assert_eq!(outcome.rows.len(), Case::ALL.len() * 2, "{threads} threads");
+        for row in &outcome.rows {
+            assert!(row.verified);
+            assert_eq!(row.total_increments, 6_000);
+            assert_eq!(row.increments_per_thread * row.threads, 6_000, "{:?} at {threads} threads", row.case);
+            let expected_threads = if row.case == Case::Single { 1 } else { threads as u64 };
+            assert_eq!(row.threads, expected_threads);
+        }
+        for case in Case::ALL {
+            assert_eq!(outcome.rows.iter().filter(|row| row.case == case).count(), 2);
+        }
+    }
+}
+
+#[test]
+fn counters_sit_eight_bytes_or_one_padding_apart() {
+    let config = Config { padding_bytes: 256, ..small(2) };
+    let rows = sharing::run(&config, &mut no_progress).unwrap().rows;
+    let distance = |case| rows.iter().find(|row: &&Row| row.case == case).unwrap().distance_bytes;
+    assert_eq!(distance(Case::FalseSharing), 8);
+    assert_eq!(distance(Case::NoSharing), 256);
+    assert_eq!(distance(Case::TrueSharing), 0);
+    assert_eq!(distance(Case::Single), 0);
+}
+
+#[test]
+fn bad_configs_are_refused_naming_the_value_and_the_allowed_range() {
+    let refused = |config: Config| config.validate().unwrap_err().to_string();
+    assert_eq!(refused(Config { threads: 0, ..small(1) }), "invalid threads = 0: 1 to 256");
+    assert_eq!(
+        refused(Config { total_increments: 7, ..small(2) }),
+        "invalid total = 7: a positive multiple of threads = 2, so every thread does the same share (e.g. 6 or 8)"
+    );
+    assert_eq!(
+        refused(Config { total_increments: 0, ..small(2) }),
+        "invalid total = 0: a positive multiple of threads = 2, so every thread does the same share (e.g. 2)"
+    );
+    for padding in [0, 4, 96, 8192] {
+        assert_eq!(
+            refused(Config { padding_bytes: padding, ..small(2) }),
+            format!("invalid padding = {padding}: a power of two from 8 to 4096 bytes (e.g. 64 or 128)")
+        );
+    }
+    assert_eq!(refused(Config { trials: 0, ..small(2) }), "invalid trials = 0: at least 1");
+    assert!(Config { padding_bytes: 8, ..small(2) }.validate().is_ok());
+    assert!(Config::default().validate().is_ok());
+    assert!(Config::quick().validate().is_ok());
+}
+
+#[test]
+fn run_refuses_a_bad_config_before_measuring() {
+    let error = sharing::run(&Config { total_increments: 5, ..small(3) }, &mut no_progress).unwrap_err();
+    assert!(matches!(error, contention::RunError::Config(_)));
+}
+
+/// Rows with chosen times: `trials` per case, `spread` around each case's centre.
+fn rows_with_times(times_ms: [(Case, f64); 4], spread: f64) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (case, centre) in times_ms {
+        for (trial, offset) in [-spread, 0.0, spread, -spread / 2.0, spread / 2.0].into_iter().enumerate() {
+            let threads = if case == Case::Single { 1 } else { 2 };
+            let elapsed_ns = ((centre + offset) * 1e6) as u64;
+            rows.push(Row {
+                case,
+                threads,
+                trial: trial as u64,
+                total_increments: 20_000_000,
+                increments_per_thread: 20_000_000 / threads,
+                distance_bytes: match case {
+                    Case::FalseSharing => 8,
+                    Case::NoSharing => 128,
+                    _ => 0,
+                },
+                elapsed_ns,
+                ns_per_increment: elapsed_ns as f64 / (20_000_000 / threads) as f64,
+                pinned: true,
+                verified: true,
+            });
+        }
+    }
+    rows
+}
+
+#[test]
+fn separated_intervals_support_the_article_s_claims() {
+    let rows = rows_with_times(
+        [(Case::Single, 35.0), (Case::TrueSharing, 74.0), (Case::FalseSharing, 70.0), (Case::NoSharing, 18.0)],
+        1.0,
+    );
+    let summaries = summarize(&rows);
+    assert_eq!(summaries.iter().map(|s| s.case).collect::<Vec<_>>(), Case::ALL);
+    let over_none = sharing::false_sharing_over(&summaries, Case::NoSharing).unwrap();
+    assert!((over_none.value - 70.0 / 18.0).abs() < 1e-9);
+    let text = finding(&summaries);
+    assert!(text.contains("took 3.89x"), "{text}");
+    assert!(text.contains("the difference is false sharing"), "{text}");
+    assert!(text.contains("False sharing took 0.95x"), "{text}");
+    assert!(text.contains("adding threads made it slower"), "{text}");
+}
+
+#[test]
+fn overlapping_intervals_claim_no_effect_and_point_to_the_machine() {
+    let rows = rows_with_times(
+        [(Case::Single, 20.0), (Case::TrueSharing, 20.5), (Case::FalseSharing, 20.0), (Case::NoSharing, 19.5)],
+        2.0,
+    );
+    let text = finding(&summarize(&rows));
+    assert!(text.starts_with("No false-sharing penalty was observed on this machine"), "{text}");
+    assert!(text.contains("See the machine section"), "{text}");
+    assert!(text.contains("could not be told apart from true sharing"), "{text}");
+    assert!(text.contains("not measurably faster or slower than one thread"), "{text}");
+}
+
+#[test]
+fn missing_data_says_so() {
+    assert_eq!(finding(&[]), "The four-way control was not measured.");
+    let one_thread = sharing::run(&small(1), &mut no_progress).unwrap().rows;
+    assert!(finding(&summarize(&one_thread)).starts_with("With one thread nothing is shared"));
+}
+
+#[test]
+fn rows_name_cases_as_the_lib_does() {
+    for case in Case::ALL {
+        assert_eq!(serde_json::to_value(case).unwrap(), serde_json::json!(case.name()));
+    }
+}
+
+#[test]
+fn with_threads_keeps_the_total_rounded_down_to_an_even_split() {
+    let config = Config::default().with_threads(3);
+    assert_eq!((config.threads, config.total_increments), (3, 19_999_998));
+    assert!(config.validate().is_ok());
+    assert_eq!(Config::default().with_threads(4).total_increments, 20_000_000);
+    let refused = Config::default().with_threads(0).validate().unwrap_err();
+    assert_eq!(refused.field, "threads");
+}

@@ -1,0 +1,139 @@
+//! The verdict's rules on synthetic facts: a healthy machine is fit, and each reason fires
+//! alone when only its fact is bad.
+
+use contention::fitness::verdict::{
+    verdict, Disturbance, Facts, Fitness, ReasonKind, ARTICLE_THREADS, MIN_SPEEDUP_AT_TWO_THREADS, SLOW_ONE_WAY_NS,
+};
+
+/// A 16-CPU bare-metal machine, idle, that scales and repeats well.
+fn healthy() -> Facts {
+    Facts {
+        usable_cpus: 16,
+        usable_cores: Some(8),
+        experiment_threads: ARTICLE_THREADS,
+        typical_one_way_ns: Some(45.0),
+        speedup_at_two_threads: Some(1.97),
+        trial_spread_cv: Some(0.02),
+        background: Some(Disturbance { share: 0.01, during: "stride".into() }),
+        steal: Some(Disturbance { share: 0.0, during: "stride".into() }),
+    }
+}
+
+fn only_reason(facts: &Facts) -> (ReasonKind, Fitness) {
+    let verdict = verdict(facts);
+    let kinds: Vec<ReasonKind> = verdict.reasons.iter().map(|reason| reason.kind).collect();
+    assert_eq!(kinds.len(), 1, "expected exactly one reason, got {kinds:?} for {facts:?}");
+    assert!(!verdict.reasons[0].text.is_empty());
+    (kinds[0], verdict.fitness)
+}
+
+#[test]
+fn a_healthy_machine_is_fit_with_no_reasons_and_nothing_unchecked() {
+    let verdict = verdict(&healthy());
+    assert_eq!(verdict.fitness, Fitness::Fit);
+    assert!(verdict.reasons.is_empty(), "{:?}", verdict.reasons);
+    assert!(verdict.unchecked.is_empty(), "{:?}", verdict.unchecked);
+    assert_eq!(verdict.headline(), "fit");
+}
+
+#[test]
+fn one_cpu_is_unfit() {
+    let facts = Facts {
+        usable_cpus: 1,
+        usable_cores: Some(1),
+        speedup_at_two_threads: None,
+        typical_one_way_ns: None,
+        ..healthy()
+    };
+    assert_eq!(only_reason(&facts), (ReasonKind::OneCpu, Fitness::Unfit));
+}
+
+#[test]
+fn fewer_cpus_than_the_articles_threads_is_limited() {
+    let facts = Facts { usable_cpus: 4, usable_cores: Some(4), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::FewerCpusThanThreads, Fitness::Limited));
+    let text = &verdict(&facts).reasons[0].text;
+    assert!(text.contains("8 threads") && text.contains("4 CPUs"), "{text}");
+}
+
+#[test]
+fn only_smt_siblings_is_unfit() {
+    let facts = Facts { usable_cores: Some(1), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::OnlySmtSiblings, Fitness::Unfit));
+}
+
+#[test]
+fn slow_transfer_is_limited() {
+    let facts = Facts { typical_one_way_ns: Some(SLOW_ONE_WAY_NS + 400.0), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::SlowTransfer, Fitness::Limited));
+    assert!(verdict(&facts).reasons[0].text.contains("650 ns"));
+}
+
+#[test]
+fn poor_scaling_at_two_threads_is_limited() {
+    let facts = Facts { speedup_at_two_threads: Some(MIN_SPEEDUP_AT_TWO_THREADS - 0.3), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::PoorScaling, Fitness::Limited));
+    assert!(verdict(&facts).reasons[0].text.contains("1.20x"));
+}
+
+#[test]
+fn trial_spread_above_ten_percent_is_limited() {
+    let facts = Facts { trial_spread_cv: Some(0.25), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::NoisyTrials, Fitness::Limited));
+    assert!(verdict(&facts).reasons[0].text.contains("25%"));
+}
+
+#[test]
+fn background_load_during_the_run_is_limited_and_names_the_experiment() {
+    let facts = Facts { background: Some(Disturbance { share: 0.45, during: "c2c".into() }), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::BackgroundLoad, Fitness::Limited));
+    let text = &verdict(&facts).reasons[0].text;
+    assert!(text.contains("45%") && text.contains("during the c2c experiment"), "{text}");
+}
+
+#[test]
+fn steal_time_during_the_run_is_limited() {
+    let facts = Facts { steal: Some(Disturbance { share: 0.08, during: "machine".into() }), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::StealTime, Fitness::Limited));
+    assert!(verdict(&facts).reasons[0].text.contains("8.0%"));
+}
+
+#[test]
+fn thresholds_are_strict_boundaries() {
+    let at_limits = Facts {
+        typical_one_way_ns: Some(SLOW_ONE_WAY_NS),
+        speedup_at_two_threads: Some(MIN_SPEEDUP_AT_TWO_THREADS),
+        trial_spread_cv: Some(0.10),
+        background: Some(Disturbance { share: 0.10, during: "stride".into() }),
+        steal: Some(Disturbance { share: 0.02, during: "stride".into() }),
+        ..healthy()
+    };
+    assert_eq!(verdict(&at_limits).fitness, Fitness::Fit);
+}
+
+#[test]
+fn unfit_outranks_limited_and_every_reason_is_kept() {
+    let facts = Facts { usable_cpus: 2, usable_cores: Some(1), trial_spread_cv: Some(0.5), ..healthy() };
+    let verdict = verdict(&facts);
+    assert_eq!(verdict.fitness, Fitness::Unfit);
+    let kinds: Vec<ReasonKind> = verdict.reasons.iter().map(|reason| reason.kind).collect();
+    assert_eq!(kinds, vec![ReasonKind::FewerCpusThanThreads, ReasonKind::OnlySmtSiblings, ReasonKind::NoisyTrials]);
+    assert_eq!(verdict.headline(), "unfit (fewer CPUs than the experiments' threads; only SMT siblings; noisy trials)");
+}
+
+#[test]
+fn unmeasured_facts_are_listed_as_unchecked_not_as_reasons() {
+    let facts = Facts {
+        typical_one_way_ns: None,
+        speedup_at_two_threads: None,
+        trial_spread_cv: None,
+        background: None,
+        steal: None,
+        ..healthy()
+    };
+    let verdict = verdict(&facts);
+    assert_eq!(verdict.fitness, Fitness::Fit);
+    assert_eq!(verdict.unchecked.len(), 4, "{:?}", verdict.unchecked);
+    assert!(verdict.unchecked[0].contains("contention run c2c"));
+    assert!(verdict.headline().starts_with("fit; not checked: core-to-core latency"), "{}", verdict.headline());
+}

@@ -1,0 +1,71 @@
+//! The four-way control on the command line: flags to config, rows to CSV.
+
+use std::path::Path;
+
+use anyhow::Result;
+use contention::harness::Progress;
+use contention::sharing::{self, Config, Row};
+
+use super::Experiment;
+use crate::cli::MeasureArgs;
+use crate::load::{Column, Kind};
+use crate::manifest::ExperimentRecord;
+use crate::run_dir::write_csv;
+use crate::usage::usage;
+
+/// The CSV columns of [`Row`], in order, with their types.
+pub const COLUMNS: &[Column] = &[
+    Column::new("case", Kind::Text),
+    Column::new("threads", Kind::Unsigned),
+    Column::new("trial", Kind::Unsigned),
+    Column::new("total_increments", Kind::Unsigned),
+    Column::new("increments_per_thread", Kind::Unsigned),
+    Column::new("distance_bytes", Kind::Unsigned),
+    Column::new("elapsed_ns", Kind::Unsigned),
+    Column::new("ns_per_increment", Kind::Float),
+    Column::new("pinned", Kind::Bool),
+    Column::new("verified", Kind::Bool),
+];
+
+/// The one thread count `--threads` gives, if any; a list is refused when `selected`.
+pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Result<Option<usize>> {
+    match args.threads.as_slice() {
+        [] => Ok(None),
+        [threads] => Ok(Some(*threads)),
+        many if selected => Err(usage(format!(
+            "invalid threads = {}: {what} takes one thread count",
+            many.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+        ))),
+        _ => Ok(None),
+    }
+}
+
+/// The control's config from the flags; validated only when it was asked for. Without
+/// `--total`, the default total is kept, rounded down to a multiple of `--threads`.
+pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    let mut config = if args.quick { Config::quick() } else { Config::default() };
+    if let Some(threads) = one_thread_count(args, selected, "the four-way control")? {
+        config = config.with_threads(threads);
+    }
+    if let Some(total) = args.total {
+        config.total_increments = total;
+    }
+    if let Some(padding) = args.padding {
+        config.padding_bytes = padding;
+    }
+    if let Some(trials) = args.trials {
+        config.trials = trials;
+    }
+    if selected {
+        config.validate()?;
+    }
+    Ok(config)
+}
+
+pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
+    let mut record = ExperimentRecord::start(Experiment::Sharing, config)?;
+    let outcome = sharing::run(config, progress)?;
+    write_csv::<Row>(&dir.join(Experiment::Sharing.csv_file()), &outcome.rows)?;
+    record.finish(outcome.rows.len(), outcome.budget_exhausted);
+    Ok(record)
+}

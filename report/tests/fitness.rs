@@ -1,0 +1,160 @@
+//! `contention run c2c machine` end to end: the matrix has one cell per requested pair, an
+//! unknown CPU is refused with exit 2, the verdict is printed and saved, and hardware
+//! counters that the kernel refuses are recorded as "unavailable" without failing the run.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn contention(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("contention-fitness-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The CPU ids this test process may run on (as the binary will see them).
+fn usable_cpus() -> Vec<usize> {
+    contention::harness::available_cpu_ids()
+}
+
+#[test]
+fn unknown_or_repeated_cpus_exit_2_before_anything_is_measured() {
+    let out = scratch("bad");
+    let out_arg = out.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--cpus", "0,4096"], "invalid cpus = 4096: a logical CPU this process may run on: 0"),
+        (&["--cpus", "0,0"], "invalid cpus = 0: each CPU listed once"),
+        (&["--cpus", "0"], "invalid cpus = 0: at least two CPUs to pair"),
+        (&["--samples", "0"], "invalid samples = 0: at least 1 sample per pair"),
+    ];
+    for (flags, message) in cases {
+        let mut args = vec!["run", "c2c", "machine", "--out", out_arg];
+        args.extend_from_slice(flags);
+        let output = contention(&args);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(message), "{flags:?}: {}", stderr(&output));
+    }
+    let output = contention(&["run", "machine", "--trials", "1", "--out", out_arg]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("invalid trials = 1: at least 2"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing measured, nothing written");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
+    let out = scratch("run");
+    let output = contention(&["run", "c2c", "machine", "--quick", "--samples", "7", "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Fitness checks") && stdout.contains("Verdict: "), "{stdout}");
+    let run = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().path();
+
+    let cpus = usable_cpus();
+    let pairs = cpus.len() * cpus.len().saturating_sub(1) / 2;
+    let c2c = std::fs::read_to_string(run.join("c2c.csv")).unwrap_or_default();
+    let mut cells: Vec<&str> = c2c.lines().skip(1).map(|line| line.rsplitn(6, ',').last().unwrap()).collect();
+    assert_eq!(cells.len(), pairs * 7, "7 samples for each of {pairs} pairs");
+    cells.dedup();
+    assert_eq!(cells.len(), pairs, "one cell per pair");
+
+    let machine = std::fs::read_to_string(run.join("machine.csv")).unwrap();
+    assert!(machine.starts_with("threads,trial,iters_per_thread,elapsed_ns,ns_per_op,pinned,verified,cache_misses"));
+    for line in machine.lines().skip(1) {
+        let cache_misses = line.rsplit(',').next().unwrap();
+        assert!(cache_misses == "unavailable" || cache_misses.parse::<u64>().is_ok(), "{line}");
+    }
+
+    let verdict: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("verdict.json")).unwrap()).unwrap();
+    let fitness = verdict["verdict"]["fitness"].as_str().unwrap();
+    assert!(["fit", "limited", "unfit"].contains(&fitness), "{verdict}");
+    assert!(stdout.contains(&format!("Verdict: {}", fitness.to_uppercase())));
+    let counters = verdict["hardware_counters"].as_str().unwrap();
+    assert!(counters.starts_with("available") || counters.starts_with("unavailable"), "{counters}");
+
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let names: Vec<&str> =
+        manifest["experiments"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["c2c", "machine"]);
+    assert!(manifest["experiments"][1].get("steal_share").is_some(), "steal recorded (or null) per experiment");
+
+    let page = out.join("page.html");
+    let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"machine\"") && html.contains(&format!("Verdict: {fitness}")));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn the_summary_leads_with_the_verdict() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture");
+    let page = scratch("summary").join("page.html");
+    let output = contention(&["report", "--from", fixture.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let summary = &html[html.find("id=\"summary\"").unwrap()..];
+    let first_line = &summary[summary.find("<li>").unwrap()..summary.find("</li>").unwrap()];
+    assert!(first_line.contains("href=\"#machine\"") && first_line.contains("This machine"), "{first_line}");
+    assert!(html.contains("One-way latency (ns)"), "the heatmap is drawn");
+    std::fs::remove_dir_all(page.parent().unwrap()).unwrap();
+}
+
+/// A copy of the fixture run that a test may alter.
+fn fixture_copy(name: &str) -> PathBuf {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture");
+    let copy = scratch(name).join("run");
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(&fixture).unwrap() {
+        let file = entry.unwrap().file_name();
+        std::fs::copy(fixture.join(&file), copy.join(&file)).unwrap();
+    }
+    copy
+}
+
+fn render(run: &std::path::Path) -> Output {
+    let page = run.parent().unwrap().join("page.html");
+    contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()])
+}
+
+#[test]
+fn a_bad_counter_cell_is_named_and_unavailable_reads_back() {
+    let run = fixture_copy("counter-cell");
+    let machine = std::fs::read_to_string(run.join("machine.csv")).unwrap();
+    assert!(machine.lines().nth(1).unwrap().ends_with(",unavailable"), "the fixture ran without counters");
+    assert!(render(&run).status.success());
+    std::fs::write(run.join("machine.csv"), machine.replacen(",unavailable", ",lots", 1)).unwrap();
+    let output = render(&run);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let expected = "machine.csv, line 2, column 'cache_misses': expected a whole number >= 0 or \"unavailable\"";
+    assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+    std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_machine_without_pairs_saves_no_rows_and_still_renders() {
+    let run = fixture_copy("no-pairs");
+    let manifest_path = run.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let c2c = manifest["experiments"].as_array_mut().unwrap().iter_mut().find(|e| e["name"] == "c2c").unwrap();
+    c2c["rows"] = 0.into();
+    std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
+    // What `contention run c2c` writes on a one-CPU machine: no rows, not even a header.
+    std::fs::write(run.join("c2c.csv"), "").unwrap();
+    let output = render(&run);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(run.parent().unwrap().join("page.html")).unwrap();
+    assert!(html.contains("Core-to-core latency was not measured: it needs two CPUs"));
+    std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
+}
