@@ -6,8 +6,11 @@
 //! viewer the plain text. evcxr keeps one block per MIME type per cell, so one `Rich` per
 //! cell; [`Rich::then`] stacks several into one when a cell needs a chart and a sentence.
 
+pub mod counters;
+pub mod fitness;
 pub mod machine;
 pub mod reference;
+pub mod sharing;
 pub mod stride;
 
 use std::fmt::Write as _;
@@ -150,6 +153,12 @@ pub fn format_number(value: f64) -> String {
     }
 }
 
+/// Up to two decimals, trailing zeros dropped: "16", "1.5", "0.25" (ratios that are mostly whole).
+pub fn short_number(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +230,8 @@ mod tests {
         assert_eq!(format_number(36.44), "36.4");
         assert_eq!(format_number(0.523), "0.52");
         assert_eq!(format_number(f64::NAN), "-");
+        assert_eq!(short_number(16.0), "16");
+        assert_eq!(short_number(1.5), "1.5");
+        assert_eq!(short_number(0.254), "0.25");
     }
 }

@@ -24,12 +24,13 @@ pub fn reference_series(reference: &ReferenceTable) -> Result<Series, ReferenceE
 /// One row per stride: this machine's median with its interval, relative time and
 /// nanoseconds per add, then the article's time and relative time where it has the stride.
 pub fn summary_table(summaries: &[StrideSummary], reference: Option<&ReferenceTable>) -> Result<Rich, ReferenceError> {
-    let article: Vec<(f64, f64, f64)> = match reference {
+    // The article's times and ratios as printed, by stride.
+    let article: Vec<(f64, String, String)> = match reference {
         Some(table) => {
             let strides = table.numbers("stride_bytes")?;
-            let times = table.numbers("time_ms")?;
-            let relative = table.numbers("relative_to_fastest")?;
-            strides.into_iter().zip(times).zip(relative).map(|((s, t), r)| (s, t, r)).collect()
+            let times = table.texts("time_ms")?;
+            let relative = table.texts("relative_to_fastest")?;
+            strides.into_iter().zip(times).zip(relative).map(|((s, t), r)| (s, t.to_string(), r.to_string())).collect()
         }
         None => Vec::new(),
     };
@@ -43,8 +44,8 @@ pub fn summary_table(summaries: &[StrideSummary], reference: Option<&ReferenceTa
                 format!("{}..{}", format_number(s.elapsed_ms.median_low), format_number(s.elapsed_ms.median_high)),
                 format!("{:.2}x", s.relative_to_fastest),
                 format_number(s.ns_per_op.median),
-                published.map_or("-".into(), |(_, ms, _)| format_number(*ms)),
-                published.map_or("-".into(), |(_, _, relative)| format!("{relative:.2}x")),
+                published.map_or("-".into(), |(_, ms, _)| ms.clone()),
+                published.map_or("-".into(), |(_, _, relative)| format!("{relative}x")),
             ]
         })
         .collect();
@@ -128,6 +129,7 @@ pub fn layout_table(threads: u64, strides_bytes: &[u64], line_bytes: u64) -> Ric
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::perf::CounterReading;
     use crate::stride::{summarize, Row};
 
     fn rows() -> Vec<Row> {
@@ -143,6 +145,7 @@ mod tests {
                     ns_per_op: ms * 1e6 / 1000.0,
                     pinned: true,
                     verified: true,
+                    cache_misses: CounterReading::Unavailable,
                 })
             })
             .collect()
