@@ -1,7 +1,10 @@
 //! Machine fitness in a notebook: what the machine did while a measurement ran, and the
 //! verdict (can this machine show contention?) with its reasons.
 
-use super::{escape, Rich};
+use super::{escape, figure, format_number, Rich};
+use crate::c2c::PairSummary;
+use crate::chart::c2c::c2c_heatmap;
+use crate::chart::ChartError;
 use crate::fitness::conditions::{Conditions, Snapshot};
 use crate::fitness::Verdict;
 
@@ -11,6 +14,20 @@ pub fn watched<T>(measure: impl FnOnce() -> T) -> (T, Conditions) {
     let before = Snapshot::take();
     let result = measure();
     (result, Conditions::between(&before, &Snapshot::take()))
+}
+
+/// The report's core-to-core latency matrix; the text fallback lists each pair's median.
+pub fn c2c_chart(pairs: &[PairSummary]) -> Result<Rich, ChartError> {
+    let svg = c2c_heatmap("One-way cache-line transfer between CPUs (ns)", pairs)?;
+    let medians: Vec<String> = pairs
+        .iter()
+        .map(|pair| format!("CPUs {}-{}: {} ns", pair.cpu_a, pair.cpu_b, format_number(pair.one_way_ns.median)))
+        .collect();
+    Ok(figure(
+        &svg,
+        "Median one-way latency for each pair of CPUs",
+        &format!("one-way latency per pair: {}", medians.join(", ")),
+    ))
 }
 
 /// The verdict as a headline, its reasons, and what was not checked.
@@ -69,6 +86,20 @@ mod tests {
         let view = verdict_view(&judged);
         assert_eq!(view.html.matches("<li>").count(), judged.reasons.len());
         assert!(view.plain.contains("(unfit)"), "{}", view.plain);
+    }
+
+    #[test]
+    fn c2c_chart_lists_every_pair_in_its_fallback() {
+        use crate::stats::Summary;
+        let pair = |cpu_a, cpu_b, ns: f64| PairSummary {
+            cpu_a,
+            cpu_b,
+            one_way_ns: Summary::of(&[ns, ns + 2.0, ns + 4.0]).unwrap(),
+            all_pinned: true,
+        };
+        let rich = c2c_chart(&[pair(0, 1, 40.0), pair(0, 2, 120.0), pair(1, 2, 118.0)]).unwrap();
+        assert!(rich.html.contains("data:image/svg+xml;base64,"));
+        assert!(rich.plain.ends_with("CPUs 0-1: 42.0 ns, CPUs 0-2: 122 ns, CPUs 1-2: 120 ns"), "{}", rich.plain);
     }
 
     #[test]
