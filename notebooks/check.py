@@ -30,7 +30,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 
 HERE = Path(__file__).resolve().parent
 VENV = HERE.parent / ".venv"
-INIT_EVCXR = ":preserve_vars_on_panic 0\n:cache 1024\n"
+INIT_EVCXR = ":preserve_vars_on_panic 0\n:cache 2048\n"
 # Text that means something failed even when the cell reported success.
 FAILURE_TEXT = re.compile(r"panicked at|^error(\[E\d+\])?:|^Error:|Subprocess terminated", re.MULTILINE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.

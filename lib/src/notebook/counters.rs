@@ -94,20 +94,44 @@ pub fn layouts_table(summaries: &[LayoutSummary]) -> Rich {
     table(&["layout", "what it is", "cells"], &rows)
 }
 
-/// The report's counters chart with this machine's series (and the article's, when given).
+/// The report's chart with this machine's series (and the article's, when given); the
+/// text fallback lists the medians.
 pub fn chart(machine_label: &str, summaries: &[LayoutSummary], article: Option<Series>) -> Result<Rich, ChartError> {
-    let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
+    chart_machines(&[(machine_label, summaries)], article)
+}
+
+/// The report's chart with one series per machine (label, summaries), after the article's.
+pub fn chart_machines<Label, Summaries>(
+    machines: &[(Label, Summaries)],
+    article: Option<Series>,
+) -> Result<Rich, ChartError>
+where
+    Label: AsRef<str>,
+    Summaries: AsRef<[LayoutSummary]>,
+{
     let mut series: Vec<Series> = article.into_iter().collect();
-    series.push(series_from_summaries(format!("{machine_label}, {threads} threads"), summaries));
+    series.extend(machines.iter().map(|(label, summaries)| {
+        let (label, summaries) = (label.as_ref(), summaries.as_ref());
+        let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
+        series_from_summaries(format!("{label}, {threads} threads"), summaries)
+    }));
     let svg = counters_chart("Counter layouts: time per increment", &series)?;
-    let medians: Vec<String> = summaries
+    let medians: Vec<String> = machines
         .iter()
-        .map(|s| format!("{}: {} ns", s.layout.short_label(), format_number(s.ns_per_increment.median)))
+        .map(|(label, summaries)| {
+            let label = label.as_ref();
+            let points: Vec<String> = summaries
+                .as_ref()
+                .iter()
+                .map(|s| format!("{}: {} ns", s.layout.short_label(), format_number(s.ns_per_increment.median)))
+                .collect();
+            format!("{label}: {}", points.join(", "))
+        })
         .collect();
     Ok(figure(
         &svg,
         "Nanoseconds per increment, per thread, for each layout (log scale; bars are the median's interval)",
-        &format!("median per increment: {}", medians.join(", ")),
+        &format!("median per increment, {}", medians.join("; ")),
     ))
 }
 

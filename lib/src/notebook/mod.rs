@@ -10,6 +10,7 @@ pub mod counters;
 pub mod fitness;
 pub mod machine;
 pub mod reference;
+pub mod runs;
 pub mod sharing;
 pub mod stride;
 

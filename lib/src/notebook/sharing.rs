@@ -113,20 +113,44 @@ pub fn ratios_table(summaries: &[CaseSummary], reference: Option<&ReferenceTable
     Ok(table(&["ratio of times", "this machine", "article"], &rows))
 }
 
-/// The report's four-way chart with this machine's series (and the article's, when given).
+/// The report's chart with this machine's series (and the article's, when given); the
+/// text fallback lists the medians.
 pub fn chart(machine_label: &str, summaries: &[CaseSummary], article: Option<Series>) -> Result<Rich, ChartError> {
-    let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
+    chart_machines(&[(machine_label, summaries)], article)
+}
+
+/// The report's chart with one series per machine (label, summaries), after the article's.
+pub fn chart_machines<Label, Summaries>(
+    machines: &[(Label, Summaries)],
+    article: Option<Series>,
+) -> Result<Rich, ChartError>
+where
+    Label: AsRef<str>,
+    Summaries: AsRef<[CaseSummary]>,
+{
     let mut series: Vec<Series> = article.into_iter().collect();
-    series.push(series_from_summaries(format!("{machine_label}, {threads} threads"), summaries));
+    series.extend(machines.iter().map(|(label, summaries)| {
+        let (label, summaries) = (label.as_ref(), summaries.as_ref());
+        let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
+        series_from_summaries(format!("{label}, {threads} threads"), summaries)
+    }));
     let svg = sharing_chart("Four-way control: time per increment", &series)?;
-    let medians: Vec<String> = summaries
+    let medians: Vec<String> = machines
         .iter()
-        .map(|s| format!("{}: {} ns", s.case.name(), format_number(s.ns_per_increment.median)))
+        .map(|(label, summaries)| {
+            let label = label.as_ref();
+            let points: Vec<String> = summaries
+                .as_ref()
+                .iter()
+                .map(|s| format!("{}: {} ns", s.case.name(), format_number(s.ns_per_increment.median)))
+                .collect();
+            format!("{label}: {}", points.join(", "))
+        })
         .collect();
     Ok(figure(
         &svg,
         "Nanoseconds per increment, per thread, in each case (log scale; bars are the median's interval)",
-        &format!("median per increment: {}", medians.join(", ")),
+        &format!("median per increment, {}", medians.join("; ")),
     ))
 }
 

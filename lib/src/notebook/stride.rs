@@ -63,23 +63,51 @@ pub fn summary_table(summaries: &[StrideSummary], reference: Option<&ReferenceTa
     ))
 }
 
-/// The report's stride chart with this machine's series (and the article's, when given);
-/// the text fallback lists the medians.
+/// The report's chart with this machine's series (and the article's, when given); the
+/// text fallback lists the medians.
 pub fn chart(machine_label: &str, summaries: &[StrideSummary], article: Option<Series>) -> Result<Rich, ChartError> {
-    let threads = summaries.first().map_or(0, |s| s.threads);
+    chart_machines(&[(machine_label, summaries)], article)
+}
+
+/// The report's chart with one series per machine (label, summaries), after the article's.
+pub fn chart_machines<Label, Summaries>(
+    machines: &[(Label, Summaries)],
+    article: Option<Series>,
+) -> Result<Rich, ChartError>
+where
+    Label: AsRef<str>,
+    Summaries: AsRef<[StrideSummary]>,
+{
     let mut series: Vec<Series> = article.into_iter().collect();
-    series.push(series_from_summaries(format!("{machine_label}, {threads} threads"), summaries));
+    series.extend(machines.iter().map(|(label, summaries)| {
+        let (label, summaries) = (label.as_ref(), summaries.as_ref());
+        let threads = summaries.first().map_or(0, |s| s.threads);
+        series_from_summaries(format!("{label}, {threads} threads"), summaries)
+    }));
     let svg = stride_chart("Stride sweep: time per trial", &series)?;
-    let medians: Vec<String> = summaries
+    let medians: Vec<String> = machines
         .iter()
-        .map(|s| {
-            format!("{} B: {} ms ({:.2}x)", s.stride_bytes, format_number(s.elapsed_ms.median), s.relative_to_fastest)
+        .map(|(label, summaries)| {
+            let label = label.as_ref();
+            let points: Vec<String> = summaries
+                .as_ref()
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} B: {} ms ({:.2}x)",
+                        s.stride_bytes,
+                        format_number(s.elapsed_ms.median),
+                        s.relative_to_fastest
+                    )
+                })
+                .collect();
+            format!("{label}: {}", points.join(", "))
         })
         .collect();
     Ok(figure(
         &svg,
         "Time per trial against the distance between counters (log scales; bars are the median's interval)",
-        &format!("median time per stride: {}", medians.join(", ")),
+        &format!("median time per stride, {}", medians.join("; ")),
     ))
 }
 
@@ -165,6 +193,14 @@ mod tests {
         assert_eq!(lines[2], ["8", "41.0", "40.0..42.0", "3.90x", "41000", "2407", "122.46x"]);
         // The article has no 64-byte row in this fixture: shown as missing, not invented.
         assert_eq!(lines[3], ["64", "10.5", "10.0..11.0", "1.00x", "10500", "-", "-"]);
+    }
+
+    #[test]
+    fn chart_draws_one_series_per_machine() {
+        let summaries = summarize(&rows());
+        let rich = chart_machines(&[("laptop", &summaries[..]), ("server", &summaries[..1])], None).unwrap();
+        assert!(rich.plain.contains("laptop: 8 B: 41.0 ms (3.90x), 64 B"), "{}", rich.plain);
+        assert!(rich.plain.ends_with("server: 8 B: 41.0 ms (3.90x)"), "{}", rich.plain);
     }
 
     #[test]
