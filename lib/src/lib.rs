@@ -10,6 +10,7 @@ pub mod chart;
 pub mod counters;
 pub mod error;
 pub mod fitness;
+pub mod gc;
 pub mod harness;
 pub mod machine;
 pub mod perf;
