@@ -42,7 +42,7 @@ pub struct MeasureArgs {
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,
-    /// Worker threads (stride, sharing, counters: one count).
+    /// Worker threads (stride, sharing, counters: one count; gc: a list, e.g. 1,2,4,8).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub threads: Vec<usize>,
     /// Stride sweep: distances between counters in bytes, multiples of 8.
@@ -72,6 +72,24 @@ pub struct MeasureArgs {
     /// Core-to-core latency: measured samples per pair.
     #[arg(long, value_name = "N")]
     pub samples: Option<usize>,
+    /// GC sweep: collection ratios, GOGC-style percents (at least 1) or off, e.g. 100,400,off.
+    #[arg(long, value_delimiter = ',', value_name = "RATIO")]
+    pub ratios: Vec<String>,
+    /// GC sweep: seconds each trial runs (e.g. 0.5).
+    #[arg(long, value_name = "S")]
+    pub seconds: Option<f64>,
+    /// GC sweep: bytes of the live object graph every cycle traces.
+    #[arg(long, value_name = "B")]
+    pub live_bytes: Option<u64>,
+    /// GC sweep: bytes each operation allocates.
+    #[arg(long, value_name = "B")]
+    pub alloc_per_op: Option<u64>,
+    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off).
+    #[arg(long, value_name = "B")]
+    pub ceiling_bytes: Option<u64>,
+    /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
+    #[arg(long, value_name = "WORKLOAD")]
+    pub workload: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@
 pub mod c2c;
 mod categorical;
 pub mod counters;
+pub mod gc;
 pub mod sharing;
 pub mod stride;
 

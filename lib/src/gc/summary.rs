@@ -84,6 +84,8 @@ pub struct BestRatio {
     pub ratio: GcRatio,
     pub ops_per_sec: f64,
     pub over_default: Option<Ratio>,
+    /// It beat ratio 100 beyond the noise (enough trials, interval above 1).
+    pub beats_default: bool,
 }
 
 pub fn best_ratio_per_threads(cells: &[CellSummary]) -> Vec<BestRatio> {
@@ -93,11 +95,15 @@ pub fn best_ratio_per_threads(cells: &[CellSummary]) -> Vec<BestRatio> {
         .into_iter()
         .filter_map(|count| {
             let best = fastest(cells.iter().filter(|cell| cell.threads == count))?;
+            let base = cell(cells, count, GcRatio::DEFAULT);
+            let over_default = over_default_ratio(cells, best);
             Some(BestRatio {
                 threads: count,
                 ratio: best.ratio,
                 ops_per_sec: best.ops_per_sec.median,
-                over_default: over_default_ratio(cells, best),
+                beats_default: base.is_some_and(|base| enough_trials(&[best, base]))
+                    && over_default.is_some_and(|r| best.ratio != GcRatio::DEFAULT && r.clearly_above_one()),
+                over_default,
             })
         })
         .collect()
@@ -247,6 +253,8 @@ mod tests {
         ]);
         let best: Vec<(u64, GcRatio)> = best_ratio_per_threads(&cells).iter().map(|b| (b.threads, b.ratio)).collect();
         assert_eq!(best, vec![(1, R400), (4, R100), (8, R400)]);
+        let beats: Vec<bool> = best_ratio_per_threads(&cells).iter().map(|b| b.beats_default).collect();
+        assert_eq!(beats, vec![false, false, true]);
         assert_eq!(peak_threads(&cells, R100).unwrap().threads, 4);
         let speedup = over_one_thread(&cells, cell(&cells, 8, R400).unwrap()).unwrap();
         assert!((speedup.value - 202.0 / 51.0).abs() < 1e-9);

@@ -3,6 +3,7 @@
 
 mod counters;
 mod environment;
+mod gc;
 mod machine;
 mod reference;
 mod sharing;
@@ -47,6 +48,7 @@ struct PageView {
     stride: stride::StrideSection,
     sharing: sharing::SharingSection,
     counters: counters::CountersSection,
+    gc: gc::GcSection,
     environment: environment::EnvironmentSection,
 }
 
@@ -82,6 +84,7 @@ pub fn render(runs: &[RunData]) -> Result<String> {
     let sharing = sharing::section(runs)?;
     let counters = counters::section(runs)?;
     let machine = machine::section(runs)?;
+    let gc = gc::section(runs)?;
     let view = PageView {
         title: if runs.len() > 1 {
             format!("Contention Lab: {} machines compared", runs.len())
@@ -94,7 +97,9 @@ pub fn render(runs: &[RunData]) -> Result<String> {
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         comparing: runs.len() > 1,
         chart_count: [stride.measured, sharing.measured, counters.measured].into_iter().filter(|&m| m).count()
-            + machine.chart_count,
+            + machine.chart_count
+            + gc.machines.len()
+            + usize::from(gc.measured),
         machines: runs.iter().map(machine_label).collect(),
         summary: vec![
             SummaryLine { experiment: "This machine".into(), anchor: "machine", finding: machine.summary.clone() },
@@ -113,11 +118,17 @@ pub fn render(runs: &[RunData]) -> Result<String> {
                 anchor: "counters",
                 finding: counters.finding_summary.clone(),
             },
+            SummaryLine {
+                experiment: "Garbage collection: ratio against threads".into(),
+                anchor: "gc",
+                finding: gc.finding_summary.clone(),
+            },
         ],
         machine,
         stride,
         sharing,
         counters,
+        gc,
         environment: environment::section(runs),
     };
     let mut env = Environment::new();
@@ -136,6 +147,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("stride.html", include_str!("../../templates/stride.html")),
     ("sharing.html", include_str!("../../templates/sharing.html")),
     ("counters.html", include_str!("../../templates/counters.html")),
+    ("gc.html", include_str!("../../templates/gc.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
 ];
 

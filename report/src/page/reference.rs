@@ -98,3 +98,33 @@ fn printed_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<O
         other => Err(serde::de::Error::custom(format!("expected a number or nothing, got '{other}'"))),
     }
 }
+
+/// Article B's first table: signatures per second against goroutines at GOGC=100.
+#[derive(Debug, Clone, Deserialize)]
+pub struct GcThreadsReference {
+    pub goroutines: u64,
+    pub signatures_per_sec: f64,
+}
+
+pub fn gc_threads() -> Result<Vec<GcThreadsReference>> {
+    const COLUMNS: &[Column] =
+        &[Column::new("goroutines", Kind::Unsigned), Column::new("signatures_per_sec", Kind::Float)];
+    read_rows(&reference_dir().join("gc.csv"), COLUMNS, None)
+}
+
+/// Article B's second table: signatures per second at 48 goroutines against GOGC.
+#[derive(Debug, Clone, Deserialize)]
+pub struct GcRatioReference {
+    pub gogc: contention::gc::GcRatio,
+    pub goroutines: u64,
+    pub signatures_per_sec: f64,
+}
+
+pub fn gc_ratios() -> Result<Vec<GcRatioReference>> {
+    const COLUMNS: &[Column] = &[
+        Column::new("gogc", Kind::Text),
+        Column::new("goroutines", Kind::Unsigned),
+        Column::new("signatures_per_sec", Kind::Float),
+    ];
+    read_rows(&reference_dir().join("gc-gogc.csv"), COLUMNS, None)
+}
