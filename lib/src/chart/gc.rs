@@ -5,9 +5,10 @@
 pub mod ratio;
 pub mod threads;
 
-use plotters::prelude::SeriesLabelPosition;
+use plotters::coord::ranged1d::Ranged;
+use plotters::prelude::*;
 
-use super::{IntervalPoint, Series};
+use super::{series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 use crate::gc::summary::CellSummary;
 use crate::gc::GcRatio;
 
@@ -77,6 +78,61 @@ pub(crate) fn format_rate(per_second: f64) -> String {
 /// Series past the palette's seven colours repeat a colour, so they are drawn dashed.
 pub(crate) fn is_dashed(index: usize) -> bool {
     index >= super::PALETTE.len()
+}
+
+/// A chart of both files: any x axis, throughput on a log y axis.
+pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, LogCoord<f64>>>;
+
+/// Draws the `index`-th series: its line (dashed past the palette), dots at the medians and
+/// bars over the intervals. `points` are (x, median, low, high), in x order.
+pub(crate) fn draw_series<X>(
+    chart: &mut LogYChart<'_, '_, X>,
+    chart_name: &'static str,
+    index: usize,
+    label: &str,
+    points: &[(X::ValueType, f64, f64, f64)],
+) -> Result<(), ChartError>
+where
+    X: Ranged,
+    X::ValueType: Clone + 'static,
+{
+    let error = |e: &dyn std::fmt::Display| ChartError::new(chart_name, e);
+    let color = series_color(index);
+    let line: Vec<(X::ValueType, f64)> = points.iter().map(|(x, median, _, _)| (x.clone(), *median)).collect();
+    let drawn = if is_dashed(index) {
+        chart.draw_series(DashedLineSeries::new(line.clone(), 6, 4, color.stroke_width(2)))
+    } else {
+        chart.draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))
+    };
+    drawn
+        .map_err(|e| error(&e))?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+    chart.draw_series(line.into_iter().map(|point| Circle::new(point, 3, color.filled()))).map_err(|e| error(&e))?;
+    let bars = points
+        .iter()
+        .map(|(x, _, low, high)| PathElement::new(vec![(x.clone(), *low), (x.clone(), *high)], color.stroke_width(1)));
+    chart.draw_series(bars).map_err(|e| error(&e))?;
+    Ok(())
+}
+
+/// Draws the legend in `corner`.
+pub(crate) fn draw_legend<'a, 'b: 'a, X>(
+    chart: &mut LogYChart<'a, 'b, X>,
+    chart_name: &'static str,
+    corner: SeriesLabelPosition,
+) -> Result<(), ChartError>
+where
+    X: Ranged,
+{
+    chart
+        .configure_series_labels()
+        .position(corner)
+        .label_font((FONT, LABEL_PX))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .draw()
+        .map_err(|e| ChartError::new(chart_name, e))
 }
 
 /// The plot corner where the legend covers the fewest points. `points` are normalised to

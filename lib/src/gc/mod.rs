@@ -19,6 +19,7 @@ pub mod mutator;
 pub mod run;
 pub mod summary;
 pub mod trigger;
+mod verify;
 pub mod workload;
 
 pub use config::{default_thread_counts, Config, GcRatio, Workload};

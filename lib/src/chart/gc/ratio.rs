@@ -5,8 +5,8 @@
 
 use plotters::prelude::*;
 
-use super::super::{series_color, ChartError, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{format_rate, is_dashed, log_fraction, quiet_corner, RatioSeries};
+use super::super::{ChartError, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{draw_legend, draw_series, format_rate, log_fraction, quiet_corner, RatioSeries};
 use crate::gc::GcRatio;
 
 const CHART: &str = "gc-ratio";
@@ -17,15 +17,7 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
     ratios.sort_by_key(|ratio| ratio.order_key());
     ratios.dedup();
     let position = |ratio: GcRatio| ratios.iter().position(|&r| r == ratio).unwrap_or(0) as i32;
-    let values = series.iter().flat_map(|s| s.points.iter()).flat_map(|p| [p.low, p.high, p.median]);
-    let (low, high) = values
-        .filter(|value| *value > 0.0 && value.is_finite())
-        .fold((f64::INFINITY, 0.0f64), |(low, high), value| (low.min(value), high.max(value)));
-    if high <= 0.0 {
-        return Err(ChartError::new(CHART, "no data to draw"));
-    }
-    let labels = ratios.clone();
-    let (y_low, y_high) = (low / 1.5, high * 1.5);
+    let (y_low, y_high) = y_bounds(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
     let span = ratios.len() as f64 + 1.0;
     let normalised: Vec<(f64, f64)> = series
         .iter()
@@ -43,49 +35,36 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
             .y_label_area_size(64)
             .build_cartesian_2d(-1..ratios.len() as i32, (y_low..y_high).log_scale())
             .map_err(|e| error(&e))?;
+        let label =
+            |x: &i32| usize::try_from(*x).ok().and_then(|i| ratios.get(i)).map_or(String::new(), ToString::to_string);
         chart
             .configure_mesh()
             .x_desc("GC ratio (GOGC-style percent; off = only the ceiling collects)")
             .y_desc("operations per second (log scale)")
             .x_labels(ratios.len() + 2)
-            .x_label_formatter(&|&x| {
-                usize::try_from(x).ok().and_then(|i| labels.get(i)).map_or(String::new(), ToString::to_string)
-            })
+            .x_label_formatter(&label)
             .y_label_formatter(&|y| format_rate(*y))
             .label_style((FONT, LABEL_PX))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| error(&e))?;
         for (index, one) in series.iter().enumerate() {
-            let color = series_color(index);
-            let mut points: Vec<(i32, f64)> = one.points.iter().map(|p| (position(p.ratio), p.median)).collect();
-            points.sort_by_key(|&(x, _)| x);
-            let legend = move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2));
-            if is_dashed(index) {
-                chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, color.stroke_width(2)))
-            } else {
-                chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            }
-            .map_err(|e| error(&e))?
-            .label(one.label.clone())
-            .legend(legend);
-            chart
-                .draw_series(points.iter().map(|&point| Circle::new(point, 3, color.filled())))
-                .map_err(|e| error(&e))?;
-            let bars = one.points.iter().map(|p| {
-                PathElement::new(vec![(position(p.ratio), p.low), (position(p.ratio), p.high)], color.stroke_width(1))
-            });
-            chart.draw_series(bars).map_err(|e| error(&e))?;
+            let mut points: Vec<(i32, f64, f64, f64)> =
+                one.points.iter().map(|p| (position(p.ratio), p.median, p.low, p.high)).collect();
+            points.sort_by_key(|point| point.0);
+            draw_series(&mut chart, CHART, index, &one.label, &points)?;
         }
-        chart
-            .configure_series_labels()
-            .position(quiet_corner(&normalised, series.len()))
-            .label_font((FONT, LABEL_PX))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()
-            .map_err(|e| error(&e))?;
+        draw_legend(&mut chart, CHART, quiet_corner(&normalised, series.len()))?;
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)
+}
+
+/// The log axis's ends: every positive value, padded by a factor of 1.5.
+fn y_bounds(series: &[RatioSeries]) -> Option<(f64, f64)> {
+    let values = series.iter().flat_map(|s| s.points.iter()).flat_map(|p| [p.low, p.high, p.median]);
+    let (low, high) = values
+        .filter(|value| *value > 0.0 && value.is_finite())
+        .fold((f64::INFINITY, 0.0f64), |(low, high), value| (low.min(value), high.max(value)));
+    (high > 0.0).then(|| (low / 1.5, high * 1.5))
 }
