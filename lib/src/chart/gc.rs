@@ -5,6 +5,7 @@
 pub mod ratio;
 pub mod threads;
 
+use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
 use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 
@@ -65,7 +66,8 @@ pub fn series_by_ratio(label: impl Into<String>, cells: &[CellSummary], threads:
 /// Throughput as an axis label: "950", "12k", "1.2M".
 pub(crate) fn format_rate(per_second: f64) -> String {
     if per_second >= 1e6 {
-        format!("{:.2}M", per_second / 1e6)
+        let millions = format!("{:.2}", per_second / 1e6);
+        format!("{}M", millions.trim_end_matches('0').trim_end_matches('.'))
     } else if per_second >= 1e4 {
         format!("{:.0}k", per_second / 1e3)
     } else if per_second >= 1e3 {
@@ -81,7 +83,19 @@ pub(crate) fn is_dashed(index: usize) -> bool {
 }
 
 /// A chart of both files: any x axis, throughput on a log y axis.
-pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, LogCoord<f64>>>;
+pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, WithKeyPoints<LogCoord<f64>>>>;
+
+/// A log axis from `low` to `high` with ticks at 1, 2 and 5 times each power of ten (the
+/// default ticks of a log axis can repeat a label).
+pub(crate) fn log_axis(low: f64, high: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let first = low.log10().floor() as i32;
+    let last = high.log10().ceil() as i32;
+    let ticks: Vec<f64> = (first..=last)
+        .flat_map(|power| [1.0, 2.0, 5.0].map(|step| step * 10f64.powi(power)))
+        .filter(|tick| (low..=high).contains(tick))
+        .collect();
+    (low..high).log_scale().with_key_points(ticks)
+}
 
 /// Draws the `index`-th series: its line (dashed past the palette), dots at the medians and
 /// bars over the intervals. `points` are (x, median, low, high), in x order.
@@ -169,6 +183,17 @@ mod tests {
         assert_eq!(format_rate(1500.0), "1.5k");
         assert_eq!(format_rate(274_622.0), "275k");
         assert_eq!(format_rate(1_250_000.0), "1.25M");
+        assert_eq!(format_rate(1_000_000.0), "1M");
+        assert_eq!(format_rate(2_500_000.0), "2.5M");
+    }
+
+    #[test]
+    fn log_ticks_are_one_two_five() {
+        let axis = log_axis(15_000.0, 1_200_000.0);
+        assert_eq!(
+            axis.key_points(plotters::coord::ranged1d::BoldPoints(12)),
+            vec![20_000.0, 50_000.0, 100_000.0, 200_000.0, 500_000.0, 1_000_000.0]
+        );
     }
 
     #[test]

@@ -129,8 +129,9 @@ pub fn finding(cells: &[CellSummary]) -> String {
         };
     };
     let mut text = format!(
-        "At ratio 100 throughput peaked at {} threads ({:.0} operations/s)",
-        peak.threads, peak.ops_per_sec.median
+        "At ratio 100 throughput peaked at {} ({:.0} operations/s)",
+        threads_text(peak.threads),
+        peak.ops_per_sec.median
     );
     let at_most = cell(cells, most, GcRatio::DEFAULT);
     match at_most {
@@ -150,11 +151,16 @@ pub fn finding(cells: &[CellSummary]) -> String {
     let overall = fastest(cells.iter());
     if let Some((best, speedup)) = overall.and_then(|best| Some((best, over_one_thread(cells, best)?))) {
         text += &format!(
-            " The fastest cell ({} threads, ratio {}) ran {:.2}x one thread at ratio 100.",
-            best.threads, best.ratio, speedup.value
+            " The fastest cell ({} threads, ratio {}) ran {:.2}x one thread at ratio 100 (interval {:.2}x to {:.2}x).",
+            best.threads, best.ratio, speedup.value, speedup.low, speedup.high
         );
     }
     text
+}
+
+/// "1 thread", "8 threads".
+pub fn threads_text(threads: u64) -> String {
+    format!("{threads} thread{}", if threads == 1 { "" } else { "s" })
 }
 
 /// One or two trials give no interval worth the name: the finding claims nothing from them.

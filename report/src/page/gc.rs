@@ -6,7 +6,9 @@ use contention::chart::gc::ratio::throughput_by_ratio_chart;
 use contention::chart::gc::threads::throughput_by_threads_chart;
 use contention::chart::gc::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
 use contention::chart::{IntervalPoint, Series};
-use contention::gc::summary::{best_ratio_per_threads, cell, most_threads, over_default_ratio, over_one_thread};
+use contention::gc::summary::{
+    best_ratio_per_threads, cell, most_threads, over_default_ratio, over_one_thread, threads_text,
+};
 use contention::gc::{finding, summarize, CellSummary, GcRatio, Workload};
 use contention::stats::Ratio;
 use serde::Serialize;
@@ -152,7 +154,7 @@ fn machine_section(run: &RunData, cells: &[CellSummary], article: &Series) -> Re
         best: best_ratio_per_threads(cells)
             .into_iter()
             .map(|best| BestRow {
-                threads: format!("{} thread{}", best.threads, if best.threads == 1 { "" } else { "s" }),
+                threads: threads_text(best.threads),
                 ratio: best.ratio.to_string(),
                 is_default: best.ratio == GcRatio::DEFAULT,
                 over_default: best

@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 
 use super::super::{ChartError, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{draw_legend, draw_series, format_rate, log_fraction, quiet_corner, RatioSeries};
+use super::{draw_legend, draw_series, format_rate, log_axis, log_fraction, quiet_corner, RatioSeries};
 use crate::gc::GcRatio;
 
 const CHART: &str = "gc-ratio";
@@ -33,7 +33,7 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(-1..ratios.len() as i32, (y_low..y_high).log_scale())
+            .build_cartesian_2d(-1..ratios.len() as i32, log_axis(y_low, y_high))
             .map_err(|e| error(&e))?;
         let label =
             |x: &i32| usize::try_from(*x).ok().and_then(|i| ratios.get(i)).map_or(String::new(), ToString::to_string);

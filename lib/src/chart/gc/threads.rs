@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use super::super::{log_range, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{draw_legend, draw_series, format_rate, log_fraction, quiet_corner};
+use super::{draw_legend, draw_series, format_rate, log_axis, log_fraction, quiet_corner};
 
 const CHART: &str = "gc-threads";
 
@@ -26,7 +26,7 @@ pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<Str
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(x_range.0..x_range.1, y_range.log_scale())
+            .build_cartesian_2d(x_range.0..x_range.1, log_axis(y_range.start, y_range.end))
             .map_err(|e| error(&e))?;
         chart
             .configure_mesh()
