@@ -140,7 +140,8 @@ pub struct Config {
     /// Measured trials per (threads, ratio) cell.
     pub trials: usize,
     pub warmup: Duration,
-    /// Wall-clock allowance; checked after each round of trials over all cells.
+    /// Wall-clock allowance for the measured rounds: a round of trials over every cell
+    /// starts only while one more round of the average length so far still fits.
     pub budget: Duration,
 }
 

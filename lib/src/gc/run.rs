@@ -26,7 +26,7 @@ use super::verify::{verify, Evidence};
 use super::workload::Work;
 use super::EXPERIMENT;
 use crate::error::RunError;
-use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{run_team, warm_up, Outcome, Progress, ProgressEvent};
 
 /// Seed of the live graph's links, fixed so every run traces the same shape.
 const GRAPH_SEED: u64 = 0x0067_632d_6c69_7665;
@@ -92,11 +92,13 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         measure(&Trial { config, live: &live, work: &work, sizes: &sizes, length: warm_trial }, cell, 0).map(drop)
     })?;
     let trial = Trial { config, live: &live, work: &work, sizes: &sizes, length: config.trial };
-    let deadline = Deadline::after(config.budget);
+    let started = Instant::now();
     let total = config.trials * cells.len();
     let mut rows = Vec::with_capacity(total);
     for round in 0..config.trials {
-        if round > 0 && deadline.expired() {
+        // A round is only started when one more like the last still fits the budget.
+        let elapsed = started.elapsed();
+        if round > 0 && elapsed + elapsed / round as u32 > config.budget {
             return Ok(Outcome { rows, budget_exhausted: true });
         }
         for &(threads, ratio) in &cells {
