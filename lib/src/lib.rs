@@ -14,6 +14,7 @@ pub mod gc;
 pub mod harness;
 pub mod machine;
 pub mod perf;
+pub mod pool;
 pub mod sharing;
 pub mod stats;
 pub mod stride;

@@ -5,6 +5,7 @@ pub mod c2c;
 pub mod counters;
 pub mod gc;
 pub mod machine;
+pub mod pool;
 pub mod sharing;
 pub mod stride;
 
@@ -33,6 +34,8 @@ pub enum Experiment {
     Counters,
     /// GC ratio x threads with a small stop-the-world collector (article B).
     Gc,
+    /// Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).
+    Pool,
 }
 
 impl Experiment {
@@ -45,6 +48,7 @@ impl Experiment {
             Experiment::Sharing,
             Experiment::Counters,
             Experiment::Gc,
+            Experiment::Pool,
         ]
     }
 
@@ -56,6 +60,7 @@ impl Experiment {
             Experiment::Sharing => contention::sharing::EXPERIMENT,
             Experiment::Counters => contention::counters::EXPERIMENT,
             Experiment::Gc => contention::gc::EXPERIMENT,
+            Experiment::Pool => contention::pool::EXPERIMENT,
         }
     }
 
@@ -93,6 +98,7 @@ pub struct MeasureOptions {
     pub c2c: contention::c2c::Config,
     pub machine: contention::fitness::Config,
     pub gc: contention::gc::Config,
+    pub pool: contention::pool::Config,
 }
 
 impl MeasureOptions {
@@ -114,7 +120,8 @@ impl MeasureOptions {
             || args.stripes.is_some()
             || !args.cpus.is_empty()
             || args.samples.is_some()
-            || gc::sized(args);
+            || gc::sized(args)
+            || pool::sized(args);
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,
             (false, true) => Profile::Quick,
@@ -127,6 +134,7 @@ impl MeasureOptions {
             c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
             machine: machine::config(args, unique.contains(&Experiment::Machine))?,
             gc: gc::config(args, unique.contains(&Experiment::Gc))?,
+            pool: pool::config(args, unique.contains(&Experiment::Pool))?,
             experiments: unique,
             profile,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
@@ -148,5 +156,6 @@ pub fn measure(
         Experiment::Sharing => sharing::measure(&options.sharing, dir, progress),
         Experiment::Counters => counters::measure(&options.counters, dir, progress),
         Experiment::Gc => gc::measure(&options.gc, dir, progress),
+        Experiment::Pool => pool::measure(&options.pool, dir, progress),
     }
 }

@@ -5,6 +5,7 @@ mod counters;
 mod environment;
 mod gc;
 mod machine;
+mod pool;
 mod reference;
 mod sharing;
 mod stride;
@@ -49,6 +50,7 @@ struct PageView {
     sharing: sharing::SharingSection,
     counters: counters::CountersSection,
     gc: gc::GcSection,
+    pool: pool::PoolSection,
     environment: environment::EnvironmentSection,
 }
 
@@ -85,6 +87,7 @@ pub fn render(runs: &[RunData]) -> Result<String> {
     let counters = counters::section(runs)?;
     let machine = machine::section(runs)?;
     let gc = gc::section(runs)?;
+    let pool = pool::section(runs)?;
     let view = PageView {
         title: if runs.len() > 1 {
             format!("Contention Lab: {} machines compared", runs.len())
@@ -99,7 +102,8 @@ pub fn render(runs: &[RunData]) -> Result<String> {
         chart_count: [stride.measured, sharing.measured, counters.measured].into_iter().filter(|&m| m).count()
             + machine.chart_count
             + gc.machines.len()
-            + usize::from(gc.measured),
+            + usize::from(gc.measured)
+            + 2 * usize::from(pool.measured),
         machines: runs.iter().map(machine_label).collect(),
         summary: vec![
             SummaryLine { experiment: "This machine".into(), anchor: "machine", finding: machine.summary.clone() },
@@ -123,12 +127,18 @@ pub fn render(runs: &[RunData]) -> Result<String> {
                 anchor: "gc",
                 finding: gc.finding_summary.clone(),
             },
+            SummaryLine {
+                experiment: "Thread-pool sizing".into(),
+                anchor: "pool",
+                finding: pool.finding_summary.clone(),
+            },
         ],
         machine,
         stride,
         sharing,
         counters,
         gc,
+        pool,
         environment: environment::section(runs),
     };
     let mut env = Environment::new();
@@ -148,6 +158,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("sharing.html", include_str!("../../templates/sharing.html")),
     ("counters.html", include_str!("../../templates/counters.html")),
     ("gc.html", include_str!("../../templates/gc.html")),
+    ("pool.html", include_str!("../../templates/pool.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
 ];
 

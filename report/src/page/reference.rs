@@ -128,3 +128,22 @@ pub fn gc_ratios() -> Result<Vec<GcRatioReference>> {
     ];
     read_rows(&reference_dir().join("gc-gogc.csv"), COLUMNS, None)
 }
+
+/// One of article C's published numbers, in the unit the article printed it in.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PoolReference {
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    pub what: String,
+}
+
+pub fn pool() -> Result<Vec<PoolReference>> {
+    const COLUMNS: &[Column] = &[
+        Column::new("key", Kind::Text),
+        Column::new("value", Kind::Float),
+        Column::new("unit", Kind::Text),
+        Column::new("what", Kind::Text),
+    ];
+    read_rows(&reference_dir().join("pool.csv"), COLUMNS, None)
+}
