@@ -8,19 +8,11 @@ use contention::harness::no_progress;
 use contention::pool::{self, summarize, Config, Row, Variant};
 use contention::RunError;
 
-fn variants() -> Vec<Variant> {
-    if cfg!(feature = "async") {
-        Variant::ALL.to_vec()
-    } else {
-        vec![Variant::Fixed, Variant::Split]
-    }
-}
-
 /// Small and fast: 400 requests/s for 0.3 s, half of them 40-80 ms misses, so a pool of
 /// one thread (about 30 ms per request) must drop most of its queue after 30 ms.
 fn tiny() -> Config {
     Config {
-        variants: variants(),
+        variants: Variant::available(),
         pool_sizes: Some(vec![1, 6]),
         hit_rates: vec![0.5],
         cpu_work: Duration::from_micros(100),
@@ -41,7 +33,7 @@ fn every_arrived_request_completes_or_is_counted_as_dropped_in_every_variant() {
     assert!(!outcome.budget_exhausted);
     // Fixed at two sizes, then one split and (with the feature) one async case.
     assert_eq!(outcome.rows.len(), 2 + config.variants.len() - 1);
-    for variant in variants() {
+    for variant in Variant::available() {
         assert!(outcome.rows.iter().any(|row| row.variant == variant), "{variant:?} did not run");
     }
     for row in &outcome.rows {
@@ -86,6 +78,12 @@ fn bad_inputs_are_rejected_naming_the_value() {
     rejected(Config { miss_wait_ms: [80.0, 40.0], ..tiny() }, "miss-wait-ms", "80,40");
     rejected(Config { variants: vec![], ..tiny() }, "variant", "(none)");
     rejected(Config { trials: 0, ..tiny() }, "trials", "0");
+}
+
+#[test]
+fn async_is_available_exactly_with_the_feature() {
+    assert_eq!(Variant::available().contains(&Variant::Async), cfg!(feature = "async"));
+    assert!(Config::default().variants.iter().all(|v| Variant::available().contains(v)));
 }
 
 #[test]

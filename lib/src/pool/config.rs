@@ -30,6 +30,11 @@ pub enum Variant {
 impl Variant {
     pub const ALL: [Variant; 3] = [Variant::Fixed, Variant::Split, Variant::Async];
 
+    /// The variants this build can run: async needs the lib's `async` feature.
+    pub fn available() -> Vec<Variant> {
+        Self::ALL.into_iter().filter(|&variant| variant != Variant::Async || cfg!(feature = "async")).collect()
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Variant::Fixed => "fixed",
@@ -81,7 +86,7 @@ impl Default for Config {
     /// machine's CPUs, each case run three times for 3 s.
     fn default() -> Self {
         Self {
-            variants: Variant::ALL.to_vec(),
+            variants: Variant::available(),
             pool_sizes: None,
             short_sweep: false,
             hit_rates: vec![0.92, 0.97],
