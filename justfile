@@ -12,6 +12,10 @@ default:
 report *flags:
     {{contention}} report {{flags}}
 
+# Can this machine show contention? Prints the verdict and its reasons.
+machine:
+    {{contention}} run machine c2c --quick
+
 # Measure the given experiments into data/runs/<host>-<utc>/, e.g. `just run stride --quick`.
 run +args:
     {{contention}} run {{args}}

@@ -42,7 +42,7 @@ pub struct MeasureArgs {
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,
-    /// Worker threads (stride, sharing, counters: one count).
+    /// Worker threads (stride, sharing, counters: one count; gc: a list, e.g. 1,2,4,8).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub threads: Vec<usize>,
     /// Stride sweep: distances between counters in bytes, multiples of 8.
@@ -72,6 +72,42 @@ pub struct MeasureArgs {
     /// Core-to-core latency: measured samples per pair.
     #[arg(long, value_name = "N")]
     pub samples: Option<usize>,
+    /// GC sweep: collection ratios, GOGC-style percents (at least 1) or off, e.g. 100,400,off.
+    #[arg(long, value_delimiter = ',', value_name = "RATIO")]
+    pub ratios: Vec<String>,
+    /// GC sweep: seconds each trial runs (e.g. 0.5). Pool sizing: seconds of arrivals per run.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub seconds: Option<f64>,
+    /// GC sweep: bytes of the live object graph every cycle traces.
+    #[arg(long, value_name = "B")]
+    pub live_bytes: Option<u64>,
+    /// GC sweep: bytes each operation allocates.
+    #[arg(long, value_name = "B")]
+    pub alloc_per_op: Option<u64>,
+    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off).
+    #[arg(long, value_name = "B")]
+    pub ceiling_bytes: Option<u64>,
+    /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
+    #[arg(long, value_name = "WORKLOAD")]
+    pub workload: Option<String>,
+    /// Pool sizing: fixed-pool sizes to sweep (default: cores+1 up past twice the formula's answer).
+    #[arg(long, value_delimiter = ',', value_name = "N")]
+    pub pool_sizes: Vec<usize>,
+    /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
+    #[arg(long, value_delimiter = ',', value_name = "P", allow_negative_numbers = true)]
+    pub hit: Vec<f64>,
+    /// Pool sizing: arrivals per second (default: 80% of this machine's CPUs for the CPU work).
+    #[arg(long, value_name = "R", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Pool sizing: which way of serving the requests to run.
+    #[arg(long, value_enum)]
+    pub variant: Option<crate::experiments::pool::VariantArg>,
+    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    pub hit_wait_ms: Vec<f64>,
+    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    pub miss_wait_ms: Vec<f64>,
 }
 
 #[derive(Debug, Args)]

@@ -10,7 +10,7 @@ use polars::prelude::{CsvReadOptions, SerReader};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
-use crate::experiments::{c2c, counters, machine, sharing, stride, Experiment};
+use crate::experiments::{c2c, counters, gc, machine, pool, sharing, stride, Experiment};
 use crate::manifest::{self, Manifest};
 
 /// The type a CSV column must hold.
@@ -46,6 +46,8 @@ pub struct RunData {
     pub counters: Option<Vec<contention::counters::Row>>,
     pub c2c: Option<Vec<contention::c2c::Row>>,
     pub machine: Option<Vec<contention::fitness::Row>>,
+    pub gc: Option<Vec<contention::gc::Row>>,
+    pub pool: Option<Vec<contention::pool::Row>>,
 }
 
 pub fn load_run(dir: &Path) -> Result<RunData> {
@@ -72,6 +74,8 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         counters: None,
         c2c: None,
         machine: None,
+        gc: None,
+        pool: None,
     };
     for record in &manifest.experiments {
         let Some(experiment) = Experiment::from_name(&record.name) else {
@@ -91,6 +95,8 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
             Experiment::C2c if record.rows == 0 => run.c2c = Some(Vec::new()),
             Experiment::C2c => run.c2c = Some(read_rows(&path, c2c::COLUMNS, Some(record.rows))?),
             Experiment::Machine => run.machine = Some(read_rows(&path, machine::COLUMNS, Some(record.rows))?),
+            Experiment::Gc => run.gc = Some(read_rows(&path, gc::COLUMNS, Some(record.rows))?),
+            Experiment::Pool => run.pool = Some(read_rows(&path, pool::COLUMNS, Some(record.rows))?),
         }
     }
     Ok(run)

@@ -4,6 +4,9 @@
 pub mod c2c;
 mod categorical;
 pub mod counters;
+pub mod gc;
+pub mod pool_latency;
+pub mod pool_switches;
 pub mod sharing;
 pub mod stride;
 

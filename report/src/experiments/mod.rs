@@ -3,7 +3,9 @@
 
 pub mod c2c;
 pub mod counters;
+pub mod gc;
 pub mod machine;
+pub mod pool;
 pub mod sharing;
 pub mod stride;
 
@@ -30,12 +32,24 @@ pub enum Experiment {
     Sharing,
     /// Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).
     Counters,
+    /// GC ratio x threads with a small stop-the-world collector (article B).
+    Gc,
+    /// Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).
+    Pool,
 }
 
 impl Experiment {
     /// Every experiment, in the report's order.
     pub fn all() -> &'static [Experiment] {
-        &[Experiment::Machine, Experiment::C2c, Experiment::Stride, Experiment::Sharing, Experiment::Counters]
+        &[
+            Experiment::Machine,
+            Experiment::C2c,
+            Experiment::Stride,
+            Experiment::Sharing,
+            Experiment::Counters,
+            Experiment::Gc,
+            Experiment::Pool,
+        ]
     }
 
     pub fn name(self) -> &'static str {
@@ -45,6 +59,8 @@ impl Experiment {
             Experiment::Stride => contention::stride::EXPERIMENT,
             Experiment::Sharing => contention::sharing::EXPERIMENT,
             Experiment::Counters => contention::counters::EXPERIMENT,
+            Experiment::Gc => contention::gc::EXPERIMENT,
+            Experiment::Pool => contention::pool::EXPERIMENT,
         }
     }
 
@@ -81,6 +97,8 @@ pub struct MeasureOptions {
     pub counters: contention::counters::Config,
     pub c2c: contention::c2c::Config,
     pub machine: contention::fitness::Config,
+    pub gc: contention::gc::Config,
+    pub pool: contention::pool::Config,
 }
 
 impl MeasureOptions {
@@ -101,7 +119,9 @@ impl MeasureOptions {
             || args.flush_every.is_some()
             || args.stripes.is_some()
             || !args.cpus.is_empty()
-            || args.samples.is_some();
+            || args.samples.is_some()
+            || gc::sized(args)
+            || pool::sized(args);
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,
             (false, true) => Profile::Quick,
@@ -113,6 +133,8 @@ impl MeasureOptions {
             counters: counters::config(args, unique.contains(&Experiment::Counters))?,
             c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
             machine: machine::config(args, unique.contains(&Experiment::Machine))?,
+            gc: gc::config(args, unique.contains(&Experiment::Gc))?,
+            pool: pool::config(args, unique.contains(&Experiment::Pool))?,
             experiments: unique,
             profile,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
@@ -133,5 +155,7 @@ pub fn measure(
         Experiment::Stride => stride::measure(&options.stride, dir, progress),
         Experiment::Sharing => sharing::measure(&options.sharing, dir, progress),
         Experiment::Counters => counters::measure(&options.counters, dir, progress),
+        Experiment::Gc => gc::measure(&options.gc, dir, progress),
+        Experiment::Pool => pool::measure(&options.pool, dir, progress),
     }
 }

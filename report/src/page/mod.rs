@@ -3,7 +3,9 @@
 
 mod counters;
 mod environment;
+mod gc;
 mod machine;
+mod pool;
 mod reference;
 mod sharing;
 mod stride;
@@ -47,6 +49,8 @@ struct PageView {
     stride: stride::StrideSection,
     sharing: sharing::SharingSection,
     counters: counters::CountersSection,
+    gc: gc::GcSection,
+    pool: pool::PoolSection,
     environment: environment::EnvironmentSection,
 }
 
@@ -82,6 +86,8 @@ pub fn render(runs: &[RunData]) -> Result<String> {
     let sharing = sharing::section(runs)?;
     let counters = counters::section(runs)?;
     let machine = machine::section(runs)?;
+    let gc = gc::section(runs)?;
+    let pool = pool::section(runs)?;
     let view = PageView {
         title: if runs.len() > 1 {
             format!("Contention Lab: {} machines compared", runs.len())
@@ -94,7 +100,10 @@ pub fn render(runs: &[RunData]) -> Result<String> {
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         comparing: runs.len() > 1,
         chart_count: [stride.measured, sharing.measured, counters.measured].into_iter().filter(|&m| m).count()
-            + machine.chart_count,
+            + machine.chart_count
+            + gc.machines.len()
+            + usize::from(gc.measured)
+            + 2 * usize::from(pool.measured),
         machines: runs.iter().map(machine_label).collect(),
         summary: vec![
             SummaryLine { experiment: "This machine".into(), anchor: "machine", finding: machine.summary.clone() },
@@ -113,11 +122,23 @@ pub fn render(runs: &[RunData]) -> Result<String> {
                 anchor: "counters",
                 finding: counters.finding_summary.clone(),
             },
+            SummaryLine {
+                experiment: "Garbage collection: ratio against threads".into(),
+                anchor: "gc",
+                finding: gc.finding_summary.clone(),
+            },
+            SummaryLine {
+                experiment: "Thread-pool sizing".into(),
+                anchor: "pool",
+                finding: pool.finding_summary.clone(),
+            },
         ],
         machine,
         stride,
         sharing,
         counters,
+        gc,
+        pool,
         environment: environment::section(runs),
     };
     let mut env = Environment::new();
@@ -136,6 +157,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("stride.html", include_str!("../../templates/stride.html")),
     ("sharing.html", include_str!("../../templates/sharing.html")),
     ("counters.html", include_str!("../../templates/counters.html")),
+    ("gc.html", include_str!("../../templates/gc.html")),
+    ("pool.html", include_str!("../../templates/pool.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
 ];
 

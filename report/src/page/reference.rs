@@ -98,3 +98,52 @@ fn printed_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<O
         other => Err(serde::de::Error::custom(format!("expected a number or nothing, got '{other}'"))),
     }
 }
+
+/// Article B's first table: signatures per second against goroutines at GOGC=100.
+#[derive(Debug, Clone, Deserialize)]
+pub struct GcThreadsReference {
+    pub goroutines: u64,
+    pub signatures_per_sec: f64,
+}
+
+pub fn gc_threads() -> Result<Vec<GcThreadsReference>> {
+    const COLUMNS: &[Column] =
+        &[Column::new("goroutines", Kind::Unsigned), Column::new("signatures_per_sec", Kind::Float)];
+    read_rows(&reference_dir().join("gc.csv"), COLUMNS, None)
+}
+
+/// Article B's second table: signatures per second at 48 goroutines against GOGC.
+#[derive(Debug, Clone, Deserialize)]
+pub struct GcRatioReference {
+    pub gogc: contention::gc::GcRatio,
+    pub goroutines: u64,
+    pub signatures_per_sec: f64,
+}
+
+pub fn gc_ratios() -> Result<Vec<GcRatioReference>> {
+    const COLUMNS: &[Column] = &[
+        Column::new("gogc", Kind::Text),
+        Column::new("goroutines", Kind::Unsigned),
+        Column::new("signatures_per_sec", Kind::Float),
+    ];
+    read_rows(&reference_dir().join("gc-gogc.csv"), COLUMNS, None)
+}
+
+/// One of article C's published numbers, in the unit the article printed it in.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PoolReference {
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    pub what: String,
+}
+
+pub fn pool() -> Result<Vec<PoolReference>> {
+    const COLUMNS: &[Column] = &[
+        Column::new("key", Kind::Text),
+        Column::new("value", Kind::Float),
+        Column::new("unit", Kind::Text),
+        Column::new("what", Kind::Text),
+    ];
+    read_rows(&reference_dir().join("pool.csv"), COLUMNS, None)
+}

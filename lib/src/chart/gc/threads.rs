@@ -1,0 +1,60 @@
+//! Operations per second against worker threads, one line per GC ratio (the article's
+//! curves): median with its interval, threads on a log2 axis (they double), throughput on
+//! a log axis (the article's span 30 k to 690 k signatures/s, and machines differ more).
+
+use plotters::prelude::*;
+
+use super::super::{log_range, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{draw_legend, draw_series, format_rate, log_axis, log_fraction, quiet_corner};
+
+const CHART: &str = "gc-threads";
+
+/// Draws throughput against threads; each series' points carry x = thread count.
+pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<String, ChartError> {
+    let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
+    let y_range = log_range(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
+    let doublings = series.iter().flat_map(|s| s.points.iter().map(|p| p.x.max(1.0).log2()));
+    let (x_min, x_max) = doublings.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let x_range = (x_min - 0.3, x_max + 0.3);
+    let corner = legend_corner(series, x_range, (y_range.start, y_range.end));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| error(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, (FONT, TITLE_PX))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x_range.0..x_range.1, log_axis(y_range.start, y_range.end))
+            .map_err(|e| error(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("worker threads")
+            .y_desc("operations per second (log scale)")
+            .x_labels((x_max - x_min).round() as usize + 1)
+            .x_label_formatter(&|x| format!("{:.0}", 2f64.powf(*x)))
+            .y_label_formatter(&|y| format_rate(*y))
+            .label_style((FONT, LABEL_PX))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(|e| error(&e))?;
+        for (index, one) in series.iter().enumerate() {
+            let points: Vec<(f64, f64, f64, f64)> =
+                one.points.iter().map(|p| (p.x.max(1.0).log2(), p.median, p.low, p.high)).collect();
+            draw_series(&mut chart, CHART, index, &one.label, &points)?;
+        }
+        draw_legend(&mut chart, CHART, corner)?;
+        root.present().map_err(|e| error(&e))?;
+    }
+    Ok(svg)
+}
+
+fn legend_corner(series: &[Series], (x_low, x_high): (f64, f64), (y_low, y_high): (f64, f64)) -> SeriesLabelPosition {
+    let points: Vec<(f64, f64)> = series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .map(|p| ((p.x.max(1.0).log2() - x_low) / (x_high - x_low), log_fraction(p.median, y_low, y_high)))
+        .collect();
+    quiet_corner(&points, series.len())
+}

@@ -1,0 +1,154 @@
+//! Context switches and throughput against fixed-pool size, in two panels sharing the
+//! (logarithmic) pool-size axis: above, the whole process's voluntary (solid) and
+//! involuntary (dashed) switches per second; below, completed requests per second with the
+//! offered rate as a dotted line, so a pool that cannot keep up shows as a gap.
+
+use std::ops::Range;
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+
+use super::pool_latency::{decade_range, Marker};
+use super::{series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
+use crate::pool::PoolSummary;
+use crate::stats::Summary;
+
+const CHART: &str = "pool switches";
+const PANEL_SIZE: (u32, u32) = (760, 560);
+
+/// One machine's lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchLines {
+    pub voluntary: Series,
+    pub involuntary: Series,
+    pub throughput: Series,
+    /// The offered arrival rate (requests/s).
+    pub offered_per_s: f64,
+}
+
+/// The fixed pools at `hit_rate` as a series of `value` (median and interval).
+pub fn fixed_series(
+    label: impl Into<String>,
+    summaries: &[PoolSummary],
+    hit_rate: f64,
+    value: fn(&PoolSummary) -> &Summary,
+) -> Series {
+    super::pool_latency::fixed_series(label, summaries, hit_rate, value)
+}
+
+type LinChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, RangedCoordf64>>;
+type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+
+/// Draws both panels; `formula` marks pool sizes on each.
+pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker]) -> Result<String, ChartError> {
+    let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
+    let points =
+        || lines.iter().flat_map(|l| [&l.voluntary, &l.involuntary, &l.throughput]).flat_map(|s| s.points.iter());
+    let (x_min, x_max) = points().map(|p| p.x).fold((f64::INFINITY, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if !(x_min.is_finite() && x_max > 0.0) {
+        return Err(ChartError::new(CHART, "no data to draw"));
+    }
+    let x_range = decade_range(x_min, x_max);
+    let top =
+        |l: &SwitchLines| [&l.voluntary, &l.involuntary].map(|s| s.points.iter().map(|p| p.high).fold(0.0, f64::max));
+    let switches_max = lines.iter().flat_map(top).fold(1.0, f64::max) * 1.15;
+    let throughput_max = lines
+        .iter()
+        .flat_map(|l| l.throughput.points.iter().map(|p| p.high).chain([l.offered_per_s]))
+        .fold(1.0, f64::max)
+        * 1.15;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, PANEL_SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| error(&e))?;
+        let root = root.titled(title, (FONT, TITLE_PX)).map_err(|e| error(&e))?;
+        let (upper, lower) = root.split_vertically(PANEL_SIZE.1 / 2 - 10);
+        let mut chart =
+            panel(&upper, &x_range, 0.0..switches_max, "context switches per second").map_err(|e| error(&e))?;
+        for (index, machine) in lines.iter().enumerate() {
+            draw_line(&mut chart, &machine.voluntary, series_color(index), false).map_err(|e| error(&e))?;
+            draw_line(&mut chart, &machine.involuntary, series_color(index), true).map_err(|e| error(&e))?;
+        }
+        draw_marks(&mut chart, formula, switches_max).map_err(|e| error(&e))?;
+        legend(&mut chart).map_err(|e| error(&e))?;
+        let mut chart =
+            panel(&lower, &x_range, 0.0..throughput_max, "completed requests per second").map_err(|e| error(&e))?;
+        for (index, machine) in lines.iter().enumerate() {
+            let color = series_color(index);
+            draw_line(&mut chart, &machine.throughput, color, false).map_err(|e| error(&e))?;
+            let offered = vec![(x_range.start, machine.offered_per_s), (x_range.end, machine.offered_per_s)];
+            chart
+                .draw_series(DashedLineSeries::new(offered, 2, 4, color.stroke_width(1)))
+                .map_err(|e| error(&e))?
+                .label(format!("offered: {:.0}/s", machine.offered_per_s))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(1)));
+        }
+        draw_marks(&mut chart, formula, throughput_max).map_err(|e| error(&e))?;
+        legend(&mut chart).map_err(|e| error(&e))?;
+        root.present().map_err(|e| error(&e))?;
+    }
+    Ok(svg)
+}
+
+fn panel<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    x_range: &Range<f64>,
+    y_range: Range<f64>,
+    y_desc: &str,
+) -> Result<LinChart<'a, 'b>, DrawingAreaErrorKind<std::io::Error>> {
+    let mut chart = ChartBuilder::on(area)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_range.clone().log_scale(), y_range)?;
+    chart
+        .configure_mesh()
+        .x_desc("threads in the fixed pool (log scale)")
+        .y_desc(y_desc)
+        .x_labels(20)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, LABEL_PX))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    Ok(chart)
+}
+
+/// Medians joined (solid or dashed), dots, and interval bars.
+fn draw_line(chart: &mut LinChart<'_, '_>, series: &Series, color: RGBColor, dashed: bool) -> DrawResult {
+    let points: Vec<(f64, f64)> = series.points.iter().map(|p: &IntervalPoint| (p.x, p.median)).collect();
+    let anno = if dashed {
+        chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, color.stroke_width(2)))?
+    } else {
+        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
+    };
+    anno.label(series.label.clone()).legend(move |(x, y)| {
+        let gap = if dashed { 6 } else { 0 };
+        PathElement::new(vec![(x, y), (x + 18 - gap, y)], color.stroke_width(2))
+    });
+    chart.draw_series(points.iter().map(|&point| Circle::new(point, 3, color.filled())))?;
+    chart.draw_series(
+        series.points.iter().map(|p| PathElement::new(vec![(p.x, p.low), (p.x, p.high)], color.stroke_width(1))),
+    )?;
+    Ok(())
+}
+
+fn draw_marks(chart: &mut LinChart<'_, '_>, marks: &[Marker], y_max: f64) -> DrawResult {
+    for mark in marks {
+        let points = vec![(mark.value, 0.0), (mark.value, y_max)];
+        chart.draw_series(DashedLineSeries::new(points, 5, 5, BLACK.mix(0.6).stroke_width(1)))?;
+        let label = Text::new(mark.label.clone(), (mark.value * 1.03, y_max * 0.97), (FONT, LABEL_PX));
+        chart.draw_series(std::iter::once(label))?;
+    }
+    Ok(())
+}
+
+fn legend<'a, 'b: 'a>(chart: &mut LinChart<'a, 'b>) -> DrawResult {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerLeft)
+        .label_font((FONT, LABEL_PX))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .draw()
+}

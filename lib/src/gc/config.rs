@@ -1,0 +1,294 @@
+//! What a GC sweep measures: thread counts x GC ratios, the heap's sizes and the work per
+//! operation. Defaults follow the article where the machine allows.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::heap::span_bytes_for;
+use super::trigger::MIN_HEAP_BYTES;
+use crate::error::ConfigError;
+use crate::harness::logical_cpus;
+
+/// The most worker threads one cell may use.
+pub const MAX_THREADS: usize = 1024;
+
+/// A GOGC-style setting: collect after allocating `percent` % of the live heap, or never.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum GcRatio {
+    Percent(u32),
+    /// No pacing: only the heap ceiling forces a cycle (like GOGC=off with a memory limit).
+    Off,
+}
+
+impl GcRatio {
+    /// Go's default, GOGC=100: the baseline every speed-up is measured against.
+    pub const DEFAULT: GcRatio = GcRatio::Percent(100);
+
+    /// Sort key: percent ascending, `off` last (it behaves like an infinite ratio).
+    pub fn order_key(self) -> u64 {
+        match self {
+            GcRatio::Percent(percent) => u64::from(percent),
+            GcRatio::Off => u64::MAX,
+        }
+    }
+}
+
+impl fmt::Display for GcRatio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GcRatio::Percent(percent) => write!(f, "{percent}"),
+            GcRatio::Off => f.write_str("off"),
+        }
+    }
+}
+
+impl FromStr for GcRatio {
+    type Err = ConfigError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("off") {
+            return Ok(GcRatio::Off);
+        }
+        match text.parse::<u32>() {
+            Ok(percent) if percent >= 1 => Ok(GcRatio::Percent(percent)),
+            _ => {
+                Err(ConfigError::new("ratios", text, "a whole percentage of at least 1 (GOGC-style, e.g. 100), or off"))
+            }
+        }
+    }
+}
+
+impl TryFrom<String> for GcRatio {
+    type Error = ConfigError;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl From<GcRatio> for String {
+    fn from(ratio: GcRatio) -> Self {
+        ratio.to_string()
+    }
+}
+
+/// The real work each operation does between its allocations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Workload {
+    /// ECDSA P-256 signing with RustCrypto's `p256` (the article's benchmark); needs the
+    /// crate's `ecdsa` feature.
+    Ecdsa,
+    /// A cheaper built-in one: chained SipHash rounds (std's hasher) over the message.
+    Hash,
+}
+
+impl Workload {
+    /// ECDSA when this build has it, else the hash workload.
+    pub fn preferred() -> Self {
+        if cfg!(feature = "ecdsa") {
+            Workload::Ecdsa
+        } else {
+            Workload::Hash
+        }
+    }
+}
+
+impl fmt::Display for Workload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Workload::Ecdsa => "ecdsa",
+            Workload::Hash => "hash",
+        })
+    }
+}
+
+impl FromStr for Workload {
+    type Err = ConfigError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "ecdsa" => Ok(Workload::Ecdsa),
+            "hash" => Ok(Workload::Hash),
+            _ => Err(ConfigError::new("workload", text, "ecdsa or hash")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Worker counts to sweep (each a separate cell).
+    pub threads: Vec<usize>,
+    pub ratios: Vec<GcRatio>,
+    /// How long each trial lets the workers run.
+    pub trial: Duration,
+    /// Size of the live object graph every cycle must trace.
+    pub live_bytes: u64,
+    /// Bytes each operation allocates (object payloads, without headers).
+    pub alloc_per_op_bytes: u64,
+    pub objects_per_op: u32,
+    /// The heap never holds more than this; with ratio `off` it is what forces a cycle.
+    pub ceiling_bytes: u64,
+    /// Go's minimum heap: the trigger never falls below this x ratio / 100.
+    pub min_heap_bytes: u64,
+    pub workload: Workload,
+    /// Measured trials per (threads, ratio) cell.
+    pub trials: usize,
+    pub warmup: Duration,
+    /// Wall-clock allowance for the measured rounds: a round of trials over every cell
+    /// starts only while one more round of the average length so far still fits.
+    pub budget: Duration,
+}
+
+impl Default for Config {
+    /// The article's shape sized to this machine: 1 up to 4 x the logical CPUs, GOGC 100 to
+    /// the article's best (11300) and off, ~2.5 KB in 34 objects per signature.
+    fn default() -> Self {
+        Self {
+            threads: default_thread_counts(logical_cpus()),
+            ratios: [100, 200, 400, 800, 2400, 4800, 11300]
+                .map(GcRatio::Percent)
+                .into_iter()
+                .chain([GcRatio::Off])
+                .collect(),
+            trial: Duration::from_secs(1),
+            live_bytes: 1 << 20,
+            alloc_per_op_bytes: 2560,
+            objects_per_op: 34,
+            ceiling_bytes: 1 << 30,
+            min_heap_bytes: MIN_HEAP_BYTES,
+            workload: Workload::preferred(),
+            trials: 3,
+            warmup: Duration::from_millis(500),
+            budget: Duration::from_secs(270),
+        }
+    }
+}
+
+impl Config {
+    /// Seconds, not minutes: the hash workload, four ratios, short trials, and a 256 MiB
+    /// ceiling so `off` stays light in a notebook (and shows the ceiling forcing cycles).
+    pub fn quick() -> Self {
+        Self {
+            ceiling_bytes: 256 << 20,
+            ratios: [100, 400, 2400].map(GcRatio::Percent).into_iter().chain([GcRatio::Off]).collect(),
+            trial: Duration::from_millis(200),
+            workload: Workload::Hash,
+            warmup: Duration::from_millis(100),
+            budget: Duration::from_secs(20),
+            ..Self::default()
+        }
+    }
+
+    /// Bytes of one span: 64 KiB, or one operation's objects with headers when larger.
+    pub fn span_bytes(&self) -> u64 {
+        span_bytes_for(self.alloc_per_op_bytes, self.objects_per_op)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.threads.is_empty() {
+            return Err(ConfigError::new("threads", "(none)", "at least one thread count, e.g. 1,2,4"));
+        }
+        if let Some(&bad) = self.threads.iter().find(|&&threads| threads == 0 || threads > MAX_THREADS) {
+            return Err(ConfigError::new("threads", bad, format!("between 1 and {MAX_THREADS}")));
+        }
+        if self.ratios.is_empty() {
+            return Err(ConfigError::new("ratios", "(none)", "at least one ratio, e.g. 100,400,off"));
+        }
+        if let Some(bad) = self.ratios.iter().find(|ratio| **ratio == GcRatio::Percent(0)) {
+            return Err(ConfigError::new("ratios", bad, "a whole percentage of at least 1, or off"));
+        }
+        if self.trial.is_zero() {
+            return Err(ConfigError::new("seconds", 0, "more than 0 seconds per trial"));
+        }
+        if self.objects_per_op == 0 {
+            return Err(ConfigError::new("objects-per-op", 0, "at least 1"));
+        }
+        if self.alloc_per_op_bytes < u64::from(self.objects_per_op) {
+            let allowed = format!("at least 1 byte per object ({} objects per operation)", self.objects_per_op);
+            return Err(ConfigError::new("alloc-per-op", self.alloc_per_op_bytes, allowed));
+        }
+        self.validate_sizes()?;
+        if self.trials == 0 {
+            return Err(ConfigError::new("trials", 0, "at least 1"));
+        }
+        Ok(())
+    }
+
+    /// The live graph plus one span must fit under the ceiling, or no operation could run.
+    fn validate_sizes(&self) -> Result<(), ConfigError> {
+        let ceiling = self.ceiling_bytes;
+        if self.alloc_per_op_bytes > ceiling / 2 {
+            let allowed = format!("at most half the heap ceiling ({ceiling} bytes)");
+            return Err(ConfigError::new("alloc-per-op", self.alloc_per_op_bytes, allowed));
+        }
+        let span = self.span_bytes();
+        if self.live_bytes.saturating_add(span) > ceiling {
+            let allowed = format!(
+                "at most the heap ceiling ({ceiling} bytes) minus one {span}-byte span: {} bytes",
+                ceiling.saturating_sub(span)
+            );
+            return Err(ConfigError::new("live-bytes", self.live_bytes, allowed));
+        }
+        Ok(())
+    }
+}
+
+/// 1, 2, 4, ... up to 4 x the logical CPUs, with the CPU count itself and its multiples
+/// (where the article's curve bends: cores, then hyper-threads, then oversubscription).
+pub fn default_thread_counts(cpus: usize) -> Vec<usize> {
+    let cpus = cpus.max(1);
+    let most = (4 * cpus).min(MAX_THREADS);
+    let mut counts: Vec<usize> =
+        std::iter::successors(Some(1usize), |n| n.checked_mul(2)).take_while(|&n| n <= most).collect();
+    counts.extend([cpus, 2 * cpus, most].into_iter().filter(|&n| n <= most));
+    counts.sort_unstable();
+    counts.dedup();
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_parse_percent_or_off_and_reject_the_rest() {
+        assert_eq!("100".parse::<GcRatio>().unwrap(), GcRatio::Percent(100));
+        assert_eq!(" OFF ".parse::<GcRatio>().unwrap(), GcRatio::Off);
+        let message = "0".parse::<GcRatio>().unwrap_err().to_string();
+        assert_eq!(message, "invalid ratios = 0: a whole percentage of at least 1 (GOGC-style, e.g. 100), or off");
+        assert!("-5".parse::<GcRatio>().is_err());
+        assert!("fast".parse::<GcRatio>().is_err());
+        assert_eq!(GcRatio::Off.to_string(), "off");
+    }
+
+    #[test]
+    fn default_threads_reach_four_times_the_cpus() {
+        assert_eq!(default_thread_counts(2), vec![1, 2, 4, 8]);
+        assert_eq!(default_thread_counts(6), vec![1, 2, 4, 6, 8, 12, 16, 24]);
+        assert_eq!(default_thread_counts(1), vec![1, 2, 4]);
+    }
+
+    #[test]
+    fn defaults_and_quick_are_valid() {
+        Config::default().validate().unwrap();
+        Config::quick().validate().unwrap();
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let check = |config: Config, field: &str| assert_eq!(config.validate().unwrap_err().field, field);
+        check(Config { threads: vec![2, 0], ..Config::quick() }, "threads");
+        check(Config { trial: Duration::ZERO, ..Config::quick() }, "seconds");
+        check(Config { live_bytes: 2 << 30, ..Config::quick() }, "live-bytes");
+        check(Config { alloc_per_op_bytes: 1 << 30, ..Config::quick() }, "alloc-per-op");
+        check(Config { ratios: vec![GcRatio::Percent(0)], ..Config::quick() }, "ratios");
+        let error = Config { live_bytes: 2 << 30, ..Config::quick() }.validate().unwrap_err();
+        assert!(error.to_string().starts_with("invalid live-bytes = 2147483648: at most the heap ceiling"), "{error}");
+    }
+}

@@ -1,0 +1,133 @@
+//! The trials of each case summarised: medians with intervals, rates per second, drops.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Row, Variant};
+use crate::stats::Summary;
+
+/// What identifies a case across trials.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CaseKey {
+    pub variant: Variant,
+    pub hit_rate: f64,
+    pub pool_threads: u64,
+    pub db_connections: u64,
+}
+
+/// The trials of one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolSummary {
+    pub key: CaseKey,
+    pub trials: usize,
+    pub cpus: u64,
+    pub formula_threads: u64,
+    pub mean_wait_ms: f64,
+    pub cpu_work_ms: f64,
+    pub offered_rate_per_s: f64,
+    pub completed_per_s: Summary,
+    pub p50_ms: Summary,
+    pub p99_ms: Summary,
+    pub p999_ms: Summary,
+    /// Voluntary plus involuntary, per second of the run.
+    pub switches_per_s: Summary,
+    pub voluntary_per_s: Summary,
+    pub involuntary_per_s: Summary,
+    pub cpu_share: Summary,
+    /// CPUs' worth of time spent switching: median switches/s x the probe's cost per switch.
+    pub switching_cpus: f64,
+    /// Dropped / arrived over all trials.
+    pub dropped_share: f64,
+    pub peak_queue: u64,
+    pub peak_rss_bytes: u64,
+    pub switch_cost_ns: f64,
+}
+
+impl PoolSummary {
+    /// How sentences name the case: "N=21", "the split pools (10+24)", ...
+    pub fn label(&self) -> String {
+        match self.key.variant {
+            Variant::Fixed => format!("N={}", self.key.pool_threads),
+            Variant::Split => format!("the split pools ({}+{})", self.key.pool_threads, self.key.db_connections),
+            Variant::Async => format!("async tasks ({} workers)", self.key.pool_threads),
+        }
+    }
+}
+
+/// Groups rows by case, in order: hit rate as first seen, then fixed by size, split, async.
+pub fn summarize(rows: &[Row]) -> Vec<PoolSummary> {
+    let mut keys: Vec<CaseKey> = Vec::new();
+    for row in rows {
+        let key = CaseKey {
+            variant: row.variant,
+            hit_rate: row.hit_rate,
+            pool_threads: row.pool_threads,
+            db_connections: row.db_connections,
+        };
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    let hit_order: Vec<u64> = keys.iter().map(|key| key.hit_rate.to_bits()).fold(Vec::new(), |mut seen, bits| {
+        if !seen.contains(&bits) {
+            seen.push(bits);
+        }
+        seen
+    });
+    let position = |key: &CaseKey| hit_order.iter().position(|&bits| bits == key.hit_rate.to_bits());
+    let variant_rank = |variant: Variant| Variant::ALL.iter().position(|&v| v == variant);
+    keys.sort_by_key(|key| (position(key), variant_rank(key.variant), key.pool_threads));
+    keys.iter().filter_map(|key| summarize_case(*key, rows)).collect()
+}
+
+fn summarize_case(key: CaseKey, rows: &[Row]) -> Option<PoolSummary> {
+    let group: Vec<&Row> = rows
+        .iter()
+        .filter(|r| {
+            r.variant == key.variant
+                && r.hit_rate == key.hit_rate
+                && r.pool_threads == key.pool_threads
+                && r.db_connections == key.db_connections
+        })
+        .collect();
+    let first = *group.first()?;
+    let of = |value: fn(&Row) -> f64| Summary::of(&group.iter().map(|row| value(row)).collect::<Vec<_>>());
+    let per_s = |count: fn(&Row) -> u64| {
+        Summary::of(&group.iter().map(|row| count(row) as f64 / (row.elapsed_ns as f64 / 1e9)).collect::<Vec<_>>())
+    };
+    let switches_per_s = per_s(|row| row.voluntary_switches + row.involuntary_switches)?;
+    let arrived: u64 = group.iter().map(|row| row.arrived).sum();
+    let dropped: u64 = group.iter().map(|row| row.dropped).sum();
+    Some(PoolSummary {
+        key,
+        trials: group.len(),
+        cpus: first.cpus,
+        formula_threads: first.formula_threads,
+        mean_wait_ms: first.mean_wait_ms,
+        cpu_work_ms: first.cpu_work_ns as f64 / 1e6,
+        offered_rate_per_s: first.offered_rate_per_s,
+        completed_per_s: of(|row| row.completed_per_s)?,
+        p50_ms: of(|row| row.p50_ms)?,
+        p99_ms: of(|row| row.p99_ms)?,
+        p999_ms: of(|row| row.p999_ms)?,
+        switching_cpus: switches_per_s.median * first.switch_cost_ns / 1e9,
+        switches_per_s,
+        voluntary_per_s: per_s(|row| row.voluntary_switches)?,
+        involuntary_per_s: per_s(|row| row.involuntary_switches)?,
+        cpu_share: of(|row| row.cpu_share)?,
+        dropped_share: if arrived == 0 { 0.0 } else { dropped as f64 / arrived as f64 },
+        peak_queue: group.iter().map(|row| row.peak_queue).max().unwrap_or(0),
+        peak_rss_bytes: group.iter().map(|row| row.peak_rss_bytes).max().unwrap_or(0),
+        switch_cost_ns: first.switch_cost_ns,
+    })
+}
+
+/// Milliseconds in words: "0.84 ms", "61 ms", "2.31 s".
+pub fn format_ms(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else if ms >= 10.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{ms:.2} ms")
+    }
+}

@@ -1,0 +1,107 @@
+//! The GC sweep through the `contention` binary: bad values refused with exit 2 naming the
+//! value, a tiny real run written whole and verified, and its section rendered.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn contention(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("contention-gc-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bad_values_exit_2_naming_the_value() {
+    let out = scratch("bad");
+    let cases: &[(&[&str], &str)] = &[
+        (&["--ratios", "0"], "invalid ratios = 0: a whole percentage of at least 1"),
+        (
+            &["--ratios", "100,fast"],
+            "invalid ratios = fast: a whole percentage of at least 1 (GOGC-style, e.g. 100), or off",
+        ),
+        (&["--threads", "0"], "invalid threads = 0: between 1 and 1024"),
+        (&["--threads", "1,2,0"], "invalid threads = 0: between 1 and 1024"),
+        (&["--seconds", "0"], "invalid seconds = 0: more than 0 seconds per trial"),
+        (&["--seconds", "inf"], "invalid seconds = inf: a number of seconds above 0"),
+        (
+            &["--live-bytes", "2147483648"],
+            "invalid live-bytes = 2147483648: at most the heap ceiling (1073741824 bytes)",
+        ),
+        (&["--alloc-per-op", "4294967296"], "invalid alloc-per-op = 4294967296: at most half the heap ceiling"),
+        (&["--alloc-per-op", "10"], "invalid alloc-per-op = 10: at least 1 byte per object (34 objects per operation)"),
+        (&["--workload", "rsa"], "invalid workload = rsa: ecdsa or hash"),
+        (&["--trials", "0"], "invalid trials = 0: at least 1"),
+    ];
+    for (flags, message) in cases {
+        let mut args = vec!["run", "gc", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let output = contention(&args);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(message), "{flags:?}: {}", stderr(&output));
+    }
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing measured, nothing written");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+fn only_run_folder(out: &Path) -> PathBuf {
+    let folders: Vec<PathBuf> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(folders.len(), 1, "one run folder in {}", out.display());
+    folders.into_iter().next().unwrap()
+}
+
+#[test]
+fn a_tiny_sweep_is_saved_verified_and_rendered() {
+    let out = scratch("run");
+    let output = contention(&[
+        "run",
+        "gc",
+        "--quick",
+        "--threads",
+        "1,2",
+        "--ratios",
+        "100,off",
+        "--seconds",
+        "0.05",
+        "--trials",
+        "1",
+        "--workload",
+        "ecdsa",
+        "--ceiling-bytes",
+        "16777216",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let run = only_run_folder(&out);
+    let csv = std::fs::read_to_string(run.join("gc.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("threads,ratio,trial,workload,elapsed_ns,operations,ops_per_sec,collections,"));
+    assert_eq!(lines.len(), 1 + 2 * 2, "one row per (threads, ratio)");
+    assert!(lines[1..].iter().all(|line| line.ends_with(",true") && line.contains(",ecdsa,")), "{csv}");
+    assert_eq!(lines[1..].iter().filter(|line| line.contains(",off,")).count(), 2);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["profile"], "custom");
+    assert_eq!(manifest["experiments"][0]["config"]["ratios"], serde_json::json!(["100", "off"]));
+    let page = out.join("page.html");
+    let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let section = &html[html.find("<section id=\"gc\">").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(section.contains("a model of a tracing collector's pacing, not Go's runtime"));
+    assert_eq!(section.matches("<figure class=\"chart\"").count(), 2, "threads chart and ratio chart");
+    assert_eq!(section.matches("<svg").count(), 2);
+    assert!(section.contains("691054") && section.contains("30618"), "the article's numbers beside ours");
+    assert!(!section.contains("Not measured"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
