@@ -8,7 +8,9 @@
 
 pub mod counters;
 pub mod fitness;
+pub mod gc;
 pub mod machine;
+pub mod pool;
 pub mod reference;
 pub mod runs;
 pub mod sharing;
