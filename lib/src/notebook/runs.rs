@@ -102,20 +102,50 @@ impl SavedRun {
     }
 }
 
-/// Every run folder directly under `dir` (those holding a manifest), oldest first.
-pub fn find_runs(dir: impl AsRef<Path>) -> Result<Vec<SavedRun>, RunsError> {
+/// The run folders found under a folder, and the ones that could not be read (with why).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FoundRuns {
+    pub runs: Vec<SavedRun>,
+    pub skipped: Vec<String>,
+}
+
+/// Every run folder directly under `dir` (those holding a manifest), oldest first. A folder
+/// whose manifest cannot be read is skipped and named in `skipped`; a missing `dir` holds
+/// no runs.
+pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let dir = dir.as_ref();
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
         Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
     };
     let mut folders: Vec<PathBuf> =
         entries.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.join(MANIFEST).is_file()).collect();
     folders.sort();
-    let mut runs = folders.iter().map(SavedRun::read).collect::<Result<Vec<_>, _>>()?;
-    runs.sort_by(|a, b| a.started_utc.cmp(&b.started_utc));
-    Ok(runs)
+    let mut found = FoundRuns::default();
+    for folder in folders {
+        match SavedRun::read(&folder) {
+            Ok(run) => found.runs.push(run),
+            Err(error) => found.skipped.push(error.to_string()),
+        }
+    }
+    found.runs.sort_by(|a, b| a.started_utc.cmp(&b.started_utc));
+    Ok(found)
+}
+
+/// The rows of `experiment` from every run that measured it, labelled by run, and why any
+/// run's file could not be read (a run from an older version of the lab, a damaged file).
+pub fn rows_by_run<R: DeserializeOwned>(runs: &[SavedRun], experiment: &str) -> (Vec<(String, Vec<R>)>, Vec<String>) {
+    let mut read = Vec::new();
+    let mut skipped = Vec::new();
+    for run in runs {
+        match run.rows(experiment) {
+            Some(Ok(rows)) => read.push((run.label(), rows)),
+            Some(Err(error)) => skipped.push(format!("{}: {error}", run.label())),
+            None => {}
+        }
+    }
+    (read, skipped)
 }
 
 /// Reads an experiment's CSV into rows of type `R`, whose fields are named like the
@@ -192,9 +222,28 @@ mod tests {
     #[test]
     fn finds_run_folders_and_ignores_the_rest() {
         let parent = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures");
-        let runs = find_runs(parent).unwrap();
-        assert!(runs.iter().any(|run| run.dir.ends_with("run-fixture")));
-        assert!(find_runs("/nonexistent/runs").unwrap().is_empty());
+        let found = find_runs(parent).unwrap();
+        assert!(found.runs.iter().any(|run| run.dir.ends_with("run-fixture")));
+        assert!(found.skipped.is_empty());
+        assert_eq!(find_runs("/nonexistent/runs").unwrap(), FoundRuns::default());
+    }
+
+    #[test]
+    fn unreadable_runs_are_skipped_with_a_reason() {
+        let parent = std::env::temp_dir().join(format!("contention-runs-skip-{}", std::process::id()));
+        let broken = parent.join("broken-run");
+        std::fs::create_dir_all(&broken).unwrap();
+        std::fs::write(broken.join(MANIFEST), "{}").unwrap();
+        let found = find_runs(&parent).unwrap();
+        std::fs::remove_dir_all(&parent).unwrap();
+        assert!(found.runs.is_empty());
+        assert_eq!(found.skipped.len(), 1);
+        assert!(found.skipped[0].contains("is not a run manifest"), "{:?}", found.skipped);
+        let fixture = SavedRun::read(FIXTURE).unwrap();
+        let (read, skipped) = rows_by_run::<crate::sharing::Row>(&[fixture.clone()], "stride");
+        assert!(read.is_empty() && skipped.len() == 1, "{skipped:?}");
+        let (read, skipped) = rows_by_run::<Row>(&[fixture], "stride");
+        assert_eq!((read.len(), skipped.len()), (1, 0));
     }
 
     #[test]
