@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(found.skipped.len(), 1);
         assert!(found.skipped[0].contains("is not a run manifest"), "{:?}", found.skipped);
         let fixture = SavedRun::read(FIXTURE).unwrap();
-        let (read, skipped) = rows_by_run::<crate::sharing::Row>(&[fixture.clone()], "stride");
+        let (read, skipped) = rows_by_run::<crate::sharing::Row>(std::slice::from_ref(&fixture), "stride");
         assert!(read.is_empty() && skipped.len() == 1, "{skipped:?}");
         let (read, skipped) = rows_by_run::<Row>(&[fixture], "stride");
         assert_eq!((read.len(), skipped.len()), (1, 0));
