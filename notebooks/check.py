@@ -66,23 +66,31 @@ def output_text(output):
 
 
 def problems_in(notebook):
-    """Every failure the executed outputs show: error outputs, stderr, panic or error text."""
+    """Every failure the executed outputs show: error outputs, stderr, panic or error text
+    (one line per cell and kind, with the first lines of the text)."""
     found = []
     for index, cell in enumerate(notebook.cells):
-        for output in cell.get("outputs", []):
+        outputs = cell.get("outputs", [])
+        stderr = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stderr")
+        if stderr.strip():
+            found.append(f"cell {index}: wrote to stderr: {first_lines(stderr)}")
+        for output in outputs:
             text = output_text(output)
             if output.output_type == "error":
                 found.append(f"cell {index}: error output: {first_lines(text)}")
-            elif output.output_type == "stream" and output.name == "stderr" and text.strip():
-                found.append(f"cell {index}: wrote to stderr: {first_lines(text)}")
-            elif FAILURE_TEXT.search(text):
+            elif output.output_type != "stream" and FAILURE_TEXT.search(text):
                 found.append(f"cell {index}: failure in output: {first_lines(text)}")
+        stdout = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stdout")
+        if FAILURE_TEXT.search(stdout):
+            found.append(f"cell {index}: failure in output: {first_lines(stdout)}")
     return found
 
 
-def first_lines(text, count=6):
+def first_lines(text, count=4):
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
-    return " | ".join(plain.splitlines()[:count])
+    lines = [line.strip() for line in plain.splitlines() if line.strip()]
+    more = f" | ... ({len(lines) - count} more lines)" if len(lines) > count else ""
+    return " | ".join(lines[:count]) + more
 
 
 def cell_seconds(cell):
@@ -110,7 +118,7 @@ def execute(path, out_dir, timeout):
     try:
         client.execute()
     except CellExecutionError as error:
-        problems.append(f"a cell failed: {first_lines(str(error), 12)}")
+        problems.append(f"a cell failed: {first_lines(str(error), 6)}")
     except (CellTimeoutError, DeadKernelError) as error:
         problems.append(f"{type(error).__name__}: {first_lines(str(error))}")
     total = time.monotonic() - start
