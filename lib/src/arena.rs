@@ -2,6 +2,7 @@
 //! page-aligned allocation, so an experiment decides which counters share a cache line.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::hint::black_box;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -58,6 +59,17 @@ impl StridedSlots {
         // a multiple of 8 from a 4096-aligned base, and the memory was zeroed (a valid
         // AtomicU64). The reference lives no longer than `self`, which owns the allocation.
         unsafe { &*self.base.as_ptr().add(index * self.stride_bytes).cast::<AtomicU64>() }
+    }
+
+    /// The timed loop the false-sharing experiments share: `iters` relaxed atomic adds of 1
+    /// to slot `index`, one `lock inc`/`lock xadd` (x86) or `ldadd` (arm64) per iteration.
+    /// `black_box` keeps the compiler from reasoning about the slot or the count.
+    #[inline(never)]
+    pub fn add_ones(&self, index: usize, iters: u64) {
+        let counter = black_box(self.slot(index));
+        for _ in 0..black_box(iters) {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Sum of all slots (read after the writers have been joined).

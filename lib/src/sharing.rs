@@ -8,8 +8,6 @@
 //! - false sharing: N threads, each its own counter, counters 8 bytes apart;
 //! - no sharing: N threads, each its own counter, counters `padding_bytes` apart.
 
-use std::hint::black_box;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -217,7 +215,7 @@ impl Setup {
         self.slots.reset();
         let per_thread = total / self.threads as u64;
         let timing =
-            run_team(EXPERIMENT, self.threads, |worker| increment(&self.slots, self.slot_of(worker), per_thread))?;
+            run_team(EXPERIMENT, self.threads, |worker| self.slots.add_ones(self.slot_of(worker), per_thread))?;
         let actual = self.slots.sum();
         if actual != total {
             let case = self.case.name().to_string();
@@ -235,17 +233,6 @@ impl Setup {
             pinned: timing.pinned,
             verified: true,
         })
-    }
-}
-
-/// The timed loop: one `lock xadd` (x86) / `ldadd` (arm64) per iteration on the counter
-/// this worker was given. `black_box` keeps the compiler from reasoning about the slot or
-/// the count.
-#[inline(never)]
-fn increment(slots: &StridedSlots, slot: usize, iters: u64) {
-    let counter = black_box(slots.slot(slot));
-    for _ in 0..black_box(iters) {
-        counter.fetch_add(1, Ordering::Relaxed);
     }
 }
 

@@ -2,8 +2,6 @@
 //! `stride` bytes apart in one page-aligned allocation. Counters closer than a cache line
 //! share it, and every increment must take the line from the other cores.
 
-use std::hint::black_box;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -123,7 +121,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     for slots in &layouts {
         warm_up(config.warmup / layouts.len() as u32, || {
             slots.reset();
-            run_team(EXPERIMENT, config.threads, |worker| increment(slots, worker, warmup_iters)).map(drop)
+            run_team(EXPERIMENT, config.threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
         })?;
     }
     let deadline = Deadline::after(config.budget);
@@ -149,7 +147,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
     slots.reset();
     let (timing, cache_misses) = count_cache_misses(|| {
-        run_team(EXPERIMENT, config.threads, |worker| increment(slots, worker, config.iters_per_thread))
+        run_team(EXPERIMENT, config.threads, |worker| slots.add_ones(worker, config.iters_per_thread))
     });
     let timing = timing?;
     let expected = config.threads as u64 * config.iters_per_thread;
@@ -174,16 +172,6 @@ fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -
         verified: true,
         cache_misses,
     })
-}
-
-/// The timed loop: one `lock xadd` (x86) / `ldadd` (arm64) per iteration on this worker's
-/// own counter. `black_box` keeps the compiler from reasoning about the slot or the count.
-#[inline(never)]
-fn increment(slots: &StridedSlots, worker: usize, iters: u64) {
-    let slot = black_box(slots.slot(worker));
-    for _ in 0..black_box(iters) {
-        slot.fetch_add(1, Ordering::Relaxed);
-    }
 }
 
 /// The trials of one stride, summarised.

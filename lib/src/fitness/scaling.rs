@@ -3,8 +3,6 @@
 //! as long as one thread and the speedup is the thread count. Repeating identical trials
 //! also measures how noisy the machine is.
 
-use std::hint::black_box;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
@@ -106,7 +104,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     let warmup_iters = (config.iters_per_thread / 10).max(1);
     warm_up(config.warmup, || {
         slots.reset();
-        run_team(EXPERIMENT, config.max_threads, |worker| increment(&slots, worker, warmup_iters)).map(drop)
+        run_team(EXPERIMENT, config.max_threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
     })?;
     let deadline = Deadline::after(config.budget);
     let total = config.trials * sizes.len();
@@ -130,9 +128,8 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 
 fn measure(config: &Config, slots: &StridedSlots, threads: usize, trial: usize) -> Result<Row, RunError> {
     slots.reset();
-    let (timing, cache_misses) = count_cache_misses(|| {
-        run_team(EXPERIMENT, threads, |worker| increment(slots, worker, config.iters_per_thread))
-    });
+    let (timing, cache_misses) =
+        count_cache_misses(|| run_team(EXPERIMENT, threads, |worker| slots.add_ones(worker, config.iters_per_thread)));
     let timing = timing?;
     let expected = threads as u64 * config.iters_per_thread;
     let actual = slots.sum();
@@ -155,15 +152,6 @@ fn measure(config: &Config, slots: &StridedSlots, threads: usize, trial: usize) 
         verified: true,
         cache_misses,
     })
-}
-
-/// The timed loop: one atomic add per iteration on this worker's own padded counter.
-#[inline(never)]
-fn increment(slots: &StridedSlots, worker: usize, iters: u64) {
-    let slot = black_box(slots.slot(worker));
-    for _ in 0..black_box(iters) {
-        slot.fetch_add(1, Ordering::Relaxed);
-    }
 }
 
 /// The trials of one team size, summarised.

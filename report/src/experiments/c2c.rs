@@ -1,16 +1,10 @@
 //! Core-to-core latency on the command line: flags to config, rows to CSV.
 
-use std::path::Path;
-
 use anyhow::Result;
-use contention::c2c::{self, Config, Row};
-use contention::harness::Progress;
+use contention::c2c::Config;
 
-use super::Experiment;
 use crate::cli::MeasureArgs;
 use crate::load::{Column, Kind};
-use crate::manifest::ExperimentRecord;
-use crate::run_dir::write_csv;
 
 /// The CSV columns of [`Row`], in order, with their types.
 pub const COLUMNS: &[Column] = &[
@@ -37,12 +31,4 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.validate()?;
     }
     Ok(config)
-}
-
-pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(Experiment::C2c, config)?;
-    let outcome = c2c::run(config, progress)?;
-    write_csv::<Row>(&dir.join(Experiment::C2c.csv_file()), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
 }

@@ -1,17 +1,11 @@
 //! The counter layouts on the command line: flags to config, rows to CSV.
 
-use std::path::Path;
-
 use anyhow::Result;
-use contention::counters::{self, Config, Row};
-use contention::harness::Progress;
+use contention::counters::Config;
 
 use super::sharing::one_thread_count;
-use super::Experiment;
 use crate::cli::MeasureArgs;
 use crate::load::{Column, Kind};
-use crate::manifest::ExperimentRecord;
-use crate::run_dir::write_csv;
 
 /// The CSV columns of [`Row`], in order, with their types.
 pub const COLUMNS: &[Column] = &[
@@ -52,12 +46,4 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.validate()?;
     }
     Ok(config)
-}
-
-pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(Experiment::Counters, config)?;
-    let outcome = counters::run(config, progress)?;
-    write_csv::<Row>(&dir.join(Experiment::Counters.csv_file()), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
 }

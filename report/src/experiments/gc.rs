@@ -1,17 +1,12 @@
 //! The GC sweep on the command line: flags to config, rows to CSV.
 
-use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use contention::gc::{self, Config, GcRatio, Row};
-use contention::harness::Progress;
+use contention::gc::{Config, GcRatio};
 
-use super::Experiment;
 use crate::cli::MeasureArgs;
 use crate::load::{Column, Kind};
-use crate::manifest::ExperimentRecord;
-use crate::run_dir::write_csv;
 use crate::usage::usage;
 
 /// The CSV columns of [`Row`], in order, with their types.
@@ -85,12 +80,4 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     config.trials = args.trials.unwrap_or(config.trials);
     config.validate()?;
     Ok(config)
-}
-
-pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(Experiment::Gc, config)?;
-    let outcome = gc::run(config, progress)?;
-    write_csv::<Row>(&dir.join(Experiment::Gc.csv_file()), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
 }

@@ -13,11 +13,13 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::ValueEnum;
-use contention::harness::Progress;
+use contention::harness::{Outcome, Progress};
+use contention::RunError;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::MeasureArgs;
 use crate::manifest::ExperimentRecord;
+use crate::run_dir::write_csv;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -150,12 +152,35 @@ pub fn measure(
     progress: Progress,
 ) -> Result<ExperimentRecord> {
     match experiment {
-        Experiment::Machine => machine::measure(&options.machine, dir, progress),
-        Experiment::C2c => c2c::measure(&options.c2c, dir, progress),
-        Experiment::Stride => stride::measure(&options.stride, dir, progress),
-        Experiment::Sharing => sharing::measure(&options.sharing, dir, progress),
-        Experiment::Counters => counters::measure(&options.counters, dir, progress),
-        Experiment::Gc => gc::measure(&options.gc, dir, progress),
-        Experiment::Pool => pool::measure(&options.pool, dir, progress),
+        Experiment::Machine => {
+            save(experiment, &options.machine, dir, || contention::fitness::run(&options.machine, progress))
+        }
+        Experiment::C2c => save(experiment, &options.c2c, dir, || contention::c2c::run(&options.c2c, progress)),
+        Experiment::Stride => {
+            save(experiment, &options.stride, dir, || contention::stride::run(&options.stride, progress))
+        }
+        Experiment::Sharing => {
+            save(experiment, &options.sharing, dir, || contention::sharing::run(&options.sharing, progress))
+        }
+        Experiment::Counters => {
+            save(experiment, &options.counters, dir, || contention::counters::run(&options.counters, progress))
+        }
+        Experiment::Gc => save(experiment, &options.gc, dir, || contention::gc::run(&options.gc, progress)),
+        Experiment::Pool => save(experiment, &options.pool, dir, || contention::pool::run(&options.pool, progress)),
     }
+}
+
+/// Runs one experiment, writes its rows whole to `dir/<name>.csv` and returns its record
+/// (config, rows, time, machine conditions before and after).
+fn save<C: Serialize, R: Serialize>(
+    experiment: Experiment,
+    config: &C,
+    dir: &Path,
+    run: impl FnOnce() -> Result<Outcome<R>, RunError>,
+) -> Result<ExperimentRecord> {
+    let mut record = ExperimentRecord::start(experiment, config)?;
+    let outcome = run()?;
+    write_csv(&dir.join(experiment.csv_file()), &outcome.rows)?;
+    record.finish(outcome.rows.len(), outcome.budget_exhausted);
+    Ok(record)
 }

@@ -1,18 +1,13 @@
 //! Thread-pool sizing on the command line: flags to config, rows to CSV.
 
-use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::ValueEnum;
-use contention::harness::Progress;
-use contention::pool::{self, Config, Row, Variant};
+use contention::pool::{Config, Variant};
 
-use super::Experiment;
 use crate::cli::MeasureArgs;
 use crate::load::{Column, Kind};
-use crate::manifest::ExperimentRecord;
-use crate::run_dir::write_csv;
 use crate::usage::usage;
 
 /// `--variant`: one way of serving the requests, or all of them.
@@ -117,12 +112,4 @@ fn wait_range(flag: &str, values: &[f64]) -> Result<Option<[f64; 2]>> {
             other.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
         ))),
     }
-}
-
-pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(Experiment::Pool, config)?;
-    let outcome = pool::run(config, progress)?;
-    write_csv::<Row>(&dir.join(Experiment::Pool.csv_file()), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
 }

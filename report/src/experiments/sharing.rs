@@ -1,16 +1,10 @@
 //! The four-way control on the command line: flags to config, rows to CSV.
 
-use std::path::Path;
-
 use anyhow::Result;
-use contention::harness::Progress;
-use contention::sharing::{self, Config, Row};
+use contention::sharing::Config;
 
-use super::Experiment;
 use crate::cli::MeasureArgs;
 use crate::load::{Column, Kind};
-use crate::manifest::ExperimentRecord;
-use crate::run_dir::write_csv;
 use crate::usage::usage;
 
 /// The CSV columns of [`Row`], in order, with their types.
@@ -60,12 +54,4 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.validate()?;
     }
     Ok(config)
-}
-
-pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(Experiment::Sharing, config)?;
-    let outcome = sharing::run(config, progress)?;
-    write_csv::<Row>(&dir.join(Experiment::Sharing.csv_file()), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
 }

@@ -7,17 +7,14 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use contention::c2c::PairSummary;
 use contention::fitness::verdict::Verdict;
-use contention::fitness::{self, gather_facts, scaling, Config, Facts, Row, ScalingSummary};
-use contention::harness::Progress;
+use contention::fitness::{self, gather_facts, scaling, Config, Facts, ScalingSummary};
 use serde::Serialize;
 
 mod table;
 
-use super::Experiment;
 use crate::cli::MeasureArgs;
 use crate::load::{load_run, Column, Kind, RunData};
-use crate::manifest::ExperimentRecord;
-use crate::run_dir::{write_atomic, write_csv};
+use crate::run_dir::write_atomic;
 
 /// The CSV columns of [`Row`], in order, with their types.
 pub const COLUMNS: &[Column] = &[
@@ -46,14 +43,6 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.validate()?;
     }
     Ok(config)
-}
-
-pub fn measure(config: &Config, dir: &Path, progress: Progress) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(Experiment::Machine, config)?;
-    let outcome = fitness::run(config, progress)?;
-    write_csv::<Row>(&dir.join(Experiment::Machine.csv_file()), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
 }
 
 /// Everything one run says about the machine's fitness, summarised once for the page and
