@@ -28,6 +28,15 @@ render run_dir:
 compare +run_dirs:
     {{contention}} report --compare {{run_dirs}} --out compare.html
 
+# Set up Jupyter with the Rust kernel (first time ~10 min) and open the notebooks in Jupyter Lab.
+notebooks *args:
+    bash notebooks/lab.sh {{args}}
+
+# Execute every notebook headlessly with the evcxr kernel; fails on any error or committed output.
+notebooks-check *notebooks:
+    bash notebooks/setup.sh
+    .venv/bin/python notebooks/check.py {{notebooks}}
+
 # Run the tests (the README's test command).
 test:
     cargo test --release --workspace
