@@ -2,7 +2,7 @@
 //! article's compact and padded numbers beside them, and the report's chart.
 
 use super::reference::{ReferenceError, ReferenceTable};
-use super::{figure, format_number, short_number, table, Rich};
+use super::{format_number, short_number, table, MachinesChart, Rich};
 use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{ChartError, IntervalPoint, Series};
 use crate::counters::{format_bytes, format_count, Layout, LayoutSummary, EXTRAPOLATED_COUNTERS};
@@ -109,31 +109,18 @@ where
     Label: AsRef<str>,
     Summaries: AsRef<[LayoutSummary]>,
 {
-    let mut series: Vec<Series> = article.into_iter().collect();
-    series.extend(machines.iter().map(|(label, summaries)| {
-        let (label, summaries) = (label.as_ref(), summaries.as_ref());
-        let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
-        series_from_summaries(format!("{label}, {threads} threads"), summaries)
-    }));
-    let svg = counters_chart("Counter layouts: time per increment", &series)?;
-    let medians: Vec<String> = machines
-        .iter()
-        .map(|(label, summaries)| {
-            let label = label.as_ref();
-            let points: Vec<String> = summaries
-                .as_ref()
-                .iter()
-                .map(|s| format!("{}: {} ns", s.layout.short_label(), format_number(s.ns_per_increment.median)))
-                .collect();
-            format!("{label}: {}", points.join(", "))
-        })
-        .collect();
-    Ok(figure(
-        &svg,
-        "Nanoseconds per increment, per thread, for each layout (log scale; bars are the median's interval)",
-        &format!("median per increment, {}", medians.join("; ")),
-    ))
+    CHART.figure(machines, article)
 }
+
+const CHART: MachinesChart<LayoutSummary> = MachinesChart {
+    title: "Counter layouts: time per increment",
+    caption: "Nanoseconds per increment, per thread, for each layout (log scale; bars are the median's interval)",
+    fallback: "median per increment",
+    threads: |summaries| summaries.iter().map(|s| s.threads).max().unwrap_or(0),
+    series: |label, summaries| series_from_summaries(label, summaries),
+    draw: counters_chart,
+    point: |s| format!("{}: {} ns", s.layout.short_label(), format_number(s.ns_per_increment.median)),
+};
 
 #[cfg(test)]
 mod tests {

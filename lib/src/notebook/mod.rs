@@ -18,7 +18,7 @@ pub mod stride;
 
 use std::fmt::Write as _;
 
-use crate::chart::svg_as_img_tag;
+use crate::chart::{svg_as_img_tag, ChartError, Series};
 
 /// One displayable value: HTML for Jupyter, plain text for everything else.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +124,47 @@ pub fn figure(svg: &str, caption: &str, plain: &str) -> Rich {
             escape(caption)
         ),
         plain: format!("{caption}\n{plain}"),
+    }
+}
+
+/// How one experiment charts several machines: a series per machine after the article's,
+/// the report's chart, and a text fallback naming each machine's points.
+pub(crate) struct MachinesChart<Summary: 'static> {
+    pub title: &'static str,
+    pub caption: &'static str,
+    /// Leads the text fallback, e.g. "median time per stride".
+    pub fallback: &'static str,
+    pub threads: fn(&[Summary]) -> u64,
+    pub series: fn(String, &[Summary]) -> Series,
+    pub draw: fn(&str, &[Series]) -> Result<String, ChartError>,
+    pub point: fn(&Summary) -> String,
+}
+
+impl<Summary> MachinesChart<Summary> {
+    /// The figure for `machines` (label, summaries), after the article's series when given.
+    pub(crate) fn figure<Label, Summaries>(
+        &self,
+        machines: &[(Label, Summaries)],
+        article: Option<Series>,
+    ) -> Result<Rich, ChartError>
+    where
+        Label: AsRef<str>,
+        Summaries: AsRef<[Summary]>,
+    {
+        let mut series: Vec<Series> = article.into_iter().collect();
+        series.extend(machines.iter().map(|(label, summaries)| {
+            let summaries = summaries.as_ref();
+            (self.series)(format!("{}, {} threads", label.as_ref(), (self.threads)(summaries)), summaries)
+        }));
+        let svg = (self.draw)(self.title, &series)?;
+        let points: Vec<String> = machines
+            .iter()
+            .map(|(label, summaries)| {
+                let points: Vec<String> = summaries.as_ref().iter().map(self.point).collect();
+                format!("{}: {}", label.as_ref(), points.join(", "))
+            })
+            .collect();
+        Ok(figure(&svg, self.caption, &format!("{}, {}", self.fallback, points.join("; "))))
     }
 }
 

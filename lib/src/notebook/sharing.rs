@@ -2,7 +2,7 @@
 //! ratios the control is read by, and the report's chart.
 
 use super::reference::{ReferenceError, ReferenceTable};
-use super::{figure, format_number, table, Rich};
+use super::{format_number, table, MachinesChart, Rich};
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{ChartError, IntervalPoint, Series};
 use crate::sharing::{describe_ratio, false_sharing_over, Case, CaseSummary};
@@ -128,31 +128,18 @@ where
     Label: AsRef<str>,
     Summaries: AsRef<[CaseSummary]>,
 {
-    let mut series: Vec<Series> = article.into_iter().collect();
-    series.extend(machines.iter().map(|(label, summaries)| {
-        let (label, summaries) = (label.as_ref(), summaries.as_ref());
-        let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
-        series_from_summaries(format!("{label}, {threads} threads"), summaries)
-    }));
-    let svg = sharing_chart("Four-way control: time per increment", &series)?;
-    let medians: Vec<String> = machines
-        .iter()
-        .map(|(label, summaries)| {
-            let label = label.as_ref();
-            let points: Vec<String> = summaries
-                .as_ref()
-                .iter()
-                .map(|s| format!("{}: {} ns", s.case.name(), format_number(s.ns_per_increment.median)))
-                .collect();
-            format!("{label}: {}", points.join(", "))
-        })
-        .collect();
-    Ok(figure(
-        &svg,
-        "Nanoseconds per increment, per thread, in each case (log scale; bars are the median's interval)",
-        &format!("median per increment, {}", medians.join("; ")),
-    ))
+    CHART.figure(machines, article)
 }
+
+const CHART: MachinesChart<CaseSummary> = MachinesChart {
+    title: "Four-way control: time per increment",
+    caption: "Nanoseconds per increment, per thread, in each case (log scale; bars are the median's interval)",
+    fallback: "median per increment",
+    threads: |summaries| summaries.iter().map(|s| s.threads).max().unwrap_or(0),
+    series: |label, summaries| series_from_summaries(label, summaries),
+    draw: sharing_chart,
+    point: |s| format!("{}: {} ns", s.case.name(), format_number(s.ns_per_increment.median)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 //! table and as the report's chart.
 
 use super::reference::{ReferenceError, ReferenceTable};
-use super::{figure, format_number, table, Rich};
+use super::{format_number, table, MachinesChart, Rich};
 use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{ChartError, IntervalPoint, Series};
 use crate::stride::StrideSummary;
@@ -78,38 +78,20 @@ where
     Label: AsRef<str>,
     Summaries: AsRef<[StrideSummary]>,
 {
-    let mut series: Vec<Series> = article.into_iter().collect();
-    series.extend(machines.iter().map(|(label, summaries)| {
-        let (label, summaries) = (label.as_ref(), summaries.as_ref());
-        let threads = summaries.first().map_or(0, |s| s.threads);
-        series_from_summaries(format!("{label}, {threads} threads"), summaries)
-    }));
-    let svg = stride_chart("Stride sweep: time per trial", &series)?;
-    let medians: Vec<String> = machines
-        .iter()
-        .map(|(label, summaries)| {
-            let label = label.as_ref();
-            let points: Vec<String> = summaries
-                .as_ref()
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{} B: {} ms ({:.2}x)",
-                        s.stride_bytes,
-                        format_number(s.elapsed_ms.median),
-                        s.relative_to_fastest
-                    )
-                })
-                .collect();
-            format!("{label}: {}", points.join(", "))
-        })
-        .collect();
-    Ok(figure(
-        &svg,
-        "Time per trial against the distance between counters (log scales; bars are the median's interval)",
-        &format!("median time per stride, {}", medians.join("; ")),
-    ))
+    CHART.figure(machines, article)
 }
+
+const CHART: MachinesChart<StrideSummary> = MachinesChart {
+    title: "Stride sweep: time per trial",
+    caption: "Time per trial against the distance between counters (log scales; bars are the median's interval)",
+    fallback: "median time per stride",
+    threads: |summaries| summaries.first().map_or(0, |s| s.threads),
+    series: |label, summaries| series_from_summaries(label, summaries),
+    draw: stride_chart,
+    point: |s| {
+        format!("{} B: {} ms ({:.2}x)", s.stride_bytes, format_number(s.elapsed_ms.median), s.relative_to_fastest)
+    },
+};
 
 /// Where `threads` counters `stride_bytes` apart land in `line_bytes`-byte cache lines,
 /// counting from a line boundary (the sweep's arena is page-aligned).
