@@ -6,7 +6,9 @@ use std::hint::black_box;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::ConfigError;
+use crate::error::{ConfigError, RunError};
+use crate::harness::{run_team, TeamTiming};
+use crate::perf::{count_cache_misses, CounterReading};
 
 /// Alignment of the allocation: a page, so slot 0 starts a cache line on every machine
 /// (lines are 32 to 256 bytes) and the layout repeats identically across runs.
@@ -70,6 +72,31 @@ impl StridedSlots {
         for _ in 0..black_box(iters) {
             counter.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// One verified trial: resets the slots, runs `threads` workers released together
+    /// (worker `w` adds 1 to slot `slot_of(w)`, `iters` times), counts cache misses where the
+    /// kernel allows, and checks that the slots sum to `threads x iters`. A wrong sum is an
+    /// error naming `case` and `trial`, never a dropped row.
+    pub fn verified_trial(
+        &self,
+        experiment: &'static str,
+        threads: usize,
+        iters: u64,
+        slot_of: impl Fn(usize) -> usize + Sync,
+        case: impl FnOnce() -> String,
+        trial: usize,
+    ) -> Result<(TeamTiming, CounterReading), RunError> {
+        self.reset();
+        let (timing, cache_misses) =
+            count_cache_misses(|| run_team(experiment, threads, |worker| self.add_ones(slot_of(worker), iters)));
+        let timing = timing?;
+        let expected = threads as u64 * iters;
+        let actual = self.sum();
+        if actual != expected {
+            return Err(RunError::Verification { experiment, case: case(), trial, expected, actual });
+        }
+        Ok((timing, cache_misses))
     }
 
     /// Sum of all slots (read after the writers have been joined).

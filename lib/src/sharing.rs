@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::perf::CounterReading;
 
 mod finding;
 mod summary;
@@ -179,6 +180,8 @@ pub struct Row {
     pub pinned: bool,
     /// The counters summed to the total.
     pub verified: bool,
+    /// Cache misses during the trial, or "unavailable" (see [`crate::perf`]).
+    pub cache_misses: CounterReading,
 }
 
 /// One case's counters and how its threads map onto them.
@@ -212,15 +215,11 @@ impl Setup {
 
     /// Resets the counters, runs the team once, and checks the sum.
     fn trial(&self, total: u64, trial: usize) -> Result<Row, RunError> {
-        self.slots.reset();
         let per_thread = total / self.threads as u64;
-        let timing =
-            run_team(EXPERIMENT, self.threads, |worker| self.slots.add_ones(self.slot_of(worker), per_thread))?;
-        let actual = self.slots.sum();
-        if actual != total {
-            let case = self.case.name().to_string();
-            return Err(RunError::Verification { experiment: EXPERIMENT, case, trial, expected: total, actual });
-        }
+        let case = || self.case.name().to_string();
+        let slot_of = |worker| self.slot_of(worker);
+        let (timing, cache_misses) =
+            self.slots.verified_trial(EXPERIMENT, self.threads, per_thread, slot_of, case, trial)?;
         Ok(Row {
             case: self.case,
             threads: self.threads as u64,
@@ -232,6 +231,7 @@ impl Setup {
             ns_per_increment: timing.elapsed.as_nanos() as f64 / per_thread as f64,
             pinned: timing.pinned,
             verified: true,
+            cache_misses,
         })
     }
 }

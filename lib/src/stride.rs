@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
-use crate::perf::{count_cache_misses, CounterReading};
+use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
 
 pub const EXPERIMENT: &str = "stride";
@@ -145,22 +145,9 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 }
 
 fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
-    slots.reset();
-    let (timing, cache_misses) = count_cache_misses(|| {
-        run_team(EXPERIMENT, config.threads, |worker| slots.add_ones(worker, config.iters_per_thread))
-    });
-    let timing = timing?;
-    let expected = config.threads as u64 * config.iters_per_thread;
-    let actual = slots.sum();
-    if actual != expected {
-        return Err(RunError::Verification {
-            experiment: EXPERIMENT,
-            case: format!("stride {stride} B"),
-            trial,
-            expected,
-            actual,
-        });
-    }
+    let case = || format!("stride {stride} B");
+    let (timing, cache_misses) =
+        slots.verified_trial(EXPERIMENT, config.threads, config.iters_per_thread, |worker| worker, case, trial)?;
     Ok(Row {
         stride_bytes: stride as u64,
         threads: config.threads as u64,

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use contention::harness::no_progress;
+use contention::perf::CounterReading;
 use contention::sharing::{self, finding, summarize, Case, Config, Row};
 
 fn small(threads: usize) -> Config {
@@ -99,6 +100,7 @@ fn rows_with_times(times_ms: [(Case, f64); 4], spread: f64) -> Vec<Row> {
                 ns_per_increment: elapsed_ns as f64 / (20_000_000 / threads) as f64,
                 pinned: true,
                 verified: true,
+                cache_misses: CounterReading::Unavailable,
             });
         }
     }

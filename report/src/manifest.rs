@@ -13,7 +13,7 @@ use crate::experiments::{Experiment, MeasureOptions, Profile};
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
 /// message rather than misread.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 pub const FILE_NAME: &str = "manifest.json";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use super::EXPERIMENT;
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
-use crate::perf::{count_cache_misses, CounterReading};
+use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,21 +127,9 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 }
 
 fn measure(config: &Config, slots: &StridedSlots, threads: usize, trial: usize) -> Result<Row, RunError> {
-    slots.reset();
+    let case = || format!("{threads} thread(s)");
     let (timing, cache_misses) =
-        count_cache_misses(|| run_team(EXPERIMENT, threads, |worker| slots.add_ones(worker, config.iters_per_thread)));
-    let timing = timing?;
-    let expected = threads as u64 * config.iters_per_thread;
-    let actual = slots.sum();
-    if actual != expected {
-        return Err(RunError::Verification {
-            experiment: EXPERIMENT,
-            case: format!("{threads} thread(s)"),
-            trial,
-            expected,
-            actual,
-        });
-    }
+        slots.verified_trial(EXPERIMENT, threads, config.iters_per_thread, |worker| worker, case, trial)?;
     Ok(Row {
         threads: threads as u64,
         trial: trial as u64,

@@ -144,6 +144,7 @@ const CHART: MachinesChart<CaseSummary> = MachinesChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::perf::CounterReading;
     use crate::sharing::{summarize, Row};
 
     fn rows() -> Vec<Row> {
@@ -163,6 +164,7 @@ mod tests {
                     ns_per_increment: elapsed_ms * 1e6 / (2_000 / threads) as f64,
                     pinned: true,
                     verified: true,
+                    cache_misses: CounterReading::Unavailable,
                 });
             }
         }

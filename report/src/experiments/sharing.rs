@@ -19,6 +19,7 @@ pub const COLUMNS: &[Column] = &[
     Column::new("ns_per_increment", Kind::Float),
     Column::new("pinned", Kind::Bool),
     Column::new("verified", Kind::Bool),
+    Column::new("cache_misses", Kind::Counter),
 ];
 
 /// The one thread count `--threads` gives, if any; a list is refused when `selected`.
