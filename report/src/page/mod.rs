@@ -13,6 +13,8 @@ mod stride;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use contention::perf::CounterReading;
+use contention::stats::Summary;
 use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
 use serde::Serialize;
 
@@ -26,6 +28,30 @@ pub fn machine_label(run: &RunData) -> String {
     let started = &run.manifest.started_utc;
     let minute = started.get(..16).unwrap_or(started).replace('T', " ");
     format!("{} ({minute} UTC)", run.manifest.machine.hostname)
+}
+
+/// What the hardware counters said for one experiment's trials, grouped by case (stride,
+/// sharing case), in one sentence: the median per case, or that they were unavailable.
+pub fn cache_miss_note(groups: Vec<(String, Vec<CounterReading>)>) -> String {
+    let medians: Vec<String> = groups
+        .into_iter()
+        .filter_map(|(case, readings)| {
+            let counts: Vec<f64> = readings
+                .iter()
+                .filter_map(|reading| match reading {
+                    CounterReading::Counted(count) => Some(*count as f64),
+                    CounterReading::Unavailable => None,
+                })
+                .collect();
+            Summary::of(&counts).map(|summary| format!("{case}: {:.0}", summary.median))
+        })
+        .collect();
+    if medians.is_empty() {
+        "Cache misses per trial: unavailable here (the kernel allowed no hardware counter; see the machine section)."
+            .into()
+    } else {
+        format!("Median cache misses per trial (perf_event_open): {}.", medians.join(", "))
+    }
 }
 
 /// One line of the summary at the top of the page.
@@ -175,5 +201,24 @@ pub fn format_number(value: f64) -> String {
         format!("{value:.1}")
     } else {
         format!("{value:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_miss_note_gives_medians_or_says_unavailable() {
+        let counted = vec![
+            (
+                "8 B".to_string(),
+                vec![CounterReading::Counted(100), CounterReading::Counted(300), CounterReading::Counted(150)],
+            ),
+            ("64 B".to_string(), vec![CounterReading::Unavailable, CounterReading::Counted(20)]),
+        ];
+        assert_eq!(cache_miss_note(counted), "Median cache misses per trial (perf_event_open): 8 B: 150, 64 B: 20.");
+        let unavailable = vec![("8 B".to_string(), vec![CounterReading::Unavailable])];
+        assert!(cache_miss_note(unavailable).starts_with("Cache misses per trial: unavailable here"));
     }
 }

@@ -26,6 +26,7 @@ pub struct SharingSection {
     pub rows: Vec<CaseRow>,
     pub ratios: Vec<RatioRow>,
     pub configs: Vec<MachineFinding>,
+    pub cache_misses: Vec<MachineFinding>,
 }
 
 #[derive(Debug, Serialize)]
@@ -110,6 +111,7 @@ pub fn section(runs: &[RunData]) -> Result<SharingSection> {
         chart_svg: sharing_chart("Four-way control: time per increment", &series)?,
         machines: measured.iter().map(|(label, _, _)| label.clone()).collect(),
         configs: measured.iter().map(|(label, run, _)| config_line(label, run)).collect(),
+        cache_misses: measured.iter().map(|(label, run, _)| cache_miss_line(label, run)).collect(),
         findings,
         rows,
         ratios,
@@ -170,6 +172,18 @@ fn article_sentence(reference: &[SharingReference]) -> String {
         printed(Case::TrueSharing),
         printed(Case::Single),
     )
+}
+
+fn cache_miss_line(label: &str, run: &RunData) -> MachineFinding {
+    let rows = run.sharing.as_deref().unwrap_or_default();
+    let groups = Case::ALL
+        .iter()
+        .map(|&case| {
+            let readings = rows.iter().filter(|row| row.case == case).map(|row| row.cache_misses).collect();
+            (case.name().to_string(), readings)
+        })
+        .collect();
+    MachineFinding { machine: label.to_string(), text: super::cache_miss_note(groups) }
 }
 
 fn config_line(label: &str, run: &RunData) -> MachineFinding {

@@ -7,7 +7,7 @@ use contention::chart::{IntervalPoint, Series};
 use contention::stride::{finding, summarize, StrideSummary};
 use serde::Serialize;
 
-use super::{format_number, machine_label, reference};
+use super::{cache_miss_note, format_number, machine_label, reference};
 use crate::load::RunData;
 
 #[derive(Debug, Serialize)]
@@ -20,6 +20,7 @@ pub struct StrideSection {
     pub machines: Vec<String>,
     pub rows: Vec<StrideTableRow>,
     pub configs: Vec<MachineFinding>,
+    pub cache_misses: Vec<MachineFinding>,
 }
 
 #[derive(Debug, Serialize)]
@@ -94,6 +95,21 @@ pub fn section(runs: &[RunData]) -> Result<StrideSection> {
         },
         chart_svg: stride_chart("Stride sweep: time per trial", &series)?,
         machines: measured.iter().map(|(label, _, _)| label.clone()).collect(),
+        cache_misses: measured
+            .iter()
+            .map(|(label, run, summaries)| MachineFinding {
+                machine: label.clone(),
+                text: cache_miss_note(
+                    summaries
+                        .iter()
+                        .map(|s| {
+                            let rows = run.stride.iter().flatten().filter(|row| row.stride_bytes == s.stride_bytes);
+                            (format!("{} B", s.stride_bytes), rows.map(|row| row.cache_misses).collect())
+                        })
+                        .collect(),
+                ),
+            })
+            .collect(),
         configs: measured
             .iter()
             .map(|(label, run, _)| MachineFinding {
