@@ -11,8 +11,7 @@ use contention::counters::{
 use serde::Serialize;
 
 use super::reference::{self, CountersReference};
-use super::stride::MachineFinding;
-use super::{format_number, machine_label};
+use super::{config_of, format_number, machine_label, summary_line, MachineFinding};
 use crate::load::RunData;
 
 #[derive(Debug, Serialize)]
@@ -86,11 +85,7 @@ pub fn section(runs: &[RunData]) -> Result<CountersSection> {
         measured.iter().map(|(label, _, summaries)| (label.clone(), headline(summaries))).collect();
     Ok(CountersSection {
         measured: !measured.is_empty(),
-        finding_summary: match headlines.as_slice() {
-            [] => "Not measured.".into(),
-            [(_, only)] => only.clone(),
-            many => many.iter().map(|(machine, text)| format!("{machine}: {text}")).collect::<Vec<_>>().join(" "),
-        },
+        finding_summary: summary_line(headlines.iter().map(|(machine, text)| (machine.as_str(), text.as_str()))),
         article: article_sentence(&reference),
         extrapolated_counters: format_count(EXTRAPOLATED_COUNTERS),
         chart_svg: counters_chart("Counter layouts: time per increment", &series)?,
@@ -144,15 +139,7 @@ fn article_sentence(reference: &[CountersReference]) -> String {
 }
 
 fn config_line(label: &str, run: &RunData) -> MachineFinding {
-    MachineFinding {
-        machine: label.to_string(),
-        text: run
-            .manifest
-            .experiments
-            .iter()
-            .find(|e| e.name == contention::counters::EXPERIMENT)
-            .map_or(String::new(), |e| super::environment::config_text(&e.config)),
-    }
+    MachineFinding { machine: label.to_string(), text: config_of(run, contention::counters::EXPERIMENT) }
 }
 
 fn cell(summary: Option<&LayoutSummary>) -> LayoutCell {

@@ -13,8 +13,8 @@ use contention::gc::{finding, summarize, CellSummary, GcRatio, Workload};
 use contention::stats::Ratio;
 use serde::Serialize;
 
-use super::environment::{config_text, human_bytes};
-use super::{format_number, machine_label, reference};
+use super::environment::human_bytes;
+use super::{config_of, format_number, machine_label, reference, summary_line};
 use crate::load::RunData;
 
 #[derive(Debug, Serialize)]
@@ -115,11 +115,7 @@ pub fn section(runs: &[RunData]) -> Result<GcSection> {
     let article_default = article_ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map(|r| r.signatures_per_sec);
     Ok(GcSection {
         measured: !measured.is_empty(),
-        finding_summary: match machines.as_slice() {
-            [] => "Not measured.".into(),
-            [only] => only.finding.clone(),
-            many => many.iter().map(|m| format!("{}: {}", m.label, m.finding)).collect::<Vec<_>>().join(" "),
-        },
+        finding_summary: summary_line(machines.iter().map(|m| (m.label.as_str(), m.finding.as_str()))),
         ratio_chart_svg: throughput_by_ratio_chart("Throughput against GC ratio, most threads", &ratio_series)?,
         threads_rows: threads_rows(&article_threads, article_one, &measured),
         ratio_rows: ratio_rows(&article_ratios, article_default, &measured),
@@ -163,12 +159,7 @@ fn machine_section(run: &RunData, cells: &[CellSummary], article: &Series) -> Re
                 clear: best.beats_default,
             })
             .collect(),
-        config: run
-            .manifest
-            .experiments
-            .iter()
-            .find(|e| e.name == "gc")
-            .map_or(String::new(), |e| config_text(&e.config)),
+        config: config_of(run, contention::gc::EXPERIMENT),
         label,
     })
 }

@@ -54,6 +54,30 @@ pub fn cache_miss_note(groups: Vec<(String, Vec<CounterReading>)>) -> String {
     }
 }
 
+/// One machine's sentence in a section (a finding, a config line).
+#[derive(Debug, Serialize)]
+pub struct MachineFinding {
+    pub machine: String,
+    pub text: String,
+}
+
+/// An experiment's line in the page summary from (machine, sentence) pairs: the one
+/// machine's sentence, or each prefixed by its machine; "Not measured." when none.
+pub fn summary_line<'a>(findings: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let findings: Vec<(&str, &str)> = findings.into_iter().collect();
+    match findings.as_slice() {
+        [] => "Not measured.".into(),
+        [(_, only)] => only.to_string(),
+        many => many.iter().map(|(machine, text)| format!("{machine}: {text}")).collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// The config `experiment` ran with in `run`, as `key=value` pairs ("" when it did not run).
+pub fn config_of(run: &RunData, experiment: &str) -> String {
+    let record = run.manifest.experiments.iter().find(|e| e.name == experiment);
+    record.map_or(String::new(), |e| environment::config_text(&e.config))
+}
+
 /// One line of the summary at the top of the page.
 #[derive(Debug, Serialize)]
 struct SummaryLine {

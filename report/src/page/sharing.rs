@@ -9,8 +9,7 @@ use contention::sharing::{describe_ratio, false_sharing_over, finding, summarize
 use serde::Serialize;
 
 use super::reference::{self, SharingReference};
-use super::stride::MachineFinding;
-use super::{format_number, machine_label};
+use super::{config_of, format_number, machine_label, summary_line, MachineFinding};
 use crate::load::RunData;
 
 #[derive(Debug, Serialize)]
@@ -102,11 +101,7 @@ pub fn section(runs: &[RunData]) -> Result<SharingSection> {
         .collect();
     Ok(SharingSection {
         measured: !measured.is_empty(),
-        finding_summary: match findings.as_slice() {
-            [] => "Not measured.".into(),
-            [only] => only.text.clone(),
-            many => many.iter().map(|f| format!("{}: {}", f.machine, f.text)).collect::<Vec<_>>().join(" "),
-        },
+        finding_summary: summary_line(findings.iter().map(|f| (f.machine.as_str(), f.text.as_str()))),
         article: article_sentence(&reference),
         chart_svg: sharing_chart("Four-way control: time per increment", &series)?,
         machines: measured.iter().map(|(label, _, _)| label.clone()).collect(),
@@ -187,15 +182,7 @@ fn cache_miss_line(label: &str, run: &RunData) -> MachineFinding {
 }
 
 fn config_line(label: &str, run: &RunData) -> MachineFinding {
-    MachineFinding {
-        machine: label.to_string(),
-        text: run
-            .manifest
-            .experiments
-            .iter()
-            .find(|e| e.name == contention::sharing::EXPERIMENT)
-            .map_or(String::new(), |e| super::environment::config_text(&e.config)),
-    }
+    MachineFinding { machine: label.to_string(), text: config_of(run, contention::sharing::EXPERIMENT) }
 }
 
 fn cell(summary: Option<&CaseSummary>) -> CaseCell {

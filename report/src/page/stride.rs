@@ -7,7 +7,7 @@ use contention::chart::{IntervalPoint, Series};
 use contention::stride::{finding, summarize, StrideSummary};
 use serde::Serialize;
 
-use super::{cache_miss_note, format_number, machine_label, reference};
+use super::{cache_miss_note, config_of, format_number, machine_label, reference, summary_line, MachineFinding};
 use crate::load::RunData;
 
 #[derive(Debug, Serialize)]
@@ -21,12 +21,6 @@ pub struct StrideSection {
     pub rows: Vec<StrideTableRow>,
     pub configs: Vec<MachineFinding>,
     pub cache_misses: Vec<MachineFinding>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct MachineFinding {
-    pub machine: String,
-    pub text: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -88,11 +82,7 @@ pub fn section(runs: &[RunData]) -> Result<StrideSection> {
         .collect();
     Ok(StrideSection {
         measured: !measured.is_empty(),
-        finding_summary: match findings.as_slice() {
-            [] => "Not measured.".into(),
-            [only] => only.text.clone(),
-            many => many.iter().map(|f| format!("{}: {}", f.machine, f.text)).collect::<Vec<_>>().join(" "),
-        },
+        finding_summary: summary_line(findings.iter().map(|f| (f.machine.as_str(), f.text.as_str()))),
         chart_svg: stride_chart("Stride sweep: time per trial", &series)?,
         machines: measured.iter().map(|(label, _, _)| label.clone()).collect(),
         cache_misses: measured
@@ -114,12 +104,7 @@ pub fn section(runs: &[RunData]) -> Result<StrideSection> {
             .iter()
             .map(|(label, run, _)| MachineFinding {
                 machine: label.clone(),
-                text: run
-                    .manifest
-                    .experiments
-                    .iter()
-                    .find(|e| e.name == "stride")
-                    .map_or(String::new(), |e| super::environment::config_text(&e.config)),
+                text: config_of(run, contention::stride::EXPERIMENT),
             })
             .collect(),
         findings,
