@@ -181,6 +181,35 @@ impl Deadline {
     }
 }
 
+/// Runs `trials` rounds over `cases`: round 1 over every case, then round 2, ..., so a slow
+/// drift of the machine affects every case alike. The budget is checked between rounds: the
+/// first round always runs, later ones are skipped whole once it is spent. Progress names
+/// each step "<label(case)>, trial t/n".
+pub fn interleaved_trials<Case, Row>(
+    experiment: &'static str,
+    cases: &[Case],
+    trials: usize,
+    budget: Duration,
+    progress: Progress,
+    label: impl Fn(&Case) -> String,
+    mut measure: impl FnMut(&Case, usize) -> Result<Row, RunError>,
+) -> Result<Outcome<Row>, RunError> {
+    let deadline = Deadline::after(budget);
+    let total = trials * cases.len();
+    let mut rows = Vec::with_capacity(total);
+    for trial in 0..trials {
+        if trial > 0 && deadline.expired() {
+            return Ok(Outcome { rows, budget_exhausted: true });
+        }
+        for case in cases {
+            rows.push(measure(case, trial)?);
+            let label = format!("{}, trial {}/{trials}", label(case), trial + 1);
+            progress(&ProgressEvent { experiment, done: rows.len(), total, label });
+        }
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}
+
 /// How many logical CPUs this process may run on.
 pub fn logical_cpus() -> usize {
     thread::available_parallelism().map_or(1, |count| count.get())

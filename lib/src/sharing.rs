@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{interleaved_trials, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 
 mod finding;
@@ -245,22 +245,13 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     for setup in &setups {
         warm_up(config.warmup / setups.len() as u32, || setup.trial(warmup_total, 0).map(drop))?;
     }
-    let deadline = Deadline::after(config.budget);
-    let total = config.trials * setups.len();
-    let mut rows = Vec::with_capacity(total);
-    for trial in 0..config.trials {
-        if trial > 0 && deadline.expired() {
-            return Ok(Outcome { rows, budget_exhausted: true });
-        }
-        for setup in &setups {
-            rows.push(setup.trial(config.total_increments, trial)?);
-            progress(&ProgressEvent {
-                experiment: EXPERIMENT,
-                done: rows.len(),
-                total,
-                label: format!("{}, trial {}/{}", setup.case.name(), trial + 1, config.trials),
-            });
-        }
-    }
-    Ok(Outcome { rows, budget_exhausted: false })
+    interleaved_trials(
+        EXPERIMENT,
+        &setups,
+        config.trials,
+        config.budget,
+        progress,
+        |setup| setup.case.name().to_string(),
+        |setup, trial| setup.trial(config.total_increments, trial),
+    )
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{interleaved_trials, logical_cpus, run_team, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
 
@@ -124,24 +124,16 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             run_team(EXPERIMENT, config.threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
         })?;
     }
-    let deadline = Deadline::after(config.budget);
-    let total = config.trials * layouts.len();
-    let mut rows = Vec::with_capacity(total);
-    for trial in 0..config.trials {
-        if trial > 0 && deadline.expired() {
-            return Ok(Outcome { rows, budget_exhausted: true });
-        }
-        for (slots, &stride) in layouts.iter().zip(&config.strides_bytes) {
-            rows.push(measure(config, slots, stride, trial)?);
-            progress(&ProgressEvent {
-                experiment: EXPERIMENT,
-                done: rows.len(),
-                total,
-                label: format!("stride {stride} B, trial {}/{}", trial + 1, config.trials),
-            });
-        }
-    }
-    Ok(Outcome { rows, budget_exhausted: false })
+    let cases: Vec<(&StridedSlots, usize)> = layouts.iter().zip(config.strides_bytes.iter().copied()).collect();
+    interleaved_trials(
+        EXPERIMENT,
+        &cases,
+        config.trials,
+        config.budget,
+        progress,
+        |&(_, stride)| format!("stride {stride} B"),
+        |&(slots, stride), trial| measure(config, slots, stride, trial),
+    )
 }
 
 fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {

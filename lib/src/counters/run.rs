@@ -3,7 +3,7 @@
 use super::layouts::{build, Counter};
 use super::{Config, Layout, Row, EXPERIMENT};
 use crate::error::RunError;
-use crate::harness::{run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{interleaved_trials, run_team, warm_up, Outcome, Progress};
 
 /// Runs the seven layouts. Trials are interleaved (round 1 over all layouts, then round
 /// 2, ...) so a slow drift of the machine affects every layout alike.
@@ -16,24 +16,15 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             trial(counter.as_ref(), config.threads, warmup_per_thread, 0).map(drop)
         })?;
     }
-    let deadline = Deadline::after(config.budget);
-    let total = config.trials * counters.len();
-    let mut rows = Vec::with_capacity(total);
-    for round in 0..config.trials {
-        if round > 0 && deadline.expired() {
-            return Ok(Outcome { rows, budget_exhausted: true });
-        }
-        for counter in &counters {
-            rows.push(trial(counter.as_ref(), config.threads, config.increments_per_thread(), round)?);
-            progress(&ProgressEvent {
-                experiment: EXPERIMENT,
-                done: rows.len(),
-                total,
-                label: format!("{}, trial {}/{}", counter.layout().name(), round + 1, config.trials),
-            });
-        }
-    }
-    Ok(Outcome { rows, budget_exhausted: false })
+    interleaved_trials(
+        EXPERIMENT,
+        &counters,
+        config.trials,
+        config.budget,
+        progress,
+        |counter| counter.layout().name().to_string(),
+        |counter, round| trial(counter.as_ref(), config.threads, config.increments_per_thread(), round),
+    )
 }
 
 /// Resets `counter`, has `threads` threads add `per_thread` each, and checks the total.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::EXPERIMENT;
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{logical_cpus, run_team, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{interleaved_trials, logical_cpus, run_team, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
 
@@ -106,24 +106,15 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         slots.reset();
         run_team(EXPERIMENT, config.max_threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
     })?;
-    let deadline = Deadline::after(config.budget);
-    let total = config.trials * sizes.len();
-    let mut rows = Vec::with_capacity(total);
-    for trial in 0..config.trials {
-        if trial > 0 && deadline.expired() {
-            return Ok(Outcome { rows, budget_exhausted: true });
-        }
-        for &threads in &sizes {
-            rows.push(measure(config, &slots, threads, trial)?);
-            progress(&ProgressEvent {
-                experiment: EXPERIMENT,
-                done: rows.len(),
-                total,
-                label: format!("{threads} thread(s), trial {}/{}", trial + 1, config.trials),
-            });
-        }
-    }
-    Ok(Outcome { rows, budget_exhausted: false })
+    interleaved_trials(
+        EXPERIMENT,
+        &sizes,
+        config.trials,
+        config.budget,
+        progress,
+        |threads| format!("{threads} thread(s)"),
+        |&threads, trial| measure(config, &slots, threads, trial),
+    )
 }
 
 fn measure(config: &Config, slots: &StridedSlots, threads: usize, trial: usize) -> Result<Row, RunError> {

@@ -38,7 +38,7 @@ pub use service::{calibrate, hash_rounds, CpuWork};
 pub use summary::{format_ms, summarize, CaseKey, PoolSummary};
 
 use crate::error::RunError;
-use crate::harness::{logical_cpus, warm_up, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{interleaved_trials, logical_cpus, warm_up, Outcome, Progress};
 use crate::stats::Summary;
 
 pub const EXPERIMENT: &str = "pool";
@@ -129,24 +129,15 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     let warm_case = Case { variant: Variant::Fixed, hit_rate, pool_threads: warm_threads, db_connections: 0 };
     let warm_config = Config { window: config.warmup.min(config.window), ..config.clone() };
     warm_up(config.warmup, || measure(&warm_config, &setup, &warm_case, 0).map(drop))?;
-    let deadline = Deadline::after(config.budget);
-    let total = config.trials * cases.len();
-    let mut rows = Vec::with_capacity(total);
-    for trial in 0..config.trials {
-        if trial > 0 && deadline.expired() {
-            return Ok(Outcome { rows, budget_exhausted: true });
-        }
-        for case in &cases {
-            rows.push(measure(config, &setup, case, trial)?);
-            progress(&ProgressEvent {
-                experiment: EXPERIMENT,
-                done: rows.len(),
-                total,
-                label: format!("{}, hit {}, trial {}/{}", describe(case), case.hit_rate, trial + 1, config.trials),
-            });
-        }
-    }
-    Ok(Outcome { rows, budget_exhausted: false })
+    interleaved_trials(
+        EXPERIMENT,
+        &cases,
+        config.trials,
+        config.budget,
+        progress,
+        |case| format!("{}, hit {}", describe(case), case.hit_rate),
+        |case, trial| measure(config, &setup, case, trial),
+    )
 }
 
 fn prepare(config: &Config) -> Result<Setup, RunError> {

@@ -2,6 +2,7 @@
 //! column per machine, and how to reproduce each run.
 
 use contention::machine::Cache;
+use contention::notebook::machine::human_bytes;
 use contention::Machine;
 use serde::Serialize;
 
@@ -109,21 +110,6 @@ pub fn profile_text(profile: Profile) -> &'static str {
         Profile::Quick => "quick: every experiment at small sizes (about 90 s on 2 CPUs); medians are rougher",
         Profile::Default => "default: the articles' sizes where this machine allows (up to 10 minutes on 2 CPUs)",
         Profile::Custom => "custom: sizes set on the command line (below)",
-    }
-}
-
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if value.fract() == 0.0 {
-        format!("{value:.0} {}", UNITS[unit])
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }
 

@@ -13,9 +13,9 @@ use contention::gc::{finding, summarize, CellSummary, GcRatio, Workload};
 use contention::stats::Ratio;
 use serde::Serialize;
 
-use super::environment::human_bytes;
 use super::{config_of, format_number, machine_label, reference, summary_line};
 use crate::load::RunData;
+use contention::notebook::machine::human_bytes;
 
 #[derive(Debug, Serialize)]
 pub struct GcSection {

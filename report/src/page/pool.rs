@@ -8,10 +8,10 @@ use contention::chart::pool_switches::{pool_switches_chart, SwitchLines};
 use contention::pool::{findings, summarize, PoolSummary, Variant};
 use serde::Serialize;
 
-use super::environment::human_bytes;
 use super::reference;
 use super::{format_number, machine_label};
 use crate::load::RunData;
+use contention::notebook::machine::human_bytes;
 
 mod article;
 

@@ -4,8 +4,8 @@
 use contention::pool::{format_ms, PoolSummary, Variant};
 
 use super::{first_hit, ComparisonRow, Measured};
-use crate::page::environment::human_bytes;
 use crate::page::reference::PoolReference;
+use contention::notebook::machine::human_bytes;
 
 /// Pool sizes per CPU the article's two settings correspond to (320 and 64 on 8 cores).
 const INCIDENT_PER_CPU: u64 = 40;
