@@ -5,7 +5,7 @@
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::{log_range, series_color, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{draw_legend, log_range, series_color, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 
 /// How far apart (in category widths) the series' dots sit within one category.
 const NUDGE: f64 = 0.12;
@@ -52,14 +52,7 @@ pub fn categorical_chart(
             .draw()
             .map_err(|e| error(&e))?;
         draw_points(&mut chart, series).map_err(|e| error(&e))?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, LABEL_PX))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()
-            .map_err(|e| error(&e))?;
+        draw_legend(&mut chart, chart_name, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)

@@ -9,7 +9,7 @@ use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
 use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 
-use super::{series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
+use super::{series_color, ChartError, IntervalPoint, Series};
 use crate::gc::summary::CellSummary;
 use crate::gc::GcRatio;
 
@@ -128,25 +128,6 @@ where
         .map(|(x, _, low, high)| PathElement::new(vec![(x.clone(), *low), (x.clone(), *high)], color.stroke_width(1)));
     chart.draw_series(bars).map_err(|e| error(&e))?;
     Ok(())
-}
-
-/// Draws the legend in `corner`.
-pub(crate) fn draw_legend<'a, 'b: 'a, X>(
-    chart: &mut LogYChart<'a, 'b, X>,
-    chart_name: &'static str,
-    corner: SeriesLabelPosition,
-) -> Result<(), ChartError>
-where
-    X: Ranged,
-{
-    chart
-        .configure_series_labels()
-        .position(corner)
-        .label_font((FONT, LABEL_PX))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .draw()
-        .map_err(|e| ChartError::new(chart_name, e))
 }
 
 /// The plot corner where the legend covers the fewest points. `points` are normalised to

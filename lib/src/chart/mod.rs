@@ -10,6 +10,7 @@ pub mod pool_switches;
 pub mod sharing;
 pub mod stride;
 
+use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use thiserror::Error;
 
@@ -48,6 +49,22 @@ pub const SIZE: (u32, u32) = (760, 420);
 pub const FONT: &str = "sans-serif";
 pub const TITLE_PX: u32 = 18;
 pub const LABEL_PX: u32 = 13;
+
+/// Draws the series legend in `corner`, in the style every chart shares.
+pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    chart_name: &'static str,
+    corner: SeriesLabelPosition,
+) -> Result<(), ChartError> {
+    chart
+        .configure_series_labels()
+        .position(corner)
+        .label_font((FONT, LABEL_PX))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .draw()
+        .map_err(|e| ChartError::new(chart_name, e))
+}
 
 /// One point with an interval: a median and the ends of its interval.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use plotters::prelude::*;
 
-use super::{log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{draw_legend, log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 use crate::pool::{PoolSummary, Variant};
 use crate::stats::Summary;
 
@@ -107,14 +107,7 @@ pub fn pool_latency_chart(
         draw_lines(&mut chart, lines).map_err(|e| error(&e))?;
         draw_levels(&mut chart, levels, lines.len(), &x_range).map_err(|e| error(&e))?;
         draw_marks(&mut chart, formula, &y_range).map_err(|e| error(&e))?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
-            .label_font((FONT, LABEL_PX))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()
-            .map_err(|e| error(&e))?;
+        draw_legend(&mut chart, CHART, SeriesLabelPosition::LowerLeft)?;
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)

@@ -9,7 +9,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::pool_latency::{decade_range, Marker};
-use super::{series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
+use super::{draw_legend, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
 use crate::pool::PoolSummary;
 use crate::stats::Summary;
 
@@ -70,7 +70,7 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
             draw_line(&mut chart, &machine.involuntary, series_color(index), true).map_err(|e| error(&e))?;
         }
         draw_marks(&mut chart, formula, switches_max).map_err(|e| error(&e))?;
-        legend(&mut chart).map_err(|e| error(&e))?;
+        draw_legend(&mut chart, CHART, SeriesLabelPosition::LowerLeft)?;
         let mut chart =
             panel(&lower, &x_range, 0.0..throughput_max, "completed requests per second").map_err(|e| error(&e))?;
         for (index, machine) in lines.iter().enumerate() {
@@ -84,7 +84,7 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(1)));
         }
         draw_marks(&mut chart, formula, throughput_max).map_err(|e| error(&e))?;
-        legend(&mut chart).map_err(|e| error(&e))?;
+        draw_legend(&mut chart, CHART, SeriesLabelPosition::LowerLeft)?;
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)
@@ -141,14 +141,4 @@ fn draw_marks(chart: &mut LinChart<'_, '_>, marks: &[Marker], y_max: f64) -> Dra
         chart.draw_series(std::iter::once(label))?;
     }
     Ok(())
-}
-
-fn legend<'a, 'b: 'a>(chart: &mut LinChart<'a, 'b>) -> DrawResult {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .label_font((FONT, LABEL_PX))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .draw()
 }

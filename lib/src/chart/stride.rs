@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::{log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{draw_legend, log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 use crate::stride::StrideSummary;
 
 const CHART: &str = "stride";
@@ -67,14 +67,7 @@ pub fn stride_chart(title: &str, series: &[Series]) -> Result<String, ChartError
                 .map_err(|e| error(&e))?;
             chart.draw_series(one.points.iter().map(|p| interval_bar(p, color))).map_err(|e| error(&e))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, LABEL_PX))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()
-            .map_err(|e| error(&e))?;
+        draw_legend(&mut chart, CHART, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(|e| error(&e))?;
     }
     Ok(svg)

@@ -6,7 +6,8 @@
 use plotters::prelude::*;
 
 use super::super::{ChartError, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{draw_legend, draw_series, format_rate, log_axis, log_fraction, quiet_corner, RatioSeries};
+use super::{draw_series, format_rate, log_axis, log_fraction, quiet_corner, RatioSeries};
+use crate::chart::draw_legend;
 use crate::gc::GcRatio;
 
 const CHART: &str = "gc-ratio";

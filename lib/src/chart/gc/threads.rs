@@ -5,7 +5,8 @@
 use plotters::prelude::*;
 
 use super::super::{log_range, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{draw_legend, draw_series, format_rate, log_axis, log_fraction, quiet_corner};
+use super::{draw_series, format_rate, log_axis, log_fraction, quiet_corner};
+use crate::chart::draw_legend;
 
 const CHART: &str = "gc-threads";
 
