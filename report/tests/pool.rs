@@ -42,7 +42,7 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     assert!(output.status.success(), "{}", stderr(&output));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("data-title=\"pool latency\"") && html.contains("data-title=\"pool switches\""));
-    assert!(html.contains("simulated IO"));
+    assert!(html.contains("bounded database connection pool"));
     std::fs::remove_dir_all(&out).unwrap();
 }
 
