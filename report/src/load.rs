@@ -47,6 +47,8 @@ pub struct RunData {
     pub c2c: Option<Vec<contention::c2c::Row>>,
     pub machine: Option<Vec<contention::fitness::Row>>,
     pub gc: Option<Vec<contention::gc::Row>>,
+    /// The real Go benchmark beside the GC model, when it ran.
+    pub gc_go: Option<Vec<contention::gc::GoRow>>,
     pub pool: Option<Vec<contention::pool::Row>>,
 }
 
@@ -75,6 +77,7 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
         c2c: None,
         machine: None,
         gc: None,
+        gc_go: None,
         pool: None,
     };
     for record in &manifest.experiments {
@@ -95,11 +98,25 @@ pub fn load_run(dir: &Path) -> Result<RunData> {
             Experiment::C2c if record.rows == 0 => run.c2c = Some(Vec::new()),
             Experiment::C2c => run.c2c = Some(read_rows(&path, c2c::COLUMNS, Some(record.rows))?),
             Experiment::Machine => run.machine = Some(read_rows(&path, machine::COLUMNS, Some(record.rows))?),
-            Experiment::Gc => run.gc = Some(read_rows(&path, gc::COLUMNS, Some(record.rows))?),
+            Experiment::Gc => {
+                run.gc = Some(read_rows(&path, gc::COLUMNS, Some(record.rows))?);
+                run.gc_go = read_go_rows(dir, record)?;
+            }
             Experiment::Pool => run.pool = Some(read_rows(&path, pool::COLUMNS, Some(record.rows))?),
         }
     }
     Ok(run)
+}
+
+/// The Go rows the GC record says were written (`config.go`, see `gc_go::GoStatus`).
+fn read_go_rows(dir: &Path, record: &manifest::ExperimentRecord) -> Result<Option<Vec<contention::gc::GoRow>>> {
+    let go = &record.config["go"];
+    if go["status"] != "ran" {
+        return Ok(None);
+    }
+    let rows = go["rows"].as_u64().map(|rows| rows as usize);
+    let file = go["file"].as_str().unwrap_or(contention::gc::GO_CSV);
+    read_rows(&dir.join(file), gc::GO_COLUMNS, rows).map(Some)
 }
 
 /// Reads `path` as CSV with polars, checks every declared column and cell, and turns each

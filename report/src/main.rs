@@ -2,6 +2,7 @@
 
 mod cli;
 mod experiments;
+mod gc_go;
 mod load;
 mod manifest;
 mod page;

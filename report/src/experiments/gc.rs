@@ -9,7 +9,7 @@ use crate::cli::MeasureArgs;
 use crate::load::{Column, Kind};
 use crate::usage::usage;
 
-/// The CSV columns of [`Row`], in order, with their types.
+/// The CSV columns of the model's [`contention::gc::Row`], in order, with their types.
 pub const COLUMNS: &[Column] = &[
     Column::new("threads", Kind::Unsigned),
     Column::new("ratio", Kind::Text),
@@ -18,30 +18,54 @@ pub const COLUMNS: &[Column] = &[
     Column::new("elapsed_ns", Kind::Unsigned),
     Column::new("operations", Kind::Unsigned),
     Column::new("ops_per_sec", Kind::Float),
-    Column::new("collections", Kind::Unsigned),
-    Column::new("collections_per_sec", Kind::Float),
-    Column::new("ceiling_collections", Kind::Unsigned),
+    Column::new("cycles", Kind::Unsigned),
+    Column::new("cycles_per_sec", Kind::Float),
+    Column::new("ceiling_cycles", Kind::Unsigned),
     Column::new("pause_total_ns", Kind::Unsigned),
     Column::new("pause_max_ns", Kind::Unsigned),
     Column::new("pause_share", Kind::Float),
-    Column::new("stop_total_ns", Kind::Unsigned),
-    Column::new("trace_total_ns", Kind::Unsigned),
-    Column::new("sweep_total_ns", Kind::Unsigned),
+    Column::new("stop_ns", Kind::Unsigned),
+    Column::new("mark_ns", Kind::Unsigned),
+    Column::new("sweep_ns", Kind::Unsigned),
+    Column::new("refill_wait_ns", Kind::Unsigned),
+    Column::new("refills", Kind::Unsigned),
+    Column::new("mark_workers", Kind::Unsigned),
     Column::new("trigger_bytes", Kind::Unsigned),
     Column::new("peak_heap_bytes", Kind::Unsigned),
     Column::new("ceiling_bytes", Kind::Unsigned),
     Column::new("live_bytes", Kind::Unsigned),
     Column::new("live_nodes", Kind::Unsigned),
-    Column::new("nodes_traced", Kind::Unsigned),
+    Column::new("nodes_marked", Kind::Unsigned),
+    Column::new("stacks_scanned", Kind::Unsigned),
     Column::new("alloc_per_op_bytes", Kind::Unsigned),
+    Column::new("objects_per_op", Kind::Unsigned),
     Column::new("objects_allocated", Kind::Unsigned),
     Column::new("objects_freed", Kind::Unsigned),
     Column::new("objects_outstanding", Kind::Unsigned),
     Column::new("bytes_allocated", Kind::Unsigned),
     Column::new("bytes_freed", Kind::Unsigned),
     Column::new("bytes_outstanding", Kind::Unsigned),
-    Column::new("mid_operation_at_stop", Kind::Unsigned),
+    Column::new("survivor_objects", Kind::Unsigned),
     Column::new("pinned", Kind::Bool),
+    Column::new("verified", Kind::Bool),
+];
+
+/// The CSV columns of the Go benchmark's [`contention::gc::GoRow`] (`gc-go.csv`).
+pub const GO_COLUMNS: &[Column] = &[
+    Column::new("threads", Kind::Unsigned),
+    Column::new("ratio", Kind::Text),
+    Column::new("trial", Kind::Unsigned),
+    Column::new("go_version", Kind::Text),
+    Column::new("elapsed_ns", Kind::Unsigned),
+    Column::new("operations", Kind::Unsigned),
+    Column::new("ops_per_sec", Kind::Float),
+    Column::new("cycles", Kind::Unsigned),
+    Column::new("cycles_per_sec", Kind::Float),
+    Column::new("pause_total_ns", Kind::Unsigned),
+    Column::new("pause_share", Kind::Float),
+    Column::new("pause_metric", Kind::Text),
+    Column::new("alloc_bytes_per_op", Kind::Float),
+    Column::new("alloc_objects_per_op", Kind::Float),
     Column::new("verified", Kind::Bool),
 ];
 

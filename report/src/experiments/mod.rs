@@ -11,7 +11,7 @@ pub mod stride;
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::ValueEnum;
 use contention::harness::{Outcome, Progress};
 use contention::RunError;
@@ -100,6 +100,8 @@ pub struct MeasureOptions {
     pub c2c: contention::c2c::Config,
     pub machine: contention::fitness::Config,
     pub gc: contention::gc::Config,
+    /// Run the real Go benchmark beside the GC model (when `go` is on PATH).
+    pub gc_go: bool,
     pub pool: contention::pool::Config,
 }
 
@@ -136,6 +138,7 @@ impl MeasureOptions {
             c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
             machine: machine::config(args, unique.contains(&Experiment::Machine))?,
             gc: gc::config(args, unique.contains(&Experiment::Gc))?,
+            gc_go: !args.no_go,
             pool: pool::config(args, unique.contains(&Experiment::Pool))?,
             experiments: unique,
             profile,
@@ -165,7 +168,12 @@ pub fn measure(
         Experiment::Counters => {
             save(experiment, &options.counters, dir, || contention::counters::run(&options.counters, progress))
         }
-        Experiment::Gc => save(experiment, &options.gc, dir, || contention::gc::run(&options.gc, progress)),
+        Experiment::Gc => {
+            let mut record = save(experiment, &options.gc, dir, || contention::gc::run(&options.gc, &mut *progress))?;
+            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, dir, progress);
+            record.config["go"] = serde_json::to_value(go).context("recording the Go benchmark's status")?;
+            Ok(record)
+        }
         Experiment::Pool => save(experiment, &options.pool, dir, || contention::pool::run(&options.pool, progress)),
     }
 }

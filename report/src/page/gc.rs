@@ -172,7 +172,7 @@ fn cell_row(cells: &[CellSummary], c: &CellSummary, cpus: u64) -> CellRow {
         interval: format!("{}-{}", format_number(c.ops_per_sec.median_low), format_number(c.ops_per_sec.median_high)),
         over_default: over_default_ratio(cells, c).map_or("-".into(), |r| times_with_interval(&r)),
         over_one_thread: over_one_thread(cells, c).map_or("-".into(), |r| times_with_interval(&r)),
-        collections_per_sec: format_number(c.collections_per_sec.median),
+        collections_per_sec: format_number(c.cycles_per_sec.median),
         pause_share: format!("{:.1}%", c.pause_share.median * 100.0),
         pause_max_ms: format_number(c.pause_max_ms),
         stop_share: format!("{:.0}%", c.stop_share_of_pause * 100.0),
