@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(
             text,
             "The model and Go differ: ratio 100 peaks at 8 threads in the model and 2 in Go; ratio 2400 at 8 threads \
-             gave the model 1.00x and Go 3.30x."
+             gave the model 1.00x and Go 3.31x."
         );
         assert!(agreement(&go_figures, &go_figures).starts_with("The model and Go agree: ratio 100 peaks at 2"));
         assert_eq!(figures(&go, 4).high_ratio_gain, None, "no ratio 2400 at 4 threads or fewer but 8");

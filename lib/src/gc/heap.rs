@@ -125,7 +125,6 @@ impl Heap {
                 return Refill::CeilingReached;
             }
             central.in_use_bytes += bytes;
-            central.peak_in_use_bytes = central.peak_in_use_bytes.max(central.in_use_bytes);
             let id = central.next_id;
             central.next_id += 1;
             return self.grant(central, Span::new(id, bytes));
@@ -133,6 +132,7 @@ impl Heap {
     }
 
     fn grant(&self, mut central: MutexGuard<'_, Central>, span: Span) -> Refill {
+        central.peak_in_use_bytes = central.peak_in_use_bytes.max(central.in_use_bytes);
         central.taken_since_cycle += span.bytes();
         let cycle_due = central.taken_since_cycle >= self.limits.trigger_bytes;
         Refill::Granted { span, cycle_due }

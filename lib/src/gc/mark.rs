@@ -38,9 +38,11 @@ pub struct Stack {
 }
 
 impl Stack {
-    /// `STACK_FRAMES` references to nodes of `graph`, chosen from `seed`.
+    /// `STACK_FRAMES` references to nodes of `graph`, chosen from `seed` (none when the
+    /// graph is empty).
     pub fn new(graph: &LiveGraph, seed: u64) -> Self {
-        let frames = (0..STACK_FRAMES as u64)
+        let slots = if graph.node_count() == 0 { 0 } else { STACK_FRAMES as u64 };
+        let frames = (0..slots)
             .map(|slot| graph.node_at(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(slot * 0x2545_F491)))
             .collect();
         Self { frames, in_flight: Vec::new() }

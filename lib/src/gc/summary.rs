@@ -300,6 +300,20 @@ mod tests {
     }
 
     #[test]
+    fn cells_with_too_few_cycles_make_no_claim() {
+        let mut rows: Vec<Row> = [(1, R100, 50.0), (8, R100, 100.0), (8, R400, 300.0)]
+            .into_iter()
+            .flat_map(|(threads, ratio, ops)| (0..3).map(move |trial| row(threads, ratio, trial, ops + trial as f64)))
+            .collect();
+        rows.iter_mut().filter(|row| row.ratio == R400).for_each(|row| row.cycles = 3);
+        let cells = summarize(&rows);
+        let few: Vec<bool> = cells.iter().map(|cell| cell.too_few_cycles).collect();
+        assert_eq!(few, vec![false, false, true], "3 x 3 cycles < {MIN_CYCLES_TO_JUDGE}");
+        assert!(!best_ratio_per_threads(&cells)[1].beats_default);
+        assert!(finding(&cells).contains("At 8 threads no ratio was measurably faster than 100"));
+    }
+
+    #[test]
     fn cells_sort_off_last_and_missing_default_is_said() {
         let cells = cells(&[(2, GcRatio::Off, [1.0, 2.0, 3.0]), (2, R400, [1.0, 2.0, 3.0])]);
         assert_eq!(cells.iter().map(|c| c.ratio).collect::<Vec<_>>(), vec![R400, GcRatio::Off]);
