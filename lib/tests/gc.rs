@@ -97,7 +97,8 @@ fn summary_marks_cells_with_too_few_cycles() {
     let cells = gc::summarize(rows);
     assert_eq!(cells.len(), 6);
     for cell in &cells {
-        let cycles: u64 = rows.iter().filter(|r| r.threads == cell.threads && r.ratio == cell.ratio).map(|r| r.cycles).sum();
+        let cycles: u64 =
+            rows.iter().filter(|r| r.threads == cell.threads && r.ratio == cell.ratio).map(|r| r.cycles).sum();
         assert_eq!(cell.cycles, cycles);
         assert_eq!(cell.too_few_cycles, cycles < gc::MIN_CYCLES_TO_JUDGE, "{cell:?}");
     }

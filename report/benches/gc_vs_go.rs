@@ -45,14 +45,25 @@ fn main() {
     let go_path = run.join(GO_CSV);
     let go_rows: Vec<GoRow> = if go_path.is_file() { read(&go_path) } else { Vec::new() };
     let go = (!go_rows.is_empty()).then(|| figures(&summarize_go(&go_rows), gain_threads));
-    println!("contention run gc --quick took {:.1} s (model and Go) on {} logical CPUs", wall.as_secs_f64(), logical_cpus());
+    println!(
+        "contention run gc --quick took {:.1} s (model and Go) on {} logical CPUs",
+        wall.as_secs_f64(),
+        logical_cpus()
+    );
     println!("{:<44} {:>14} {:>14}", "", "model", "Go");
     let one = |f: &Figures| f.one_thread_ops_per_sec.map(|ops| format!("{ops:.0}"));
-    println!("{:<44} {:>14} {:>14}", "signatures/s, 1 thread, ratio 100", one(&model).unwrap_or("-".into()), column(go.as_ref(), one));
+    println!(
+        "{:<44} {:>14} {:>14}",
+        "signatures/s, 1 thread, ratio 100",
+        one(&model).unwrap_or("-".into()),
+        column(go.as_ref(), one)
+    );
     for point in &model.at_default {
         let go_point = |f: &Figures| f.at_default.iter().find(|p| p.threads == point.threads).cloned();
         let judged = |too_few: bool| if too_few { " (few)" } else { "" };
-        let cycles = |p: &contention::gc::compare::DefaultRatioPoint| format!("{:.1}{}", p.cycles_per_sec, judged(p.too_few_cycles));
+        let cycles = |p: &contention::gc::compare::DefaultRatioPoint| {
+            format!("{:.1}{}", p.cycles_per_sec, judged(p.too_few_cycles))
+        };
         let pause = |p: &contention::gc::compare::DefaultRatioPoint| format!("{:.2}%", 100.0 * p.pause_share);
         let label = format!("ratio 100, {} threads: cycles/s", point.threads);
         println!("{label:<44} {:>14} {:>14}", cycles(point), column(go.as_ref(), |f| go_point(f).map(|p| cycles(&p))));
@@ -60,9 +71,9 @@ fn main() {
         println!("{label:<44} {:>14} {:>14}", pause(point), column(go.as_ref(), |f| go_point(f).map(|p| pause(&p))));
     }
     let gain = |f: &Figures| {
-        f.high_ratio_gain.as_ref().map(|g| {
-            format!("{:.2}x{}", g.gain.value, if g.too_few_cycles { " (few)" } else { "" })
-        })
+        f.high_ratio_gain
+            .as_ref()
+            .map(|g| format!("{:.2}x{}", g.gain.value, if g.too_few_cycles { " (few)" } else { "" }))
     };
     let at = model.high_ratio_gain.as_ref().map_or(gain_threads, |g| g.threads);
     let label = format!("ratio 2400 over 100, {at} threads");

@@ -23,10 +23,18 @@ const WARMUP_SECONDS: f64 = 0.1;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum GoStatus {
-    Ran { go_version: String, file: String, rows: usize },
-    Skipped { reason: String },
+    Ran {
+        go_version: String,
+        file: String,
+        rows: usize,
+    },
+    Skipped {
+        reason: String,
+    },
     /// Go was there but its build or a run failed; the model's rows are kept all the same.
-    Failed { reason: String },
+    Failed {
+        reason: String,
+    },
 }
 
 /// How to add Go when it is missing (the page says the same).
@@ -43,7 +51,8 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
     let Some(go_version) = go_version() else {
         return GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") };
     };
-    measure_with(config, go_version, dir, progress).unwrap_or_else(|error| GoStatus::Failed { reason: format!("{error:#}") })
+    measure_with(config, go_version, dir, progress)
+        .unwrap_or_else(|error| GoStatus::Failed { reason: format!("{error:#}") })
 }
 
 fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progress) -> Result<GoStatus> {
@@ -81,9 +90,10 @@ fn cache_dir(go_version: &str) -> Result<PathBuf> {
 
 /// FNV-1a over the texts: a cache key stable across Rust versions (std's hasher is not).
 fn fnv1a(texts: &[&str]) -> u64 {
-    texts.iter().flat_map(|text| text.bytes().chain([0])).fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    texts
+        .iter()
+        .flat_map(|text| text.bytes().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// Builds the benchmark once per source and Go version; later runs reuse the binary.
@@ -113,7 +123,11 @@ fn build(go_version: &str) -> Result<PathBuf> {
         .context("running `go build` for the Go GC benchmark")?;
     if !output.status.success() {
         let _ = std::fs::remove_file(&building);
-        bail!("`go build` of the Go GC benchmark in {} failed: {}", dir.display(), String::from_utf8_lossy(&output.stderr).trim());
+        bail!(
+            "`go build` of the Go GC benchmark in {} failed: {}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
     }
     std::fs::rename(&building, &binary).with_context(|| format!("installing {}", binary.display()))?;
     Ok(binary)

@@ -125,10 +125,13 @@ fn check_go_beside(run: &Path, go: &serde_json::Value) {
     assert!(lines[0].starts_with("threads,ratio,trial,go_version,"), "{csv}");
     assert_eq!(lines.len(), 1 + 2 * 2, "one Go row per (threads, ratio): {csv}");
     assert_eq!(go["rows"], 4);
-    let cells: Vec<(&str, &str)> = lines[1..].iter().map(|line| {
-        let mut fields = line.split(',');
-        (fields.next().unwrap(), fields.next().unwrap())
-    }).collect();
+    let cells: Vec<(&str, &str)> = lines[1..]
+        .iter()
+        .map(|line| {
+            let mut fields = line.split(',');
+            (fields.next().unwrap(), fields.next().unwrap())
+        })
+        .collect();
     assert_eq!(cells, vec![("1", "100"), ("1", "off"), ("2", "100"), ("2", "off")]);
     assert!(lines[1..].iter().all(|line| line.ends_with(",true")), "{csv}");
 }
@@ -137,8 +140,21 @@ fn check_go_beside(run: &Path, go: &serde_json::Value) {
 fn no_go_skips_the_go_benchmark_and_says_so() {
     let out = scratch("no-go");
     let output = contention(&[
-        "run", "gc", "--threads", "1", "--ratios", "100", "--seconds", "0.02", "--trials", "1", "--workload", "hash",
-        "--no-go", "--out", out.to_str().unwrap(),
+        "run",
+        "gc",
+        "--threads",
+        "1",
+        "--ratios",
+        "100",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--workload",
+        "hash",
+        "--no-go",
+        "--out",
+        out.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let run = only_run_folder(&out);

@@ -107,7 +107,10 @@ pub fn figures<C: CellFigures>(cells: &[C], gain_threads: u64) -> Figures {
     });
     Figures {
         one_thread_ops_per_sec: find(cells, 1, GcRatio::DEFAULT).map(|cell| cell.ops_per_sec().median),
-        default_peak_threads: at_default.iter().max_by(|a, b| a.ops_per_sec.total_cmp(&b.ops_per_sec)).map(|p| p.threads),
+        default_peak_threads: at_default
+            .iter()
+            .max_by(|a, b| a.ops_per_sec.total_cmp(&b.ops_per_sec))
+            .map(|p| p.threads),
         at_default,
         high_ratio_gain,
     }
@@ -124,7 +127,11 @@ pub fn agreement(model: &Figures, go: &Figures) -> String {
         } else {
             format!("ratio 100 peaks at {model_peak} threads in the model and {go_peak} in Go")
         };
-        if model_peak == go_peak { agree.push(text) } else { differ.push(text) }
+        if model_peak == go_peak {
+            agree.push(text)
+        } else {
+            differ.push(text)
+        }
     }
     if let (Some(model_gain), Some(go_gain)) = (&model.high_ratio_gain, &go.high_ratio_gain) {
         let (model_gained, go_gained) = (model_gain.gain.clearly_above_one(), go_gain.gain.clearly_above_one());
@@ -135,13 +142,19 @@ pub fn agreement(model: &Figures, go: &Figures) -> String {
             model_gain.gain.value,
             go_gain.gain.value
         );
-        if model_gained == go_gained { agree.push(text) } else { differ.push(text) }
+        if model_gained == go_gained {
+            agree.push(text)
+        } else {
+            differ.push(text)
+        }
     }
     match (agree.is_empty(), differ.is_empty()) {
         (true, true) => "The model and Go share no cells to compare.".into(),
         (false, true) => format!("The model and Go agree: {}.", agree.join("; ")),
         (true, false) => format!("The model and Go differ: {}.", differ.join("; ")),
-        (false, false) => format!("The model and Go agree that {}, and differ: {}.", agree.join("; "), differ.join("; ")),
+        (false, false) => {
+            format!("The model and Go agree that {}, and differ: {}.", agree.join("; "), differ.join("; "))
+        }
     }
 }
 

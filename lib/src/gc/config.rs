@@ -188,7 +188,7 @@ impl Config {
         Self {
             ceiling_bytes: 256 << 20,
             ratios: [100, 400, 2400].map(GcRatio::Percent).into_iter().chain([GcRatio::Off]).collect(),
-            trial: Duration::from_millis(200),
+            trial: Duration::from_millis(250),
             workload: Workload::preferred(),
             warmup: Duration::from_millis(100),
             budget: Duration::from_secs(20),

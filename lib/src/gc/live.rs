@@ -45,7 +45,11 @@ impl LiveGraph {
         let mut random = SplitMix64(seed);
         let mut nodes: Vec<Box<Node>> = (0..count)
             .map(|index| {
-                Box::new(Node { marked_in_cycle: AtomicU32::new(0), children: [NO_CHILD; CHILDREN], payload: [index as u64; 6] })
+                Box::new(Node {
+                    marked_in_cycle: AtomicU32::new(0),
+                    children: [NO_CHILD; CHILDREN],
+                    payload: [index as u64; 6],
+                })
             })
             .collect();
         // The tree is a binary heap over a random permutation: order[k]'s children are

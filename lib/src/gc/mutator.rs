@@ -56,8 +56,7 @@ struct Mutator<'s, 'a> {
 
 /// Runs worker `index` until `deadline`, then records its tally and retires.
 pub fn run_worker(shared: &Shared<'_>, index: usize, deadline: Instant) {
-    let mut mutator =
-        Mutator { index, shared, span: None, in_flight: Vec::new(), tally: WorkerTally::default() };
+    let mut mutator = Mutator { index, shared, span: None, in_flight: Vec::new(), tally: WorkerTally::default() };
     // The timed loop: one operation per iteration (half its objects, the work, the other
     // half; every allocation a safepoint). Cycles run inside allocations, so their pauses
     // fall in the trial's time; the clock is read once per operation to stop at the deadline.
@@ -164,8 +163,12 @@ impl Mutator<'_, '_> {
         let ended = Instant::now();
         shared.world.resume();
         let mut log = shared.log.lock().unwrap_or_else(PoisonError::into_inner);
-        let timing =
-            CycleTiming { stop: stopped - started, sweep: swept_at - stopped, mark: ended - swept_at, pause: ended - started };
+        let timing = CycleTiming {
+            stop: stopped - started,
+            sweep: swept_at - stopped,
+            mark: ended - swept_at,
+            pause: ended - started,
+        };
         log.record(timing, forced_by_ceiling || shared.heap.limits().trigger_from_ceiling);
         log.markers += helpers as u64 + 1;
         log.nodes_marked += found.nodes;

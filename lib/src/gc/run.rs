@@ -22,8 +22,8 @@ use super::heap::{Heap, HeapLimits, SpanPool};
 use super::live::LiveGraph;
 use super::mark::{mark_workers, MarkPhase, Stack};
 use super::mutator::{object_sizes, run_worker, Shared, WorkerTally};
-pub use super::row::Row;
 use super::row::Measured;
+pub use super::row::Row;
 use super::trigger::trigger_bytes;
 use super::verify::{verify, Evidence};
 use super::workload::Work;
@@ -45,7 +45,8 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
     let most_threads = config.threads.iter().copied().max().unwrap_or(1);
     let mut pool = SpanPool::default();
-    let warm = Trial { config, live: &live, work: &work, sizes: &sizes, length: config.trial.min(Duration::from_millis(100)) };
+    let warm =
+        Trial { config, live: &live, work: &work, sizes: &sizes, length: config.trial.min(Duration::from_millis(100)) };
     warm_up(config.warmup, || measure(&warm, &mut pool, (most_threads, config.ratios[0]), 0).map(drop))?;
     let trial = Trial { length: config.trial, ..warm };
     let started = Instant::now();
@@ -80,12 +81,19 @@ struct Trial<'a> {
     length: Duration,
 }
 
-fn measure(trial: &Trial<'_>, pool: &mut SpanPool, (threads, ratio): (usize, GcRatio), round: usize) -> Result<Row, RunError> {
+fn measure(
+    trial: &Trial<'_>,
+    pool: &mut SpanPool,
+    (threads, ratio): (usize, GcRatio),
+    round: usize,
+) -> Result<Row, RunError> {
     let shared = Shared {
         heap: Heap::new(heap_limits(trial, ratio), std::mem::take(pool)),
         world: World::new(threads),
         live: trial.live,
-        stacks: (0..threads).map(|worker| CachePadded::new(Mutex::new(Stack::new(trial.live, worker as u64 + 1)))).collect(),
+        stacks: (0..threads)
+            .map(|worker| CachePadded::new(Mutex::new(Stack::new(trial.live, worker as u64 + 1))))
+            .collect(),
         marking: MarkPhase::default(),
         mark_workers: mark_workers(threads),
         work: trial.work,
