@@ -89,7 +89,7 @@ impl Measured<'_> {
         self.log.swept.damaged_spans + self.lazily_swept().damaged_spans + self.outstanding.damaged_spans
     }
 
-    pub fn into_row(&self, (threads, ratio): (usize, GcRatio), round: usize, config: &Config) -> Row {
+    pub fn to_row(&self, (threads, ratio): (usize, GcRatio), round: usize, config: &Config) -> Row {
         let Measured { elapsed, pinned, tallies, outstanding, log, limits, .. } = self;
         let seconds = elapsed.as_secs_f64();
         let mut freed = log.swept;

@@ -121,7 +121,7 @@ fn measure(
         peak_heap_bytes,
         live_nodes,
     };
-    let row = measured.into_row((threads, ratio), round, trial.config);
+    let row = measured.to_row((threads, ratio), round, trial.config);
     let evidence = Evidence {
         expected_nodes: trial.live.node_count(),
         damaged_spans: measured.damaged_spans(),
