@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::GcRatio;
-use super::summary::MIN_CYCLES_TO_JUDGE;
+use super::summary::{cell_keys, MIN_CYCLES_TO_JUDGE};
 use crate::stats::Summary;
 
 /// Where the Go rows go in a run folder.
@@ -59,10 +59,7 @@ pub struct GoCell {
 
 /// Groups Go rows by cell, ordered by threads then ratio (`off` last).
 pub fn summarize_go(rows: &[GoRow]) -> Vec<GoCell> {
-    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(|row| (row.threads, row.ratio)).collect();
-    cells.sort_by_key(|&(threads, ratio)| (threads, ratio.order_key()));
-    cells.dedup();
-    cells
+    cell_keys(rows, |row| (row.threads, row.ratio))
         .into_iter()
         .filter_map(|(threads, ratio)| {
             let group: Vec<&GoRow> = rows.iter().filter(|row| row.threads == threads && row.ratio == ratio).collect();

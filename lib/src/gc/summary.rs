@@ -33,12 +33,20 @@ pub struct CellSummary {
     pub all_pinned: bool,
 }
 
-/// Groups rows by cell, ordered by threads then ratio (`off` last).
-pub fn summarize(rows: &[Row]) -> Vec<CellSummary> {
-    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(|row| (row.threads, row.ratio)).collect();
+/// The distinct (threads, ratio) cells of some rows, ordered by threads then ratio (`off` last).
+pub fn cell_keys<R>(rows: &[R], key: impl Fn(&R) -> (u64, GcRatio)) -> Vec<(u64, GcRatio)> {
+    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(key).collect();
     cells.sort_by_key(|&(threads, ratio)| (threads, ratio.order_key()));
     cells.dedup();
-    cells.into_iter().filter_map(|(threads, ratio)| summarize_cell(rows, threads, ratio)).collect()
+    cells
+}
+
+/// Groups rows by cell, ordered by threads then ratio (`off` last).
+pub fn summarize(rows: &[Row]) -> Vec<CellSummary> {
+    cell_keys(rows, |row| (row.threads, row.ratio))
+        .into_iter()
+        .filter_map(|(threads, ratio)| summarize_cell(rows, threads, ratio))
+        .collect()
 }
 
 fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSummary> {
