@@ -79,6 +79,14 @@ pub struct Figures {
     pub high_ratio_gain: Option<RatioGain>,
 }
 
+/// The thread count to set beside the article's 48 goroutines (its hardware threads): this
+/// machine's logical CPUs when measured, else the most threads measured below them, else
+/// the fewest above (then oversubscribed, and to be marked so).
+pub fn like_for_like_threads<C: CellFigures>(cells: &[C], logical_cpus: u64) -> Option<u64> {
+    let threads = || cells.iter().map(CellFigures::threads);
+    threads().filter(|&threads| threads <= logical_cpus).max().or_else(|| threads().min())
+}
+
 fn find<C: CellFigures>(cells: &[C], threads: u64, ratio: GcRatio) -> Option<&C> {
     cells.iter().find(|cell| cell.threads() == threads && cell.ratio() == ratio)
 }
@@ -205,5 +213,7 @@ mod tests {
         );
         assert!(agreement(&go_figures, &go_figures).starts_with("The model and Go agree: ratio 100 peaks at 2"));
         assert_eq!(figures(&go, 4).high_ratio_gain, None, "no ratio 2400 at 4 threads or fewer but 8");
+        assert_eq!([2, 4, 16, 1].map(|cpus| like_for_like_threads(&go, cpus)), [Some(2), Some(2), Some(8), Some(1)]);
+        assert_eq!(like_for_like_threads(&go[2..], 1), Some(8), "only 8 measured: oversubscribed");
     }
 }
