@@ -1,5 +1,6 @@
 """Checks the notebooks: committed with outputs cleared, and each one executes headlessly
-with the evcxr kernel without a compile error, panic, failed assertion or error output.
+with the evcxr kernel without a compile error, panic, failed assertion or error output, and
+without skipping a run or experiment it could not read.
 
 evcxr reports a panic as success by default, so the kernel runs with a CI-only config
 folder (EVCXR_CONFIG_DIR) whose init.evcxr sets `:preserve_vars_on_panic 0` (a panic then
@@ -33,6 +34,8 @@ VENV = HERE.parent / ".venv"
 INIT_EVCXR = ":preserve_vars_on_panic 0\n:cache 2048\n"
 # Text that means something failed even when the cell reported success.
 FAILURE_TEXT = re.compile(r"panicked at|^error(\[E\d+\])?:|^Error:|Subprocess terminated", re.MULTILINE)
+# A run or experiment the notebook could not read and left out: its numbers are missing.
+SKIPPED_TEXT = re.compile(r"\bskipped\b", re.IGNORECASE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.
 NOTEBOOK_S = 180
 
@@ -83,6 +86,9 @@ def problems_in(notebook):
         stdout = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stdout")
         if FAILURE_TEXT.search(stdout):
             found.append(f"cell {index}: failure in output: {first_lines(stdout)}")
+        shown = stdout + "".join(output_text(o) for o in outputs if o.output_type != "stream")
+        if SKIPPED_TEXT.search(shown):
+            found.append(f"cell {index}: a run or experiment was skipped: {first_lines(shown)}")
     return found
 
 

@@ -1,39 +1,38 @@
-//! The command line: clap definitions turned into plain options, then dispatched. Library
-//! code never sees clap.
+//! The command line's clap types, and nothing else: [`crate::options`] turns them into
+//! plain settings, so no other module sees clap.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
-use clap::{Args, Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::experiments::{self, Experiment, MeasureOptions};
-use crate::{page, run_dir};
+use crate::experiment::Experiment;
 
 #[derive(Debug, Parser)]
 #[command(name = "contention", version, about = "Make hardware contention visible on this machine.")]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
+pub enum Command {
     /// Measure experiments and save them under <OUT>/<host>-<utc>/ (CSV + manifest.json).
     Run(RunArgs),
-    /// Write the standalone HTML report: measure first, or render saved runs.
+    /// Write the report (HTML, markdown or JSON): measure first, or render saved runs.
     Report(ReportArgs),
 }
 
 #[derive(Debug, Args)]
-struct RunArgs {
+pub struct RunArgs {
     /// Experiments to run, in order.
     #[arg(required = true, value_enum)]
-    experiments: Vec<Experiment>,
+    pub experiments: Vec<Experiment>,
     #[command(flatten)]
-    measure: MeasureArgs,
+    pub measure: MeasureArgs,
     /// Folder that receives the run's folder.
     #[arg(long, default_value = "data/runs")]
-    out: PathBuf,
+    pub out: PathBuf,
 }
 
 /// Sizes of the experiments; unset values take the experiment's defaults.
@@ -105,7 +104,7 @@ pub struct MeasureArgs {
     pub rate: Option<f64>,
     /// Pool sizing: which way of serving the requests to run.
     #[arg(long, value_enum)]
-    pub variant: Option<crate::experiments::pool::VariantArg>,
+    pub variant: Option<VariantArg>,
     /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
     #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
     pub hit_wait_ms: Vec<f64>,
@@ -115,56 +114,60 @@ pub struct MeasureArgs {
 }
 
 #[derive(Debug, Args)]
-struct ReportArgs {
+pub struct ReportArgs {
     #[command(flatten)]
-    measure: MeasureArgs,
+    pub measure: MeasureArgs,
     /// Render this saved run instead of measuring.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "compare")]
-    from: Option<PathBuf>,
+    pub from: Option<PathBuf>,
     /// Render several saved runs (e.g. a workshop's machines) side by side.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
-    compare: Vec<PathBuf>,
-    /// Where to write the page.
-    #[arg(long, default_value = "report.html")]
-    out: PathBuf,
+    pub compare: Vec<PathBuf>,
+    /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.
+    #[arg(long, value_enum, default_value_t = Format::Html)]
+    pub format: Format,
+    /// Where to write it, `-` for standard output (default: report.html, report.md or report.json).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Folder that receives the measured run (when measuring).
     #[arg(long, default_value = "data/runs")]
-    runs: PathBuf,
+    pub runs: PathBuf,
 }
 
-pub fn execute(cli: Cli) -> Result<()> {
-    match cli.command {
-        Command::Run(args) => {
-            let options = MeasureOptions::from_args(&args.measure, &args.experiments)?;
-            let dir = run_dir::measure_into(&args.out, &options)?;
-            if options.experiments.contains(&Experiment::Machine) {
-                experiments::machine::conclude(&dir)?;
-            }
-            say(&format!("run saved in {}", dir.display()));
-            Ok(())
-        }
-        Command::Report(args) => {
-            let page_path = args.out.clone();
-            let runs = if let Some(from) = &args.from {
-                vec![from.clone()]
-            } else if !args.compare.is_empty() {
-                args.compare.clone()
-            } else {
-                let options = MeasureOptions::from_args(&args.measure, Experiment::all())?;
-                page::check_writable(&page_path)?;
-                let dir = run_dir::measure_into(&args.runs, &options)?;
-                say(&format!("run saved in {}", dir.display()));
-                vec![dir]
-            };
-            page::write_report(&runs, &page_path)?;
-            say(&format!("report written to {}", page_path.display()));
-            Ok(())
+/// `report --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Html,
+    Markdown,
+    Json,
+}
+
+impl Format {
+    pub fn default_file(self) -> &'static str {
+        match self {
+            Format::Html => "report.html",
+            Format::Markdown => "report.md",
+            Format::Json => "report.json",
         }
     }
 }
 
-/// Final messages go to stdout so scripts can read the path.
-#[allow(clippy::print_stdout)]
-fn say(message: &str) {
-    println!("{message}");
+/// `--variant`: one way of serving the requests, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    Fixed,
+    Split,
+    Async,
+    All,
+}
+
+/// Experiments are named on the command line as in run folders, with a line of help each.
+impl ValueEnum for Experiment {
+    fn value_variants<'a>() -> &'a [Self] {
+        Experiment::all()
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.about()))
+    }
 }

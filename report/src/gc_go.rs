@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use contention::gc::go::HOW_TO_ADD_GO;
 use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 use serde::Serialize;
 
-use crate::run_dir::{write_atomic, write_csv};
+use crate::store::{write_atomic, write_csv};
 
 const MAIN_GO: &str = include_str!("../gc-go/main.go");
 const GO_MOD: &str = include_str!("../gc-go/go.mod");
@@ -36,10 +37,6 @@ pub enum GoStatus {
         reason: String,
     },
 }
-
-/// How to add Go when it is missing (the page says the same).
-pub const HOW_TO_ADD_GO: &str =
-    "install Go (Debian/Ubuntu: apt-get install golang-go; elsewhere https://go.dev/dl) and run `contention run gc` again";
 
 /// Runs the Go benchmark over `config`'s grid into `dir/gc-go.csv`, unless `wanted` is
 /// false or no `go` is on PATH. A failure is reported in the status, never as an error:

@@ -1,13 +1,22 @@
-//! `contention`: runs the lab's experiments into data/runs and renders the HTML report.
+//! `contention`: runs the lab's experiments into data/runs and renders the report.
+//!
+//! The crate reads top to bottom: [`cli`] (clap types) -> [`options`] (plain settings, the
+//! only reader of clap values) -> [`commands`] -> [`store`] (measuring and saving) and the
+//! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over [`sections`], the lib's
+//! presentation model for saved runs.
 
 mod cli;
-mod experiments;
+mod commands;
+mod experiment;
 mod gc_go;
-mod load;
-mod manifest;
+mod json;
+mod markdown;
+mod options;
 mod page;
 mod progress;
-mod run_dir;
+mod sections;
+mod store;
+mod terminal;
 mod usage;
 
 use std::process::ExitCode;
@@ -15,8 +24,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match cli::execute(cli) {
+    let result = options::Options::from_cli(cli::Cli::parse()).and_then(commands::execute);
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             #[allow(clippy::print_stderr)] // the one place the CLI reports a failure

@@ -1,34 +1,9 @@
 //! The `contention` binary end to end: runs written whole, bad input refused with exit 2
 //! and a message naming the value, saved runs rendered without measuring.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn contention(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contention-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn only_run_folder(out: &Path) -> PathBuf {
-    let folders: Vec<PathBuf> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(folders.len(), 1, "one run folder in {}", out.display());
-    folders.into_iter().next().unwrap()
-}
-
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture")
-}
+use common::*;
 
 #[test]
 fn run_writes_complete_rows_and_a_manifest_that_reads_back() {
@@ -46,6 +21,10 @@ fn run_writes_complete_rows_and_a_manifest_that_reads_back() {
         out.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    assert!(printed.contains("False sharing: the stride sweep\n====="), "findings printed as it finished: {printed}");
+    assert!(printed.contains("\n> ") && printed.contains("run saved in"), "{printed}");
+    assert!(!printed.contains('\x1b'), "no colour codes when stdout is not a terminal");
     let run = only_run_folder(&out);
     let mut files: Vec<String> =
         std::fs::read_dir(&run).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
@@ -141,12 +120,7 @@ fn broken_runs_are_refused_with_one_clear_message() {
     let no_manifest = root.join("no-manifest");
     std::fs::create_dir_all(&no_manifest).unwrap();
     std::fs::write(no_manifest.join("stride.csv"), "x\n").unwrap();
-    let corrupt = root.join("corrupt");
-    std::fs::create_dir_all(&corrupt).unwrap();
-    for entry in std::fs::read_dir(fixture()).unwrap() {
-        let file = entry.unwrap().file_name();
-        std::fs::copy(fixture().join(&file), corrupt.join(&file)).unwrap();
-    }
+    let corrupt = fixture_copy("corrupt");
     let csv = std::fs::read_to_string(corrupt.join("stride.csv")).unwrap();
     let broken = csv.replacen(",true,true", ",maybe,true", 1);
     std::fs::write(corrupt.join("stride.csv"), broken).unwrap();
@@ -163,4 +137,26 @@ fn broken_runs_are_refused_with_one_clear_message() {
         assert!(stderr(&output).contains(&message), "{}: {}", dir.display(), stderr(&output));
     }
     std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn markdown_and_json_go_to_stdout_with_every_section() {
+    let from = fixture();
+    let markdown = contention(&["report", "--from", from.to_str().unwrap(), "--format", "markdown", "--out", "-"]);
+    assert!(markdown.status.success(), "{}", stderr(&markdown));
+    let text = stdout(&markdown);
+    assert!(text.starts_with("# Contention Lab: "), "{text}");
+    for title in ["## This machine", "## False sharing: the stride sweep", "## Thread-pool sizing"] {
+        assert!(text.contains(title), "missing {title}");
+    }
+    assert!(!text.contains("<svg") && !text.contains("report written to"), "markdown only, no picture");
+    let json = contention(&["report", "--from", from.to_str().unwrap(), "--format", "json", "--out", "-"]);
+    assert!(json.status.success(), "{}", stderr(&json));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("the output is JSON");
+    assert_eq!(value["format"], "contention-report");
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["sections"].as_array().unwrap().len(), 6);
+    let run = &value["runs"][0];
+    assert!(run["assessment"]["verdict"]["fitness"].is_string());
+    assert!(run["summaries"]["stride"][0]["elapsed_ms"]["median"].is_number());
 }

@@ -2,23 +2,9 @@
 //! unknown CPU is refused with exit 2, the verdict is printed and saved, and hardware
 //! counters that the kernel refuses are recorded as "unavailable" without failing the run.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn contention(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contention-fitness-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::*;
 
 /// The CPU ids this test process may run on (as the binary will see them).
 fn usable_cpus() -> Vec<usize> {
@@ -54,8 +40,8 @@ fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
     let out = scratch("run");
     let output = contention(&["run", "c2c", "machine", "--quick", "--samples", "7", "--out", out.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("Fitness checks") && stdout.contains("Verdict: "), "{stdout}");
+    let printed = stdout(&output);
+    assert!(printed.contains("Fitness checks") && printed.contains("Verdict: "), "{printed}");
     let run = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().path();
 
     let cpus = usable_cpus();
@@ -77,7 +63,7 @@ fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
         serde_json::from_str(&std::fs::read_to_string(run.join("verdict.json")).unwrap()).unwrap();
     let fitness = verdict["verdict"]["fitness"].as_str().unwrap();
     assert!(["fit", "limited", "unfit"].contains(&fitness), "{verdict}");
-    assert!(stdout.contains(&format!("Verdict: {}", fitness.to_uppercase())));
+    assert!(printed.contains(&format!("> Verdict: {fitness}.")), "{printed}");
     let counters = verdict["hardware_counters"].as_str().unwrap();
     assert!(counters.starts_with("available") || counters.starts_with("unavailable"), "{counters}");
 
@@ -98,9 +84,8 @@ fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
 
 #[test]
 fn the_summary_leads_with_the_verdict() {
-    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture");
     let page = scratch("summary").join("page.html");
-    let output = contention(&["report", "--from", fixture.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    let output = contention(&["report", "--from", fixture().to_str().unwrap(), "--out", page.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = std::fs::read_to_string(&page).unwrap();
     let summary = &html[html.find("id=\"summary\"").unwrap()..];
@@ -110,19 +95,7 @@ fn the_summary_leads_with_the_verdict() {
     std::fs::remove_dir_all(page.parent().unwrap()).unwrap();
 }
 
-/// A copy of the fixture run that a test may alter.
-fn fixture_copy(name: &str) -> PathBuf {
-    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture");
-    let copy = scratch(name).join("run");
-    std::fs::create_dir_all(&copy).unwrap();
-    for entry in std::fs::read_dir(&fixture).unwrap() {
-        let file = entry.unwrap().file_name();
-        std::fs::copy(fixture.join(&file), copy.join(&file)).unwrap();
-    }
-    copy
-}
-
-fn render(run: &std::path::Path) -> Output {
+fn render(run: &std::path::Path) -> std::process::Output {
     let page = run.parent().unwrap().join("page.html");
     contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()])
 }
@@ -136,7 +109,8 @@ fn a_bad_counter_cell_is_named_and_unavailable_reads_back() {
     std::fs::write(run.join("machine.csv"), machine.replacen(",unavailable", ",lots", 1)).unwrap();
     let output = render(&run);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    let expected = "machine.csv, line 2, column 'cache_misses': expected a whole number >= 0 or \"unavailable\"";
+    let expected = "machine.csv, line 2, column 'cache_misses': invalid value: string \"lots\", expected a count \
+                    (whole number >= 0) or \"unavailable\"";
     assert!(stderr(&output).contains(expected), "{}", stderr(&output));
     std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
 }

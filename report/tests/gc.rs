@@ -1,23 +1,9 @@
 //! The GC sweep through the `contention` binary: bad values refused with exit 2 naming the
 //! value, a tiny real run written whole and verified, and its section rendered.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn contention(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contention-gc-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::*;
 
 #[test]
 fn bad_values_exit_2_naming_the_value() {
@@ -50,12 +36,6 @@ fn bad_values_exit_2_naming_the_value() {
     }
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing measured, nothing written");
     std::fs::remove_dir_all(&out).unwrap();
-}
-
-fn only_run_folder(out: &Path) -> PathBuf {
-    let folders: Vec<PathBuf> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(folders.len(), 1, "one run folder in {}", out.display());
-    folders.into_iter().next().unwrap()
 }
 
 #[test]

@@ -1,23 +1,9 @@
 //! `contention run pool` end to end: a tiny run writes complete, verified rows that render
 //! into the page, and bad values exit 2 naming the value and what is allowed.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn contention(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contention-pool-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::*;
 
 #[test]
 fn a_tiny_run_accounts_for_every_request_and_renders() {

@@ -1,23 +1,9 @@
 //! `contention run sharing counters` end to end: complete, verified rows that render, and
 //! bad values refused with exit 2 and a message naming the value and what is allowed.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn contention(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contention-sharing-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::*;
 
 #[test]
 fn small_run_writes_verified_rows_and_renders_both_sections() {

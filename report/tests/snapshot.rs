@@ -1,21 +1,26 @@
-//! The page rendered from the fixture run, compared with the reviewed snapshot so every
-//! template change shows up in review. Refresh after an intended change with
+//! The report rendered from the fixture run (every experiment at quick sizes), compared with
+//! the reviewed snapshots: each HTML section, the markdown and the JSON, so every change to
+//! a section shows up in review. Refresh after an intended change with
 //! `UPDATE_SNAPSHOTS=1 cargo test --release -p contention-report --test snapshot` and read the diff.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
-const SNAPSHOT: &str = "tests/snapshots/report-fixture.html";
+use common::*;
 
-/// Replaces the render time, the only part of the page that changes between renders.
-fn mask_timestamps(html: &str) -> String {
-    let marker = "Generated ";
-    let mut masked = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(start) = rest.find(marker) {
-        let after = &rest[start + marker.len()..];
+const SECTIONS: [&str; 8] = ["summary", "machine", "stride", "sharing", "counters", "gc", "pool", "environment"];
+
+/// Replaces the render time, the only part of a report that changes between renders.
+fn mask_timestamps(text: &str) -> String {
+    let mut masked = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) =
+        ["Generated ", "\"generated_utc\": \""].iter().filter_map(|m| rest.find(m).map(|at| at + m.len())).min()
+    {
+        let after = &rest[start..];
         let end = after.find('Z').map_or(0, |z| z + 1);
-        masked.push_str(&rest[..start + marker.len()]);
+        masked.push_str(&rest[..start]);
         masked.push_str("<TIMESTAMP>");
         rest = &after[end..];
     }
@@ -23,31 +28,60 @@ fn mask_timestamps(html: &str) -> String {
     masked
 }
 
-#[test]
-fn page_from_fixture_matches_snapshot() {
+/// The fixture's report in `format` (html, markdown, json), timestamps masked.
+fn render(format: &str) -> String {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::env::temp_dir().join(format!("contention-snapshot-{}.html", std::process::id()));
-    let output = Command::new(env!("CARGO_BIN_EXE_contention"))
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_contention"))
         .current_dir(crate_dir)
-        .args(["report", "--from", "tests/fixtures/run-fixture", "--out", out.to_str().unwrap()])
+        .args(["report", "--from", "tests/fixtures/run-fixture", "--format", format, "--out", "-"])
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let rendered = mask_timestamps(&std::fs::read_to_string(&out).unwrap());
-    std::fs::remove_file(&out).unwrap();
-    let snapshot_path = crate_dir.join(SNAPSHOT);
+    assert!(output.status.success(), "{}", stderr(&output));
+    mask_timestamps(&stdout(&output))
+}
+
+/// Compares `rendered` with the snapshot `name`, or rewrites it under UPDATE_SNAPSHOTS.
+fn check(name: &str, rendered: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&snapshot_path, &rendered).unwrap();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, rendered).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&snapshot_path).unwrap_or_default();
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
     if rendered != expected {
         let line = rendered.lines().zip(expected.lines()).position(|(a, b)| a != b).map_or(0, |i| i + 1);
         panic!(
-            "the page differs from {SNAPSHOT} (first at line {line}); if the change is intended, run \
+            "{name} differs from its snapshot (first at line {line}); if the change is intended, run \
              UPDATE_SNAPSHOTS=1 cargo test --release -p contention-report --test snapshot and review the diff"
         );
     }
+}
+
+#[test]
+fn every_html_section_matches_its_snapshot() {
+    let html = render("html");
+    for id in SECTIONS {
+        check(&format!("html/{id}.html"), html_section(&html, id));
+    }
+}
+
+#[test]
+fn every_section_is_measured_in_the_fixture() {
+    let html = render("html");
+    for id in &SECTIONS[1..7] {
+        assert!(!html_section(&html, id).contains("Not measured"), "the fixture measured {id}");
+    }
+}
+
+#[test]
+fn markdown_matches_its_snapshot() {
+    check("report.md", &render("markdown"));
+}
+
+#[test]
+fn json_matches_its_snapshot() {
+    check("report.json", &render("json"));
 }
 
 #[test]
@@ -56,4 +90,5 @@ fn masking_hides_only_the_render_time() {
         mask_timestamps("<p>Generated 2026-11-29T21:40:20Z from vm (2026-11-29).</p>"),
         "<p>Generated <TIMESTAMP> from vm (2026-11-29).</p>"
     );
+    assert_eq!(mask_timestamps("\"generated_utc\": \"2026-11-29T21:40:20Z\","), "\"generated_utc\": \"<TIMESTAMP>\",");
 }

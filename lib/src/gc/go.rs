@@ -12,6 +12,9 @@ use crate::stats::Summary;
 
 /// Where the Go rows go in a run folder.
 pub const GO_CSV: &str = "gc-go.csv";
+/// How to add Go when it is missing (the CLI's manifest and the page say the same).
+pub const HOW_TO_ADD_GO: &str =
+    "install Go (Debian/Ubuntu: apt-get install golang-go; elsewhere https://go.dev/dl) and run `contention run gc` again";
 
 /// One trial of the Go benchmark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

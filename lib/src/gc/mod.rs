@@ -17,6 +17,7 @@
 pub mod collector;
 pub mod compare;
 pub mod config;
+pub mod findings;
 pub mod go;
 pub mod heap;
 pub mod live;
@@ -31,6 +32,7 @@ mod verify;
 pub mod workload;
 
 pub use config::{default_thread_counts, Config, GcRatio, Workload};
+pub use findings::{curve_findings, CurveFindings};
 pub use go::{summarize_go, GoCell, GoRow, GO_CSV};
 pub use run::{run, Row};
 pub use summary::{finding, summarize, CellSummary, MIN_CYCLES_TO_JUDGE};

@@ -308,6 +308,24 @@ mod tests {
     }
 
     #[test]
+    fn curve_findings_follow_the_cells() {
+        let cells = cells(&[
+            (1, R100, [50.0, 51.0, 52.0]),
+            (4, R100, [300.0, 301.0, 302.0]),
+            (8, R100, [100.0, 101.0, 102.0]),
+            (8, R400, [200.0, 202.0, 204.0]),
+        ]);
+        let found = crate::gc::curve_findings(&cells);
+        assert_eq!((found.default_peak_threads, found.peaks_before_the_end), (Some(4), true));
+        assert_eq!(found.ratio_beat_default_at, vec![8]);
+        assert_eq!(
+            found.sentence,
+            "The ratio-100 curve peaks at 4 threads and does not rise after it; a higher ratio beat 100 beyond the \
+             noise at 8 threads."
+        );
+    }
+
+    #[test]
     fn cells_with_too_few_cycles_make_no_claim() {
         let mut rows: Vec<Row> = [(1, R100, 50.0), (8, R100, 100.0), (8, R400, 300.0)]
             .into_iter()

@@ -1,0 +1,226 @@
+//! The counter layouts as a [`Section`]: the article's padded-against-compact numbers beside
+//! each machine's, speed and memory against the compact array, the extrapolation to 100 000
+//! counters, the chart, and the sentences the data supports.
+
+use super::{config_notes, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
+use crate::chart::{IntervalPoint, Series};
+use crate::counters::{
+    finding, format_bytes, format_count, headline, summarize, Layout, LayoutSummary, Row, EXPERIMENT,
+    EXTRAPOLATED_COUNTERS,
+};
+use crate::format;
+use crate::reference::CountersReference;
+
+pub const TITLE: &str = "Fixing a hot counter: layouts and their memory";
+/// The article's goroutines each did 10 M increments (its table prints only the times).
+const ARTICLE_INCREMENTS_PER_GOROUTINE: f64 = 10_000_000.0;
+
+pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) -> Result<Section, PresentError> {
+    let mut section = Section::new(EXPERIMENT, TITLE);
+    section.article.push(article_sentence(article));
+    if machines.is_empty() {
+        return Ok(section);
+    }
+    let summaries: Vec<Vec<LayoutSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
+    section.machines = machines.iter().map(|m| m.label.clone()).collect();
+    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
+    section.headlines = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, headline(s))).collect();
+    section.figures.push(figure(machines, &summaries, article)?);
+    section.tables.push(table(machines, &summaries, article));
+    section.notes.push(Finding::general(format!(
+        "Faster than compact: the compact array's median time over the layout's, its interval in parentheses; an \
+         effect is claimed only when the interval excludes 1. Bytes: what the layout's cells occupy (for local flush, \
+         the shared atomic and one local count per thread). The last column multiplies the bytes by {} counters, one \
+         per connection, as the article does. Noisy values varied by more than 10% between trials.",
+        format_count(EXTRAPOLATED_COUNTERS)
+    )));
+    section.notes.extend(config_notes(machines));
+    Ok(section)
+}
+
+fn figure(
+    machines: &[Measured<'_, Row>],
+    summaries: &[Vec<LayoutSummary>],
+    article: &[CountersReference],
+) -> Result<Figure, PresentError> {
+    let mut series = vec![article_series(article)];
+    series.extend(machines.iter().zip(summaries).map(|(m, s)| {
+        let threads = s.first().map_or(0, |s| s.threads);
+        series_from_summaries(format!("{}, {threads} threads", m.label), s)
+    }));
+    let points: Vec<String> = machines
+        .iter()
+        .zip(summaries)
+        .map(|(m, s)| {
+            let layouts: Vec<String> = s
+                .iter()
+                .map(|s| format!("{}: {} ns", s.layout.short_label(), format::number(s.ns_per_increment.median)))
+                .collect();
+            format!("{}: {}", m.label, layouts.join(", "))
+        })
+        .collect();
+    Ok(Figure {
+        title: "counter layouts".into(),
+        svg: counters_chart("Counter layouts: time per increment", &series)?,
+        caption: "Median time per increment as each thread saw it, per layout (log scale; bars are the median's \
+                  interval). The article's dots are its two layouts, 10 M increments per goroutine."
+            .into(),
+        text: format!("Median per increment. {}", points.join("; ")),
+    })
+}
+
+/// The article's two layouts as nanoseconds per increment per goroutine.
+fn article_series(article: &[CountersReference]) -> Series {
+    Series {
+        label: "article (Apple M3 Max, 8 goroutines)".into(),
+        points: article
+            .iter()
+            .map(|r| {
+                let ns = r.time_ms * 1e6 / ARTICLE_INCREMENTS_PER_GOROUTINE;
+                IntervalPoint { x: layout_x(r.layout), median: ns, low: ns, high: ns }
+            })
+            .collect(),
+    }
+}
+
+fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], article: &[CountersReference]) -> Table {
+    let extrapolated = format!("{} counters", format_count(EXTRAPOLATED_COUNTERS));
+    let mut columns = vec![
+        Column::text("layout"),
+        Column::text("what it is"),
+        Column::number("time (ms)").in_group("article"),
+        Column::number("bytes").in_group("article"),
+    ];
+    for machine in machines {
+        let labels =
+            ["median (ms)", "interval (ms)", "ns per add", "bytes", "faster than compact", "memory vs compact"];
+        columns.extend(labels.iter().map(|label| Column::number(*label).in_group(&machine.label)));
+        columns.push(Column::number(extrapolated.clone()).in_group(&machine.label));
+    }
+    let rows = Layout::ALL
+        .iter()
+        .map(|&layout| {
+            let published = article.iter().find(|r| r.layout == layout);
+            let mut row = vec![
+                Cell::from(layout.name()),
+                Cell::from(layout.describe()),
+                published.map_or_else(Cell::missing, |r| Cell::from(r.time_ms.to_string())),
+                published.map_or_else(Cell::missing, |r| Cell::from(r.bytes.to_string())),
+            ];
+            for machine in summaries {
+                row.extend(cells(machine.iter().find(|s| s.layout == layout)));
+            }
+            row
+        })
+        .collect();
+    Table { caption: "Time and memory per layout".into(), columns, rows }
+}
+
+fn cells(summary: Option<&LayoutSummary>) -> Vec<Cell> {
+    let Some(s) = summary else { return vec![Cell::missing(); 7] };
+    vec![
+        Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
+        Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
+        Cell::from(format::number(s.ns_per_increment.median)),
+        Cell::from(s.bytes_used.to_string()),
+        match (s.layout, s.faster_than_compact) {
+            (Layout::Compact, _) => Cell::from("reference"),
+            (_, ratio) => ratio.map_or_else(Cell::missing, |r| Cell::from(format::ratio_with_interval(&r))),
+        },
+        s.memory_vs_compact.map_or_else(Cell::missing, |m| Cell::from(format!("{}x", format::short_number(m)))),
+        Cell::from(format_bytes(s.bytes_for_extrapolated_counters)),
+    ]
+}
+
+/// What each layout is, in words, with its cell count (for the prose beside the table).
+pub fn layouts_table(summaries: &[LayoutSummary]) -> Table {
+    let rows = summaries
+        .iter()
+        .map(|s| {
+            vec![Cell::from(s.layout.short_label()), Cell::from(s.layout.describe()), Cell::from(s.cells.to_string())]
+        })
+        .collect();
+    Table {
+        caption: "The layouts".into(),
+        columns: vec![Column::text("layout"), Column::text("what it is"), Column::number("cells")],
+        rows,
+    }
+}
+
+/// "The article: compact ... 2327 ms; padded ... 46 ms: 50.95x faster for 16x the memory ..."
+fn article_sentence(article: &[CountersReference]) -> String {
+    let compact = article.iter().find(|r| r.layout == Layout::Compact);
+    let padded = article.iter().find(|r| r.layout == Layout::CachePadded);
+    let (Some(compact), Some(padded)) = (compact, padded) else {
+        return "The article's padded-against-compact numbers are missing from data/reference/counters.csv.".into();
+    };
+    let printed = |value: &Option<String>| value.clone().unwrap_or_else(|| format::NOT_AVAILABLE.into());
+    format!(
+        "The article ({} goroutines, one shard each): the compact array ({} bytes) took {} ms; shards padded to {} \
+         bytes ({} bytes) took {} ms: {}x faster for {}x the memory ({} extra bytes). For {} such counters, one per \
+         connection: {} MB against {} MB.",
+        compact.shards,
+        compact.bytes,
+        compact.time_ms,
+        padded.bytes_per_shard,
+        padded.bytes,
+        padded.time_ms,
+        printed(&padded.faster_than_compact),
+        printed(&padded.memory_vs_compact),
+        printed(&padded.extra_bytes),
+        format_count(EXTRAPOLATED_COUNTERS),
+        printed(&padded.memory_at_100000_counters_mb),
+        printed(&compact.memory_at_100000_counters_mb),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<Row> {
+        let layouts =
+            [(Layout::Compact, 2, 16, 40.0), (Layout::CachePadded, 2, 256, 10.0), (Layout::Mutex, 1, 64, 90.0)];
+        let mut rows = Vec::new();
+        for (layout, cells, bytes_used, ms) in layouts {
+            for trial in 0..3u64 {
+                let elapsed_ms = ms + trial as f64;
+                rows.push(Row {
+                    layout,
+                    threads: 2,
+                    trial,
+                    total_increments: 2_000,
+                    increments_per_thread: 1_000,
+                    cells,
+                    bytes_used,
+                    increments_per_write: 1,
+                    elapsed_ns: (elapsed_ms * 1e6) as u64,
+                    ns_per_increment: elapsed_ms * 1e6 / 1_000.0,
+                    pinned: true,
+                    verified: true,
+                });
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn speed_and_memory_sit_beside_the_article() {
+        let rows = rows();
+        let section = section(&[Measured::new("vm", &rows)], &crate::reference::counters().unwrap()).unwrap();
+        let table = &section.tables[0];
+        assert_eq!(table.rows.len(), Layout::ALL.len(), "every layout, measured or not");
+        assert!(table.columns.last().unwrap().label.contains("100 000 counters"));
+        let padded = table.rows.iter().find(|row| row[0].text == Layout::CachePadded.name()).unwrap();
+        // compact 41 ms over padded 11 ms; 256 bytes is 16x compact's 16.
+        assert_eq!(padded[2].text, "46");
+        assert_eq!(padded[8].text, "3.73x (3.33x–4.20x)");
+        assert_eq!(padded[9].text, "16x");
+        let unmeasured = table.rows.iter().find(|row| row[0].text == Layout::LocalFlush.name()).unwrap();
+        assert!(unmeasured[4..].iter().all(|cell| cell.text == "n/a"));
+        assert!(section.figures[0].text.contains("CachePadded: 11000 ns"), "{}", section.figures[0].text);
+        assert_eq!(section.summary(), headline(&summarize(&rows)));
+        assert_eq!(layouts_table(&summarize(&rows)).rows.len(), 3);
+    }
+}

@@ -1,0 +1,247 @@
+//! "This machine: can it show contention?" as a [`Section`]: per machine, the verdict and its
+//! reasons, the checks behind it, the core-to-core latency heatmap and pairs, the scaling
+//! check, and what else the machine was doing while each experiment ran.
+
+mod assess;
+mod facts;
+
+pub use assess::{assess, check_rows, Assessment, MachineRun};
+pub use facts::{facts, facts_table, implications};
+
+use super::{Cell, Column, Figure, Finding, PresentError, Section, Table};
+use crate::c2c::PairSummary;
+use crate::chart::c2c::c2c_heatmap;
+use crate::fitness::conditions::{Conditions, Snapshot};
+use crate::fitness::{scaling, Verdict, EXPERIMENT};
+use crate::format;
+
+pub const TITLE: &str = "This machine: can it show contention?";
+/// Above this many pairs the table is left out: the heatmap shows them all.
+const MAX_PAIRS_IN_TABLE: usize = 28;
+
+/// The section for one or several machines; each machine's verdict first.
+pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {
+    let mut section = Section::new(EXPERIMENT, TITLE);
+    section.machines = machines.iter().map(|m| m.label.clone()).collect();
+    for machine in machines {
+        let assessment = assess(machine);
+        let label = machine.label.as_str();
+        section.headlines.push(Finding::about(label, headline(&assessment)));
+        section
+            .findings
+            .extend(verdict_findings(&assessment.verdict).into_iter().map(|text| Finding::about(label, text)));
+        if let Some(note) = under_load_note(&assessment) {
+            section.findings.push(Finding::about(label, note));
+        }
+        if let Some(pairs) = &assessment.c2c {
+            section.findings.push(Finding::about(label, crate::c2c::finding(pairs)));
+        }
+        if let Some(summaries) = &assessment.scaling {
+            section.findings.push(Finding::about(label, scaling::finding(summaries)));
+        }
+        section.tables.push(checks_table(label, &assessment));
+        if let Some(pairs) = assessment.c2c.as_deref().filter(|pairs| !pairs.is_empty()) {
+            section.figures.push(c2c_figure(label, pairs)?);
+            section.tables.push(pairs_table(label, pairs));
+            if pairs.len() > MAX_PAIRS_IN_TABLE {
+                let more = pairs.len() - MAX_PAIRS_IN_TABLE;
+                section
+                    .notes
+                    .push(Finding::about(label, format!("{more} more pairs are in the heatmap and in c2c.csv.")));
+            }
+        }
+        section.tables.push(conditions_table(label, &machine.conditions));
+    }
+    section.notes.push(Finding::general(
+        "Load average: 1-minute, includes this run's own threads. Steal time and other programs' CPU use are shares \
+         of all CPU time while the experiment ran (from /proc/stat, minus this process's own CPU time), unknown when \
+         it ran for under 20 clock ticks of CPU time; above 2% steal or 10% other use, the experiment counts as \
+         measured under load.",
+    ));
+    Ok(section)
+}
+
+/// "Verdict: limited (noisy trials). Measured under load: gc." for a summary line.
+fn headline(assessment: &Assessment) -> String {
+    let mut line = format!("Verdict: {}.", assessment.verdict.headline());
+    if !assessment.measured_under_load.is_empty() {
+        line.push_str(&format!(" Measured under load: {}.", assessment.measured_under_load.join(", ")));
+    }
+    line
+}
+
+/// "Verdict: fit", then every reason with its level, then what was not checked.
+pub fn verdict_findings(verdict: &Verdict) -> Vec<String> {
+    let fitness = verdict.fitness.as_str();
+    let mut sentences = vec![format!("Verdict: {fitness}.")];
+    if verdict.reasons.is_empty() {
+        sentences.push(format!("Nothing checked stands in the way: this machine is {fitness} for the experiments."));
+    }
+    sentences.extend(verdict.reasons.iter().map(|reason| format!("{} ({})", reason.text, reason.fitness.as_str())));
+    if !verdict.unchecked.is_empty() {
+        sentences.push(format!("Not checked: {}.", verdict.unchecked.join("; ")));
+    }
+    sentences
+}
+
+fn under_load_note(assessment: &Assessment) -> Option<String> {
+    (!assessment.measured_under_load.is_empty()).then(|| {
+        format!(
+            "Measured under load: {}. Other programs or the hypervisor took CPU time while they ran, so their \
+             effects may be blurred or missing; measure again on a quiet machine to confirm.",
+            assessment.measured_under_load.join(", ")
+        )
+    })
+}
+
+fn checks_table(label: &str, assessment: &Assessment) -> Table {
+    Table {
+        caption: format!("Fitness checks: {label}"),
+        columns: vec![Column::text("check"), Column::text("value")],
+        rows: check_rows(assessment)
+            .into_iter()
+            .map(|(check, value)| vec![Cell::from(check), Cell::from(value)])
+            .collect(),
+    }
+}
+
+/// The latency matrix; the text stand-in lists each pair's median.
+pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, PresentError> {
+    let medians: Vec<String> = pairs
+        .iter()
+        .map(|pair| format!("CPUs {}-{}: {} ns", pair.cpu_a, pair.cpu_b, format::number(pair.one_way_ns.median)))
+        .collect();
+    Ok(Figure {
+        title: format!("core-to-core latency, {label}"),
+        svg: c2c_heatmap(&format!("One-way latency (ns), {label}"), pairs)?,
+        caption: "Median one-way latency per pair of logical CPUs in nanoseconds; darker is slower, grey was not \
+                  measured (time budget)."
+            .into(),
+        text: format!("One-way latency per pair: {}", medians.join(", ")),
+    })
+}
+
+fn pairs_table(label: &str, pairs: &[PairSummary]) -> Table {
+    let rows = pairs
+        .iter()
+        .take(MAX_PAIRS_IN_TABLE)
+        .map(|pair| {
+            let ns = &pair.one_way_ns;
+            vec![
+                Cell::from(format!("{} and {}", pair.cpu_a, pair.cpu_b)),
+                Cell::noisy(format::number(ns.median), ns.is_noisy()),
+                Cell::from(format::interval(ns.median_low, ns.median_high)),
+                Cell::from(ns.samples.to_string()),
+            ]
+        })
+        .collect();
+    Table {
+        caption: format!("Core-to-core latency: {label}"),
+        columns: vec![
+            Column::text("CPUs"),
+            Column::number("median (ns)"),
+            Column::number("interval (ns)"),
+            Column::number("samples"),
+        ],
+        rows,
+    }
+}
+
+fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
+    let load = |load: Option<[f64; 3]>| load.map_or("unknown".into(), |[one, _, _]| format!("{one:.2}"));
+    let share = |share: Option<f64>| share.map_or("unknown".into(), format::percent);
+    let rows = conditions
+        .iter()
+        .map(|(name, c)| {
+            let under_load = match (c.under_load(), c.steal_share.or(c.background_share)) {
+                (true, _) => "yes",
+                (false, Some(_)) => "no",
+                (false, None) => "unknown",
+            };
+            vec![
+                Cell::from(name.clone()),
+                Cell::from(load(c.load_average_before)),
+                Cell::from(load(c.load_average_after)),
+                Cell::from(share(c.steal_share)),
+                Cell::from(share(c.background_share)),
+                Cell::noisy(under_load, under_load == "yes"),
+            ]
+        })
+        .collect();
+    Table {
+        caption: format!("While each experiment ran: {label}"),
+        columns: vec![
+            Column::text("experiment"),
+            Column::number("load average before"),
+            Column::number("after"),
+            Column::number("steal time"),
+            Column::number("other programs' CPU use"),
+            Column::text("measured under load"),
+        ],
+        rows,
+    }
+}
+
+/// Runs `measure` and returns its result with what the rest of the machine did meanwhile
+/// (other programs' CPU share, steal time), for a notebook's [`MachineRun::conditions`].
+pub fn watched<T>(measure: impl FnOnce() -> T) -> (T, Conditions) {
+    let before = Snapshot::take();
+    let result = measure();
+    (result, Conditions::between(&before, &Snapshot::take()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fitness::verdict::{verdict, Facts};
+
+    fn facts(usable_cpus: usize) -> Facts {
+        Facts {
+            usable_cpus,
+            usable_cores: Some(usable_cpus),
+            experiment_threads: 8,
+            typical_one_way_ns: Some(60.0),
+            speedup_at_two_threads: Some(1.9),
+            trial_spread_cv: Some(0.02),
+            background: None,
+            steal: None,
+        }
+    }
+
+    #[test]
+    fn verdicts_list_every_reason_or_say_nothing_stands_in_the_way() {
+        let fit = verdict_findings(&verdict(&facts(16)));
+        assert_eq!(fit[0], "Verdict: fit.");
+        assert!(fit[1].contains("Nothing checked stands in the way"));
+        let judged = verdict(&facts(1));
+        let unfit = verdict_findings(&judged);
+        assert_eq!(unfit.len(), 1 + judged.reasons.len() + usize::from(!judged.unchecked.is_empty()));
+        assert!(unfit.iter().any(|s| s.ends_with("(unfit)")), "{unfit:?}");
+    }
+
+    #[test]
+    fn a_machine_measured_without_pairs_says_why() {
+        let machine = crate::Machine::describe();
+        let run = MachineRun {
+            label: "here".into(),
+            machine: &machine,
+            c2c: Some(&[]),
+            scaling: None,
+            conditions: Vec::new(),
+            counter_readings: Vec::new(),
+        };
+        let section = section(&[run]).unwrap();
+        assert!(section.findings.iter().any(|f| f.text.contains("it needs two CPUs")));
+        assert!(section.figures.is_empty());
+        assert!(section.summary().starts_with("Verdict: "));
+    }
+
+    #[test]
+    fn watched_returns_the_result_and_the_conditions() {
+        let (value, conditions) = watched(|| 6 * 7);
+        assert_eq!(value, 42);
+        if cfg!(target_os = "linux") {
+            assert!(conditions.load_average_before.is_some() && conditions.load_average_after.is_some());
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! The presentation model: per experiment, one function from what one or several machines
+//! measured (and the article's reference data) to a [`Section`] of findings, figures, tables
+//! and notes, every number already formatted by [`crate::format`]. The report's page,
+//! markdown, JSON and terminal output and the notebooks' rich output only render it
+//! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
+
+pub mod counters;
+pub mod gc;
+pub mod machine;
+pub mod pool;
+pub mod rich;
+pub mod runs;
+pub mod sharing;
+pub mod stride;
+pub mod text;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::chart::ChartError;
+use crate::perf::CounterReading;
+use crate::runs::{Run, RunsError};
+use crate::stats::Summary;
+
+/// A section could not be built: a chart failed to draw, or reference data failed to read.
+#[derive(Debug, Error)]
+pub enum PresentError {
+    #[error(transparent)]
+    Chart(#[from] ChartError),
+    #[error(transparent)]
+    Reference(#[from] RunsError),
+}
+
+/// One experiment as shown to a reader: the same value behind every renderer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Section {
+    /// The experiment's name (e.g. `contention::stride::EXPERIMENT`), also its anchor.
+    pub experiment: &'static str,
+    pub title: &'static str,
+    /// The machines (run labels) that measured it, in order; empty when none did.
+    pub machines: Vec<String>,
+    /// What the article reported, in sentences computed from its reference data.
+    pub article: Vec<String>,
+    /// The article's numbers as tables, shown whether or not this section was measured.
+    pub article_tables: Vec<Table>,
+    /// Sentences computed from the data, one or more per machine.
+    pub findings: Vec<Finding>,
+    /// One short sentence per machine for a summary, when the first finding is too long.
+    pub headlines: Vec<Finding>,
+    pub figures: Vec<Figure>,
+    pub tables: Vec<Table>,
+    /// What a table's words mean, what the counters recorded, the config measured with.
+    pub notes: Vec<Finding>,
+}
+
+impl Section {
+    /// An empty section for `experiment`: nothing measured yet.
+    pub fn new(experiment: &'static str, title: &'static str) -> Self {
+        Self {
+            experiment,
+            title,
+            machines: Vec::new(),
+            article: Vec::new(),
+            article_tables: Vec::new(),
+            findings: Vec::new(),
+            headlines: Vec::new(),
+            figures: Vec::new(),
+            tables: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn measured(&self) -> bool {
+        !self.machines.is_empty()
+    }
+
+    /// Several machines side by side: renderers then name the machine of each sentence.
+    pub fn comparing(&self) -> bool {
+        self.machines.len() > 1
+    }
+
+    /// The section's line in a summary: the one machine's headline (or first finding), or
+    /// each machine's prefixed by its label; "Not measured." when none measured it.
+    pub fn summary(&self) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        let mut seen: Vec<&Option<String>> = Vec::new();
+        let sentences = if self.headlines.is_empty() { &self.findings } else { &self.headlines };
+        for finding in sentences {
+            if seen.contains(&&finding.machine) {
+                continue;
+            }
+            seen.push(&finding.machine);
+            lines.push(match (&finding.machine, self.comparing()) {
+                (Some(machine), true) => format!("{machine}: {}", finding.text),
+                _ => finding.text.clone(),
+            });
+        }
+        if lines.is_empty() {
+            "Not measured.".into()
+        } else {
+            lines.join(" ")
+        }
+    }
+}
+
+/// A sentence, and the machine it is about (`None`: about the section as a whole).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub machine: Option<String>,
+    pub text: String,
+}
+
+impl Finding {
+    pub fn about(machine: &str, text: impl Into<String>) -> Self {
+        Self { machine: Some(machine.to_string()), text: text.into() }
+    }
+
+    pub fn general(text: impl Into<String>) -> Self {
+        Self { machine: None, text: text.into() }
+    }
+}
+
+/// A chart: a short name, its SVG, a caption, and a text stand-in that names what the
+/// picture shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figure {
+    pub title: String,
+    pub svg: String,
+    pub caption: String,
+    pub text: String,
+}
+
+/// A table of formatted cells. A column may belong to a group (a machine, "article"), shown
+/// as a header above its columns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    pub caption: String,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    pub label: String,
+    pub group: Option<String>,
+    /// Numbers: right-aligned.
+    pub numeric: bool,
+}
+
+impl Column {
+    pub fn text(label: impl Into<String>) -> Self {
+        Self { label: label.into(), group: None, numeric: false }
+    }
+
+    pub fn number(label: impl Into<String>) -> Self {
+        Self { label: label.into(), group: None, numeric: true }
+    }
+
+    pub fn in_group(mut self, group: &str) -> Self {
+        self.group = Some(group.to_string());
+        self
+    }
+}
+
+/// One formatted value; `noisy` when its trials varied more than the noise threshold.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cell {
+    pub text: String,
+    pub noisy: bool,
+}
+
+impl Cell {
+    pub fn noisy(text: impl Into<String>, noisy: bool) -> Self {
+        Self { text: text.into(), noisy }
+    }
+
+    /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
+    pub fn missing() -> Self {
+        Self::from(crate::format::NOT_AVAILABLE)
+    }
+}
+
+impl From<String> for Cell {
+    fn from(text: String) -> Self {
+        Self { text, noisy: false }
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(text: &str) -> Self {
+        Self::from(text.to_string())
+    }
+}
+
+/// What one machine measured for an experiment: its label, its rows, the config it ran
+/// with and its logical CPUs, when known.
+#[derive(Debug, Clone)]
+pub struct Measured<'a, Row> {
+    pub label: String,
+    pub rows: &'a [Row],
+    pub config: Option<serde_json::Value>,
+    pub logical_cpus: Option<usize>,
+}
+
+impl<'a, Row> Measured<'a, Row> {
+    /// One machine's rows measured in this session (a notebook): no saved config.
+    pub fn new(label: impl Into<String>, rows: &'a [Row]) -> Self {
+        Self { label: label.into(), rows, config: None, logical_cpus: None }
+    }
+
+    /// The same, with the config it ran with (stated in the notes).
+    pub fn with_config(mut self, config: &impl Serialize) -> Self {
+        self.config = serde_json::to_value(config).ok();
+        self
+    }
+
+    /// The same, on a machine with `logical_cpus` CPUs (say which cells oversubscribe it).
+    pub fn on_cpus(mut self, logical_cpus: usize) -> Self {
+        self.logical_cpus = Some(logical_cpus);
+        self
+    }
+
+    /// Every run in `runs` that measured `experiment`, with the rows `rows` picks.
+    pub fn from_runs(runs: &'a [Run], experiment: &str, rows: fn(&'a Run) -> Option<&'a Vec<Row>>) -> Vec<Self> {
+        runs.iter()
+            .filter_map(|run| {
+                rows(run).map(|rows| Self {
+                    label: run.label(),
+                    rows,
+                    config: run.manifest.record(experiment).map(|record| record.config.clone()),
+                    logical_cpus: Some(run.manifest.machine.logical_cpus),
+                })
+            })
+            .collect()
+    }
+}
+
+/// "Measured with `key=value ...`." for each machine that knows its config.
+pub(crate) fn config_notes<Row>(machines: &[Measured<'_, Row>]) -> Vec<Finding> {
+    machines
+        .iter()
+        .filter_map(|m| {
+            let config = crate::format::config_text(m.config.as_ref()?);
+            Some(Finding::about(&m.label, format!("Measured with {config}.")))
+        })
+        .collect()
+}
+
+/// What the hardware counters said for one experiment's trials, grouped by case (stride,
+/// sharing case), in one sentence: the median per case, or that they were unavailable.
+pub fn cache_miss_note(groups: Vec<(String, Vec<CounterReading>)>) -> String {
+    let medians: Vec<String> = groups
+        .into_iter()
+        .filter_map(|(case, readings)| {
+            let counts: Vec<f64> = readings
+                .iter()
+                .filter_map(|reading| match reading {
+                    CounterReading::Counted(count) => Some(*count as f64),
+                    CounterReading::Unavailable => None,
+                })
+                .collect();
+            Summary::of(&counts).map(|summary| format!("{case}: {:.0}", summary.median))
+        })
+        .collect();
+    if medians.is_empty() {
+        "Cache misses per trial: unavailable here (the kernel allowed no hardware counter; see the machine section)."
+            .into()
+    } else {
+        format!("Median cache misses per trial (perf_event_open): {}.", medians.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_miss_note_gives_medians_or_says_unavailable() {
+        let counted = vec![
+            (
+                "8 B".to_string(),
+                vec![CounterReading::Counted(100), CounterReading::Counted(300), CounterReading::Counted(150)],
+            ),
+            ("64 B".to_string(), vec![CounterReading::Unavailable, CounterReading::Counted(20)]),
+        ];
+        assert_eq!(cache_miss_note(counted), "Median cache misses per trial (perf_event_open): 8 B: 150, 64 B: 20.");
+        let unavailable = vec![("8 B".to_string(), vec![CounterReading::Unavailable])];
+        assert!(cache_miss_note(unavailable).starts_with("Cache misses per trial: unavailable here"));
+    }
+
+    #[test]
+    fn summary_names_machines_only_when_comparing() {
+        let mut section = Section::new("stride", "Stride");
+        assert_eq!(section.summary(), "Not measured.");
+        section.machines = vec!["a".into()];
+        section.findings = vec![Finding::about("a", "One."), Finding::about("a", "Two.")];
+        assert_eq!(section.summary(), "One.");
+        section.machines.push("b".into());
+        section.findings.push(Finding::about("b", "Three."));
+        assert_eq!(section.summary(), "a: One. b: Three.");
+    }
+}

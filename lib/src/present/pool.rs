@@ -1,0 +1,196 @@
+//! Thread-pool sizing as a [`Section`]: the article's incident and fix beside each machine's
+//! runs at the same pool sizes per CPU ([`article`]), the two charts, a table of every case,
+//! and the sentences the data supports.
+
+mod article;
+
+use super::{Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
+use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
+use crate::format;
+use crate::pool::{findings, summarize, PoolSummary, Row, Variant, EXPERIMENT};
+use crate::reference::PoolReference;
+
+pub const TITLE: &str = "Thread-pool sizing";
+
+/// One machine's runs, summarised, with what the comparison needs from its config.
+struct Summarised<'a> {
+    label: &'a str,
+    summaries: Vec<PoolSummary>,
+    /// The config's `target_utilization` (Goetz's U), as saved.
+    target_utilization: Option<String>,
+}
+
+impl Summarised<'_> {
+    fn first_hit(&self) -> f64 {
+        self.summaries.first().map_or(0.0, |s| s.key.hit_rate)
+    }
+}
+
+pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Result<Section, PresentError> {
+    let mut section = Section::new(EXPERIMENT, TITLE);
+    section.article_tables.push(article::numbers_table(article));
+    if machines.is_empty() {
+        return Ok(section);
+    }
+    let measured: Vec<Summarised> = machines
+        .iter()
+        .map(|m| Summarised {
+            label: &m.label,
+            summaries: summarize(m.rows),
+            target_utilization: m.config.as_ref().and_then(|c| c.get("target_utilization")).map(ToString::to_string),
+        })
+        .collect();
+    section.machines = machines.iter().map(|m| m.label.clone()).collect();
+    for m in &measured {
+        section.findings.extend(findings(&m.summaries).into_iter().map(|text| Finding::about(m.label, text)));
+    }
+    section.figures.extend(figures(&measured)?);
+    section.tables.push(article::comparison(article, &measured));
+    section.tables.extend(measured.iter().map(cases_table));
+    section.notes.extend(measured.iter().filter_map(setup));
+    section.notes.push(Finding::general(
+        "Medians over trials. p99 interval: a distribution-free interval for the median p99 (with 3 trials, the \
+         lowest to the highest trial). CPU used: process CPU time over CPUs x wall time. CPUs switching: switches \
+         per second x the probe's cost of one switch (two threads handing a token back and forth on one CPU). \
+         Percentiles cover completed requests; dropped ones waited past the queue timeout. Peak RSS is sampled \
+         every 10 ms. Noisy p99 values varied by more than 10% between trials.",
+    ));
+    section.notes.extend(super::config_notes(machines));
+    Ok(section)
+}
+
+fn setup(m: &Summarised) -> Option<Finding> {
+    let s = m.summaries.first()?;
+    Some(Finding::about(
+        m.label,
+        format!(
+            "{} CPUs; {:.2} ms of hashing per request (calibrated); {:.0} requests/s offered; one context switch \
+             cost {:.1} us in the probe.",
+            s.cpus,
+            s.cpu_work_ms,
+            s.offered_rate_per_s,
+            s.switch_cost_ns / 1e3
+        ),
+    ))
+}
+
+fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
+    let suffix = |m: &Summarised| if measured.len() > 1 { format!(", {}", m.label) } else { String::new() };
+    let fixed = |m: &Summarised, name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary| {
+        fixed_series(format!("{name}{}", suffix(m)), &m.summaries, m.first_hit(), pick)
+    };
+    let latency: Vec<LatencyLines> = measured
+        .iter()
+        .map(|m| LatencyLines { p99: fixed(m, "p99", |s| &s.p99_ms), p50: fixed(m, "p50", |s| &s.p50_ms) })
+        .collect();
+    let formula: Vec<Marker> = measured
+        .iter()
+        .filter_map(|m| m.summaries.first())
+        .map(|s| Marker { label: format!("formula: {}", s.formula_threads), value: s.formula_threads as f64 })
+        .collect();
+    let levels: Vec<Marker> = measured
+        .iter()
+        .flat_map(|m| {
+            let hit = m.first_hit();
+            m.summaries.iter().filter(move |s| s.key.variant != Variant::Fixed && s.key.hit_rate == hit).map(move |s| {
+                Marker { label: format!("{} p99{}", s.key.variant.name(), suffix(m)), value: s.p99_ms.median }
+            })
+        })
+        .collect();
+    let hit_note = measured.first().map_or(String::new(), |m| format!(" at {:.0}% hits", m.first_hit() * 100.0));
+    let switches: Vec<SwitchLines> = measured
+        .iter()
+        .map(|m| SwitchLines {
+            voluntary: fixed(m, "voluntary", |s| &s.voluntary_per_s),
+            involuntary: fixed(m, "involuntary", |s| &s.involuntary_per_s),
+            throughput: fixed(m, "completed", |s| &s.completed_per_s),
+            offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
+        })
+        .collect();
+    let points = |pick: fn(&PoolSummary) -> String| {
+        let lines: Vec<String> = measured
+            .iter()
+            .map(|m| {
+                let fixed =
+                    m.summaries.iter().filter(|s| s.key.variant == Variant::Fixed && s.key.hit_rate == m.first_hit());
+                format!("{}: {}", m.label, fixed.map(pick).collect::<Vec<_>>().join(", "))
+            })
+            .collect();
+        lines.join("; ")
+    };
+    Ok([
+        Figure {
+            title: "pool latency".into(),
+            svg: pool_latency_chart(&format!("Latency against pool size{hit_note}"), &latency, &formula, &levels)?,
+            caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
+                      interval; both axes logarithmic. The vertical line is the formula's answer from the mean W/C; \
+                      the dotted horizontal lines are the split and async variants' p99, which have no single pool size."
+                .into(),
+            text: format!(
+                "p99 per fixed pool size. {}",
+                points(|s| format!("{} threads: {} ms", s.key.pool_threads, format::number(s.p99_ms.median)))
+            ),
+        },
+        Figure {
+            title: "pool switches".into(),
+            svg: pool_switches_chart(&format!("Context switches and throughput{hit_note}"), &switches, &formula)?,
+            caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \
+                      second, including the dispatcher's wake-ups. Below: completed requests per second against the \
+                      offered rate (dotted); a pool that cannot keep up falls below it and drops requests."
+                .into(),
+            text: format!(
+                "Context switches per second per fixed pool size. {}",
+                points(|s| format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median))
+            ),
+        },
+    ])
+}
+
+fn cases_table(m: &Summarised) -> Table {
+    let numbers = [
+        "hits",
+        "threads",
+        "trials",
+        "completed/s",
+        "p50 (ms)",
+        "p99 (ms)",
+        "p99 interval",
+        "p99.9 (ms)",
+        "switches/s vol / invol",
+        "CPU used",
+        "CPUs switching",
+        "dropped",
+        "peak queue",
+        "peak RSS",
+    ];
+    let mut columns = vec![Column::text("variant")];
+    columns.extend(numbers.iter().map(|label| Column::number(*label)));
+    let rows = m.summaries.iter().map(case_row).collect();
+    Table { caption: format!("Every case: {}", m.label), columns, rows }
+}
+
+fn case_row(s: &PoolSummary) -> Vec<Cell> {
+    let threads = match s.key.variant {
+        Variant::Split => format!("{} + {} db", s.key.pool_threads, s.key.db_connections),
+        Variant::Async => format!("{} workers", s.key.pool_threads),
+        Variant::Fixed => s.key.pool_threads.to_string(),
+    };
+    vec![
+        Cell::from(s.key.variant.name()),
+        Cell::from(format::percent(s.key.hit_rate)),
+        Cell::from(threads),
+        Cell::from(s.trials.to_string()),
+        Cell::from(format!("{:.0}", s.completed_per_s.median)),
+        Cell::from(format::number(s.p50_ms.median)),
+        Cell::noisy(format::number(s.p99_ms.median), s.p99_ms.is_noisy()),
+        Cell::from(format::interval(s.p99_ms.median_low, s.p99_ms.median_high)),
+        Cell::from(format::number(s.p999_ms.median)),
+        Cell::from(format!("{:.0} / {:.0}", s.voluntary_per_s.median, s.involuntary_per_s.median)),
+        Cell::from(format::percent(s.cpu_share.median)),
+        Cell::from(format!("{:.3}", s.switching_cpus)),
+        Cell::from(format::percent(s.dropped_share)),
+        Cell::from(s.peak_queue.to_string()),
+        if s.peak_rss_bytes == 0 { Cell::missing() } else { Cell::from(format::bytes(s.peak_rss_bytes)) },
+    ]
+}

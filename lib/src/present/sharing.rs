@@ -1,0 +1,249 @@
+//! The four-way control as a [`Section`]: the article's table beside each machine's medians,
+//! the three ratios the control is read by, the chart, and the sentences the data supports.
+
+use super::{cache_miss_note, config_notes, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
+use crate::chart::{IntervalPoint, Series};
+use crate::counters::format_count;
+use crate::format;
+use crate::reference::SharingReference;
+use crate::sharing::{false_sharing_over, finding, summarize, Case, CaseSummary, Row, EXPERIMENT};
+
+pub const TITLE: &str = "False sharing: the four-way control";
+
+/// The ratios the control is read by: false sharing's time over each other case's.
+const RATIOS: [(Case, &str); 3] = [
+    (Case::NoSharing, "false / no sharing"),
+    (Case::TrueSharing, "false / true sharing"),
+    (Case::Single, "false sharing / single thread"),
+];
+
+pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> Result<Section, PresentError> {
+    let mut section = Section::new(EXPERIMENT, TITLE);
+    section.article.push(article_sentence(article));
+    if machines.is_empty() {
+        return Ok(section);
+    }
+    let summaries: Vec<Vec<CaseSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
+    section.machines = machines.iter().map(|m| m.label.clone()).collect();
+    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
+    section.figures.push(figure(machines, &summaries, article)?);
+    section.tables.push(cases_table(machines, &summaries, article));
+    section.tables.push(ratios_table(machines, &summaries, article));
+    section.notes.push(Finding::general(
+        "A ratio's interval runs from the low end of one median's interval over the high end of the other's to the \
+         reverse; an effect is claimed only when it excludes 1. The article's ratios are as printed (computed from \
+         unrounded times). Noisy values varied by more than 10% between trials.",
+    ));
+    section.notes.extend(machines.iter().map(|m| Finding::about(&m.label, cache_misses(m.rows))));
+    section.notes.extend(config_notes(machines));
+    Ok(section)
+}
+
+fn figure(
+    machines: &[Measured<'_, Row>],
+    summaries: &[Vec<CaseSummary>],
+    article: &[SharingReference],
+) -> Result<Figure, PresentError> {
+    let mut series = vec![article_series(article)];
+    series.extend(machines.iter().zip(summaries).map(|(m, s)| {
+        let threads = s.iter().map(|s| s.threads).max().unwrap_or(0);
+        series_from_summaries(format!("{}, {threads} threads", m.label), s)
+    }));
+    let points: Vec<String> = machines
+        .iter()
+        .zip(summaries)
+        .map(|(m, s)| {
+            let cases: Vec<String> = s
+                .iter()
+                .map(|s| format!("{}: {} ns", s.case.name(), format::number(s.ns_per_increment.median)))
+                .collect();
+            format!("{}: {}", m.label, cases.join(", "))
+        })
+        .collect();
+    Ok(Figure {
+        title: "four-way control".into(),
+        svg: sharing_chart("Four-way control: time per increment", &series)?,
+        caption: "Median time per increment as each thread saw it (dots: trial time over the increments one thread \
+                  did) with the median's interval (bars), logarithmic. Per increment, so runs of any size and the \
+                  article's table share one axis; the article's dots have no intervals."
+            .into(),
+        text: format!("Median per increment. {}", points.join("; ")),
+    })
+}
+
+/// The article's table as nanoseconds per increment per goroutine (time over the
+/// increments each goroutine did), so it shares the chart's axis with any run's size.
+fn article_series(article: &[SharingReference]) -> Series {
+    Series {
+        label: format!("article (Apple M3 Max, {} goroutines)", article.iter().map(|r| r.threads).max().unwrap_or(0)),
+        points: article
+            .iter()
+            .map(|r| {
+                let ns = r.time_ms * 1e6 / r.increments_per_thread as f64;
+                IntervalPoint { x: case_x(r.case), median: ns, low: ns, high: ns }
+            })
+            .collect(),
+    }
+}
+
+fn cases_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CaseSummary>], article: &[SharingReference]) -> Table {
+    let mut columns =
+        vec![Column::text("case"), Column::text("what it does"), Column::number("time (ms)").in_group("article")];
+    for machine in machines {
+        for label in ["threads", "median (ms)", "interval (ms)", "ns per add"] {
+            columns.push(Column::number(label).in_group(&machine.label));
+        }
+    }
+    let rows = Case::ALL
+        .iter()
+        .map(|&case| {
+            let mut row = vec![
+                Cell::from(case.name()),
+                Cell::from(describe(case, summaries)),
+                article
+                    .iter()
+                    .find(|r| r.case == case)
+                    .map_or_else(Cell::missing, |r| Cell::from(r.time_ms.to_string())),
+            ];
+            for machine in summaries {
+                row.extend(case_cells(machine.iter().find(|s| s.case == case)));
+            }
+            row
+        })
+        .collect();
+    Table { caption: "Time per case".into(), columns, rows }
+}
+
+/// The case in words; for no sharing, with the padding each machine used.
+fn describe(case: Case, summaries: &[Vec<CaseSummary>]) -> String {
+    if case != Case::NoSharing {
+        return case.describe().into();
+    }
+    let mut paddings: Vec<String> = summaries
+        .iter()
+        .flatten()
+        .filter(|s| s.case == Case::NoSharing)
+        .map(|s| s.distance_bytes.to_string())
+        .collect();
+    paddings.dedup();
+    format!("each thread its own counter, {} bytes apart", paddings.join(" / "))
+}
+
+fn case_cells(summary: Option<&CaseSummary>) -> [Cell; 4] {
+    match summary {
+        None => [Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing()],
+        Some(s) => [
+            Cell::from(s.threads.to_string()),
+            Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
+            Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
+            Cell::from(format::number(s.ns_per_increment.median)),
+        ],
+    }
+}
+
+/// The three ratios: the article's as printed, each machine's with its interval.
+fn ratios_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CaseSummary>], article: &[SharingReference]) -> Table {
+    let mut columns = vec![Column::text("ratio of times"), Column::number("article")];
+    columns.extend(machines.iter().map(|m| Column::number(m.label.clone())));
+    let rows = RATIOS
+        .iter()
+        .map(|&(case, label)| {
+            let printed = article.iter().find(|r| r.case == case).and_then(|r| r.false_sharing_over_this.clone());
+            let mut row = vec![Cell::from(label), printed.map_or_else(Cell::missing, |ratio| Cell::from(ratio + "x"))];
+            row.extend(summaries.iter().map(|s| {
+                false_sharing_over(s, case).map_or_else(Cell::missing, |r| Cell::from(format::ratio_with_interval(&r)))
+            }));
+            row
+        })
+        .collect();
+    Table { caption: "Ratios of times".into(), columns, rows }
+}
+
+/// "The article (a fixed total of 20 000 000 increments ...): single thread 35 ms, ...;
+/// false / no sharing 3.87x, ..."
+fn article_sentence(article: &[SharingReference]) -> String {
+    let row = |case: Case| article.iter().find(|r| r.case == case);
+    let time = |case: Case| row(case).map_or(format::NOT_AVAILABLE.into(), |r| format!("{} ms", r.time_ms));
+    let printed = |case: Case| {
+        row(case).and_then(|r| r.false_sharing_over_this.clone()).map_or(format::NOT_AVAILABLE.into(), |x| x + "x")
+    };
+    let (threads, per_thread) = row(Case::FalseSharing).map_or((0, 0), |r| (r.threads, r.increments_per_thread));
+    format!(
+        "The article (a fixed total of {} increments: one goroutine doing all of them, or {threads} doing {} each): \
+         single thread {}, true sharing {}, false sharing {}, no sharing {}; false / no sharing {}, false / true \
+         sharing {}, false sharing / single thread {}.",
+        format_count(threads * per_thread),
+        format_count(per_thread),
+        time(Case::Single),
+        time(Case::TrueSharing),
+        time(Case::FalseSharing),
+        time(Case::NoSharing),
+        printed(Case::NoSharing),
+        printed(Case::TrueSharing),
+        printed(Case::Single),
+    )
+}
+
+fn cache_misses(rows: &[Row]) -> String {
+    let groups = Case::ALL
+        .iter()
+        .filter(|&&case| rows.iter().any(|row| row.case == case))
+        .map(|&case| {
+            let readings = rows.iter().filter(|row| row.case == case).map(|row| row.cache_misses).collect();
+            (case.name().to_string(), readings)
+        })
+        .collect();
+    cache_miss_note(groups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perf::CounterReading;
+
+    fn rows() -> Vec<Row> {
+        let cases = [(Case::Single, 1, 0, 30.0), (Case::TrueSharing, 2, 0, 70.0), (Case::FalseSharing, 2, 8, 68.0)];
+        let mut rows: Vec<Row> = Vec::new();
+        for (case, threads, distance_bytes, ms) in cases.into_iter().chain([(Case::NoSharing, 2, 128, 15.0)]) {
+            for trial in 0..3u64 {
+                let elapsed_ms = ms + trial as f64;
+                rows.push(Row {
+                    case,
+                    threads,
+                    trial,
+                    total_increments: 2_000,
+                    increments_per_thread: 2_000 / threads,
+                    distance_bytes,
+                    elapsed_ns: (elapsed_ms * 1e6) as u64,
+                    ns_per_increment: elapsed_ms * 1e6 / (2_000 / threads) as f64,
+                    pinned: true,
+                    verified: true,
+                    cache_misses: CounterReading::Unavailable,
+                });
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn cases_and_ratios_sit_beside_the_article() {
+        let rows = rows();
+        let article = crate::reference::sharing().unwrap();
+        let section = section(&[Measured::new("vm", &rows)], &article).unwrap();
+        let cases = &section.tables[0];
+        assert_eq!(cases.rows.len(), 4);
+        assert_eq!(cases.rows[3][1].text, "each thread its own counter, 128 bytes apart");
+        let ratios = &section.tables[1];
+        assert_eq!(ratios.rows[0][1].text, "3.87x", "the article's ratio as printed");
+        assert!(ratios.rows[0][2].text.starts_with("4.31x ("), "{:?}", ratios.rows[0][2]);
+        assert!(section.article[0].contains("false / no sharing 3.87x"), "{}", section.article[0]);
+        assert!(section.figures[0].text.contains("vm: single: "), "{}", section.figures[0].text);
+    }
+
+    #[test]
+    fn nothing_measured_still_states_the_article() {
+        let section = section(&[], &crate::reference::sharing().unwrap()).unwrap();
+        assert!(!section.measured() && section.article.len() == 1);
+    }
+}

@@ -1,0 +1,266 @@
+//! The stride sweep as a [`Section`]: the article's table beside each machine's medians,
+//! the chart, the sentence the data supports, and what the cache-miss counters recorded.
+
+use super::{cache_miss_note, config_notes, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use crate::chart::stride::{series_from_summaries, stride_chart};
+use crate::chart::{IntervalPoint, Series};
+use crate::format;
+use crate::reference::StrideReference;
+use crate::stride::{finding, summarize, Row, StrideSummary, EXPERIMENT};
+
+pub const TITLE: &str = "False sharing: the stride sweep";
+const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
+
+/// The section for `machines` (one or several), beside the article's sweep.
+pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> Result<Section, PresentError> {
+    let mut section = Section::new(EXPERIMENT, TITLE);
+    if machines.is_empty() {
+        return Ok(section);
+    }
+    let summaries: Vec<Vec<StrideSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
+    section.machines = machines.iter().map(|m| m.label.clone()).collect();
+    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
+    section.figures.push(figure(machines, &summaries, article)?);
+    section.tables.push(table(machines, &summaries, article));
+    section.notes.push(Finding::general(
+        "Relative: median time over the fastest stride's median. Interval: a distribution-free interval for the \
+         median (with 5 trials, the fastest to the slowest trial, about 94% coverage). Noisy values varied by more \
+         than 10% between trials.",
+    ));
+    section
+        .notes
+        .extend(machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, cache_misses(m.rows, s))));
+    section.notes.extend(config_notes(machines));
+    Ok(section)
+}
+
+fn figure(
+    machines: &[Measured<'_, Row>],
+    summaries: &[Vec<StrideSummary>],
+    article: &[StrideReference],
+) -> Result<Figure, PresentError> {
+    let mut series = vec![Series {
+        label: ARTICLE.into(),
+        points: article
+            .iter()
+            .map(|r| IntervalPoint { x: r.stride_bytes as f64, median: r.time_ms, low: r.time_ms, high: r.time_ms })
+            .collect(),
+    }];
+    series.extend(machines.iter().zip(summaries).map(|(m, s)| {
+        let threads = s.first().map_or(0, |s| s.threads);
+        series_from_summaries(format!("{}, {threads} threads", m.label), s)
+    }));
+    let points: Vec<String> = machines
+        .iter()
+        .zip(summaries)
+        .map(|(m, s)| {
+            let points: Vec<String> = s
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} B: {} ms ({})",
+                        s.stride_bytes,
+                        format::number(s.elapsed_ms.median),
+                        format::ratio(s.relative_to_fastest)
+                    )
+                })
+                .collect();
+            format!("{}: {}", m.label, points.join(", "))
+        })
+        .collect();
+    Ok(Figure {
+        title: "stride sweep".into(),
+        svg: stride_chart("Stride sweep: time per trial", &series)?,
+        caption: "Median time per trial (dots) with the median's interval (bars), both axes logarithmic. The \
+                  article's line is its published table (Apple M3 Max, 8 goroutines); it has no intervals."
+            .into(),
+        text: format!("Median time per stride. {}", points.join("; ")),
+    })
+}
+
+/// One row per stride (the article's and every machine's): the article's time and relative
+/// time, then each machine's median, interval, relative time and nanoseconds per add.
+fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], article: &[StrideReference]) -> Table {
+    let mut strides: Vec<u64> = article.iter().map(|r| r.stride_bytes).collect();
+    strides.extend(summaries.iter().flatten().map(|s| s.stride_bytes));
+    strides.sort_unstable();
+    strides.dedup();
+    let mut columns = vec![
+        Column::number("stride (bytes)"),
+        Column::number("time (ms)").in_group("article"),
+        Column::number("relative").in_group("article"),
+    ];
+    for machine in machines {
+        for label in ["median (ms)", "interval (ms)", "relative", "ns per add"] {
+            columns.push(Column::number(label).in_group(&machine.label));
+        }
+    }
+    let rows = strides
+        .iter()
+        .map(|&stride| {
+            let published = article.iter().find(|r| r.stride_bytes == stride);
+            let mut row = vec![
+                Cell::from(stride.to_string()),
+                published.map_or_else(Cell::missing, |r| Cell::from(format::number(r.time_ms))),
+                published.map_or_else(Cell::missing, |r| Cell::from(format::ratio(r.relative_to_fastest))),
+            ];
+            for machine in summaries {
+                row.extend(cells(machine.iter().find(|s| s.stride_bytes == stride)));
+            }
+            row
+        })
+        .collect();
+    Table { caption: "Time per trial by stride".into(), columns, rows }
+}
+
+fn cells(summary: Option<&StrideSummary>) -> [Cell; 4] {
+    match summary {
+        None => [Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing()],
+        Some(s) => [
+            Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
+            Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
+            Cell::from(format::ratio(s.relative_to_fastest)),
+            Cell::from(format::number(s.ns_per_op.median)),
+        ],
+    }
+}
+
+fn cache_misses(rows: &[Row], summaries: &[StrideSummary]) -> String {
+    cache_miss_note(
+        summaries
+            .iter()
+            .map(|s| {
+                let readings = rows.iter().filter(|row| row.stride_bytes == s.stride_bytes).map(|row| row.cache_misses);
+                (format!("{} B", s.stride_bytes), readings.collect())
+            })
+            .collect(),
+    )
+}
+
+/// Where `threads` counters `stride_bytes` apart land in `line_bytes`-byte cache lines,
+/// counting from a line boundary (the sweep's arena is page-aligned).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub stride_bytes: u64,
+    /// From the first counter's first byte to the last counter's last byte.
+    pub span_bytes: u64,
+    pub lines_touched: u64,
+    /// The most counters sharing one line: the cores that fight over it.
+    pub most_counters_per_line: u64,
+}
+
+pub fn layout(threads: u64, stride_bytes: u64, line_bytes: u64) -> Layout {
+    let lines: Vec<u64> = (0..threads).map(|slot| slot * stride_bytes / line_bytes.max(1)).collect();
+    let mut distinct = lines.clone();
+    distinct.dedup();
+    let most = distinct.iter().map(|line| lines.iter().filter(|l| *l == line).count() as u64).max().unwrap_or(0);
+    Layout {
+        stride_bytes,
+        span_bytes: threads.saturating_sub(1) * stride_bytes + 8,
+        lines_touched: distinct.len() as u64,
+        most_counters_per_line: most,
+    }
+}
+
+/// The layouts of a sweep as a table: no measurement, just arithmetic on addresses.
+pub fn layout_table(threads: u64, strides_bytes: &[u64], line_bytes: u64) -> Table {
+    let rows = strides_bytes
+        .iter()
+        .map(|&stride| {
+            let l = layout(threads, stride, line_bytes);
+            [l.stride_bytes, l.span_bytes, l.lines_touched, l.most_counters_per_line]
+                .iter()
+                .map(|value| Cell::from(value.to_string()))
+                .collect()
+        })
+        .collect();
+    Table {
+        caption: format!("Where {threads} counters land in {line_bytes}-byte cache lines"),
+        columns: vec![
+            Column::number("stride (bytes)"),
+            Column::number("bytes spanned"),
+            Column::number(format!("{line_bytes}-byte lines touched")),
+            Column::number("most counters in one line"),
+        ],
+        rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perf::CounterReading;
+
+    fn rows() -> Vec<Row> {
+        [(8, [40.0, 42.0, 41.0]), (64, [10.0, 11.0, 10.5])]
+            .iter()
+            .flat_map(|&(stride, times)| {
+                times.into_iter().enumerate().map(move |(trial, ms)| Row {
+                    stride_bytes: stride,
+                    threads: 2,
+                    trial: trial as u64,
+                    iters_per_thread: 1000,
+                    elapsed_ns: (ms * 1e6) as u64,
+                    ns_per_op: ms * 1e6 / 1000.0,
+                    pinned: true,
+                    verified: true,
+                    cache_misses: CounterReading::Unavailable,
+                })
+            })
+            .collect()
+    }
+
+    fn article() -> Vec<StrideReference> {
+        vec![
+            StrideReference { stride_bytes: 8, time_ms: 2407.0, relative_to_fastest: 122.46 },
+            StrideReference { stride_bytes: 128, time_ms: 20.0, relative_to_fastest: 1.0 },
+        ]
+    }
+
+    #[test]
+    fn one_row_per_stride_with_the_article_beside_each_machine() {
+        let rows = rows();
+        let section = section(&[Measured::new("laptop", &rows)], &article()).unwrap();
+        let table = &section.tables[0];
+        assert_eq!(table.rows.len(), 3, "8, 64 and the article's 128");
+        let texts = |row: &Vec<Cell>| row.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(&table.rows[0]), ["8", "2407", "122.46x", "41.0", "40.0–42.0", "3.90x", "41000"]);
+        // The article has no 64-byte row, and the machine no 128-byte one: shown as missing, not invented.
+        assert_eq!(texts(&table.rows[1])[1..3], ["n/a", "n/a"]);
+        assert_eq!(texts(&table.rows[2])[3..], ["n/a", "n/a", "n/a", "n/a"]);
+        assert_eq!(section.findings.len(), 1);
+        assert!(section.notes.iter().any(|n| n.text.starts_with("Cache misses per trial: unavailable")));
+    }
+
+    #[test]
+    fn several_machines_get_a_series_and_columns_each() {
+        let rows = rows();
+        let machines = [Measured::new("laptop", &rows[..]), Measured::new("server", &rows[..3])];
+        let section = section(&machines, &article()).unwrap();
+        assert_eq!(section.tables[0].columns.len(), 3 + 2 * 4);
+        let text = &section.figures[0].text;
+        assert!(text.contains("laptop: 8 B: 41.0 ms (3.90x), 64 B"), "{text}");
+        assert!(text.ends_with("server: 8 B: 41.0 ms (1.00x)"), "{text}");
+        assert!(section.figures[0].svg.starts_with("<svg"));
+        assert!(section.summary().starts_with("laptop: "));
+    }
+
+    #[test]
+    fn nothing_measured_is_an_empty_section() {
+        let section = section(&[], &article()).unwrap();
+        assert!(!section.measured() && section.tables.is_empty());
+    }
+
+    #[test]
+    fn layout_counts_lines_and_writers_per_line() {
+        assert_eq!(
+            layout(8, 8, 64),
+            Layout { stride_bytes: 8, span_bytes: 64, lines_touched: 1, most_counters_per_line: 8 }
+        );
+        assert_eq!(layout(8, 32, 64).lines_touched, 4);
+        assert_eq!(layout(8, 32, 64).most_counters_per_line, 2);
+        assert_eq!(layout(8, 64, 128).most_counters_per_line, 2);
+        assert_eq!(layout(8, 128, 64).most_counters_per_line, 1);
+        assert_eq!(layout_table(8, &[8, 64], 64).rows.len(), 2);
+    }
+}

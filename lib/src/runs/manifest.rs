@@ -1,0 +1,124 @@
+//! `manifest.json`: what a run folder holds, on which machine, measured how. The report
+//! writes it (whole, after each experiment); [`super::Run::load`] reads it back.
+
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fitness::conditions::{Conditions, Snapshot};
+use crate::machine::utc_timestamp;
+use crate::Machine;
+
+/// Bumped whenever a run folder's layout or columns change; older runs are refused with a
+/// message rather than misread.
+pub const FORMAT_VERSION: u32 = 3;
+/// The file every run folder holds.
+pub const MANIFEST: &str = "manifest.json";
+
+/// "quick", "default" or "custom" (sizes given on the command line): stated on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    Quick,
+    Default,
+    Custom,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format_version: u32,
+    /// The tool that wrote the run, e.g. "contention 0.1.0".
+    pub tool: String,
+    /// The command line as typed.
+    pub command: String,
+    pub profile: Profile,
+    pub started_utc: String,
+    pub machine: Machine,
+    /// Experiments in the order they finished; each has its CSV beside this file.
+    pub experiments: Vec<ExperimentRecord>,
+}
+
+impl Manifest {
+    pub fn new(tool: String, command: String, profile: Profile, machine: Machine) -> Self {
+        Self {
+            format_version: FORMAT_VERSION,
+            tool,
+            command,
+            profile,
+            started_utc: machine.utc_time.clone(),
+            machine,
+            experiments: Vec::new(),
+        }
+    }
+
+    /// The record of `experiment` (its name, e.g. `contention::stride::EXPERIMENT`).
+    pub fn record(&self, experiment: &str) -> Option<&ExperimentRecord> {
+        self.experiments.iter().find(|record| record.name == experiment)
+    }
+}
+
+/// One experiment of a run: its config, its file and how it went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentRecord {
+    pub name: String,
+    pub file: String,
+    pub config: serde_json::Value,
+    pub rows: usize,
+    /// The time budget ran out before every trial ran.
+    pub budget_exhausted: bool,
+    pub started_utc: String,
+    pub finished_utc: String,
+    pub load_average_before: Option<[f64; 3]>,
+    pub load_average_after: Option<[f64; 3]>,
+    /// Share of all CPU time (0..1) the hypervisor stole while the experiment ran.
+    pub steal_share: Option<f64>,
+    /// Share of all CPU time (0..1) other programs used while the experiment ran.
+    pub background_share: Option<f64>,
+    /// The machine's state when the experiment started (not saved: only the shares are).
+    #[serde(skip)]
+    started: Option<Snapshot>,
+}
+
+impl ExperimentRecord {
+    /// Starts the record of `experiment`, whose rows go to `<experiment>.csv`.
+    pub fn start(experiment: &str, config: &impl Serialize) -> Result<Self, serde_json::Error> {
+        let started = Snapshot::take();
+        Ok(Self {
+            name: experiment.to_string(),
+            file: format!("{experiment}.csv"),
+            config: serde_json::to_value(config)?,
+            rows: 0,
+            budget_exhausted: false,
+            started_utc: utc_timestamp(SystemTime::now()),
+            finished_utc: String::new(),
+            load_average_before: started.load_average,
+            load_average_after: None,
+            steal_share: None,
+            background_share: None,
+            started: Some(started),
+        })
+    }
+
+    pub fn finish(&mut self, rows: usize, budget_exhausted: bool) {
+        let finished = Snapshot::take();
+        self.rows = rows;
+        self.budget_exhausted = budget_exhausted;
+        self.finished_utc = utc_timestamp(SystemTime::now());
+        if let Some(started) = self.started.take() {
+            let conditions = Conditions::between(&started, &finished);
+            self.steal_share = conditions.steal_share;
+            self.background_share = conditions.background_share;
+        }
+        self.load_average_after = finished.load_average;
+    }
+
+    /// What the machine did while this experiment ran, as saved.
+    pub fn conditions(&self) -> Conditions {
+        Conditions {
+            load_average_before: self.load_average_before,
+            load_average_after: self.load_average_after,
+            steal_share: self.steal_share,
+            background_share: self.background_share,
+        }
+    }
+}

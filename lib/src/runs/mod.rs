@@ -1,0 +1,237 @@
+//! The run format: a run folder (`data/runs/<label>-<utc>/`) holds `manifest.json` and one
+//! CSV per experiment. This module owns the manifest's types, the format version and the one
+//! typed reader; the report and the notebooks read runs through it and nothing else.
+
+mod manifest;
+mod read;
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
+pub use read::{parse_rows, read_rows};
+
+/// Every experiment a run may hold, in the report's order.
+pub const EXPERIMENTS: &[&str] = &[
+    crate::fitness::EXPERIMENT,
+    crate::c2c::EXPERIMENT,
+    crate::stride::EXPERIMENT,
+    crate::sharing::EXPERIMENT,
+    crate::counters::EXPERIMENT,
+    crate::gc::EXPERIMENT,
+    crate::pool::EXPERIMENT,
+];
+
+#[derive(Debug, Error)]
+pub enum RunsError {
+    #[error("run folder {dir} does not exist (runs are written by `contention run`)")]
+    NoFolder { dir: String },
+    #[error("run folder {dir} is empty: nothing was measured into it")]
+    Empty { dir: String },
+    #[error("{dir} has no {manifest}: it is not a run folder (pass a folder such as data/runs/<host>-<utc>)", manifest = MANIFEST)]
+    NoManifest { dir: String },
+    #[error("could not read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} is not a run manifest: {message}")]
+    Manifest { path: String, message: String },
+    #[error(
+        "{path} is from format version {found}; this contention reads version {version}: measure again \
+         with `contention run`, or render it with the version that wrote it",
+        version = FORMAT_VERSION
+    )]
+    Version { path: String, found: u64 },
+    #[error("{path} has no format_version: it was not written by `contention run`")]
+    NoVersion { path: String },
+    #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
+    UnknownExperiment { path: String, name: String },
+    #[error("{path} is missing: the manifest lists it but the run folder does not hold it")]
+    MissingFile { path: String },
+    #[error("{path} has {found} rows but the manifest records {expected}: the file is incomplete or altered")]
+    RowCount { path: String, found: usize, expected: usize },
+    #[error("{file}, line {line}{}: {message}", .column.as_ref().map_or(String::new(), |c| format!(", column '{c}'")))]
+    Csv { file: String, line: usize, column: Option<String>, message: String },
+}
+
+/// One saved run, read and checked. An experiment the run did not measure is `None`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub stride: Option<Vec<crate::stride::Row>>,
+    pub sharing: Option<Vec<crate::sharing::Row>>,
+    pub counters: Option<Vec<crate::counters::Row>>,
+    pub c2c: Option<Vec<crate::c2c::Row>>,
+    pub machine: Option<Vec<crate::fitness::Row>>,
+    pub gc: Option<Vec<crate::gc::Row>>,
+    /// The real Go benchmark beside the GC model, when it ran (`gc-go.csv`).
+    pub gc_go: Option<Vec<crate::gc::GoRow>>,
+    pub pool: Option<Vec<crate::pool::Row>>,
+}
+
+impl Run {
+    /// Reads `dir`: its manifest (this format version only), then every experiment it lists.
+    pub fn load(dir: impl AsRef<Path>) -> Result<Self, RunsError> {
+        let dir = dir.as_ref();
+        let shown = || dir.display().to_string();
+        if !dir.is_dir() {
+            return Err(RunsError::NoFolder { dir: shown() });
+        }
+        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
+        if entries.next().is_none() {
+            return Err(RunsError::Empty { dir: shown() });
+        }
+        if !dir.join(MANIFEST).is_file() {
+            return Err(RunsError::NoManifest { dir: shown() });
+        }
+        let manifest = read_manifest(&dir.join(MANIFEST))?;
+        let mut run = Self {
+            dir: dir.to_path_buf(),
+            manifest,
+            stride: None,
+            sharing: None,
+            counters: None,
+            c2c: None,
+            machine: None,
+            gc: None,
+            gc_go: None,
+            pool: None,
+        };
+        for record in run.manifest.experiments.clone() {
+            run.read_experiment(&record)?;
+        }
+        Ok(run)
+    }
+
+    fn read_experiment(&mut self, record: &ExperimentRecord) -> Result<(), RunsError> {
+        let path = self.dir.join(&record.file);
+        let expected = Some(record.rows);
+        match record.name.as_str() {
+            crate::stride::EXPERIMENT => self.stride = Some(read_rows(&path, expected)?),
+            crate::sharing::EXPERIMENT => self.sharing = Some(read_rows(&path, expected)?),
+            crate::counters::EXPERIMENT => self.counters = Some(read_rows(&path, expected)?),
+            // A machine with one CPU has no pair: its file holds no rows, not even a header.
+            crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
+            crate::c2c::EXPERIMENT => self.c2c = Some(read_rows(&path, expected)?),
+            crate::fitness::EXPERIMENT => self.machine = Some(read_rows(&path, expected)?),
+            crate::gc::EXPERIMENT => {
+                self.gc = Some(read_rows(&path, expected)?);
+                self.gc_go = self.read_go_rows(record)?;
+            }
+            crate::pool::EXPERIMENT => self.pool = Some(read_rows(&path, expected)?),
+            name => {
+                let path = self.dir.join(MANIFEST).display().to_string();
+                return Err(RunsError::UnknownExperiment { path, name: name.into() });
+            }
+        }
+        Ok(())
+    }
+
+    /// The Go rows the GC record says were written (its `config.go`, from the CLI).
+    fn read_go_rows(&self, record: &ExperimentRecord) -> Result<Option<Vec<crate::gc::GoRow>>, RunsError> {
+        let go = &record.config["go"];
+        if go["status"] != "ran" {
+            return Ok(None);
+        }
+        let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV);
+        let rows = go["rows"].as_u64().map(|rows| rows as usize);
+        read_rows(&self.dir.join(file), rows).map(Some)
+    }
+
+    /// How charts and tables name this run: see [`crate::format::run_label`].
+    pub fn label(&self) -> String {
+        crate::format::run_label(&self.manifest.machine.hostname, &self.manifest.started_utc)
+    }
+
+    /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
+    pub fn config_text(&self, experiment: &str) -> Option<String> {
+        self.manifest.record(experiment).map(|record| crate::format::config_text(&record.config))
+    }
+}
+
+/// Reads a manifest, refusing other format versions by name.
+fn read_manifest(path: &Path) -> Result<Manifest, RunsError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
+    let not_a_manifest =
+        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_manifest)?;
+    match value.get("format_version").and_then(serde_json::Value::as_u64) {
+        Some(version) if version == u64::from(FORMAT_VERSION) => {}
+        Some(found) => return Err(RunsError::Version { path: shown, found }),
+        None => return Err(RunsError::NoVersion { path: shown }),
+    }
+    serde_json::from_value(value).map_err(not_a_manifest)
+}
+
+/// The runs found under a folder, and why any could not be read.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FoundRuns {
+    pub runs: Vec<Run>,
+    pub skipped: Vec<String>,
+}
+
+/// Every run folder directly under `dir` (those holding a manifest), oldest first. A run
+/// that cannot be read is named in `skipped` with why; a missing `dir` holds no runs.
+pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
+    let dir = dir.as_ref();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
+        Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
+    };
+    let mut folders: Vec<PathBuf> =
+        entries.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.join(MANIFEST).is_file()).collect();
+    folders.sort();
+    let mut found = FoundRuns::default();
+    for folder in folders {
+        match Run::load(&folder) {
+            Ok(run) => found.runs.push(run),
+            Err(error) => found.skipped.push(error.to_string()),
+        }
+    }
+    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures");
+
+    #[test]
+    fn reads_the_fixture_run_whole() {
+        let run = Run::load(Path::new(FIXTURES).join("run-fixture")).unwrap();
+        let stride = run.stride.as_ref().unwrap();
+        assert_eq!(stride.len(), run.manifest.record("stride").unwrap().rows);
+        assert!(stride.iter().all(|row| row.verified && row.threads >= 1));
+        assert!(run.config_text("stride").unwrap().contains("strides_bytes="));
+    }
+
+    #[test]
+    fn finds_run_folders_and_names_the_unreadable() {
+        let found = find_runs(FIXTURES).unwrap();
+        assert!(found.runs.iter().any(|run| run.dir.ends_with("run-fixture")));
+        assert!(found.skipped.is_empty(), "{:?}", found.skipped);
+        assert_eq!(find_runs("/nonexistent/runs").unwrap(), FoundRuns::default());
+        let parent = std::env::temp_dir().join(format!("contention-runs-skip-{}", std::process::id()));
+        let broken = parent.join("broken-run");
+        std::fs::create_dir_all(&broken).unwrap();
+        std::fs::write(broken.join(MANIFEST), "{\"format_version\": 2}").unwrap();
+        let found = find_runs(&parent).unwrap();
+        std::fs::remove_dir_all(&parent).unwrap();
+        assert!(found.runs.is_empty());
+        assert!(found.skipped[0].contains("is from format version 2"), "{:?}", found.skipped);
+    }
+
+    #[test]
+    fn folders_that_are_not_runs_are_refused_by_name() {
+        let missing = Run::load("/nonexistent/run").unwrap_err().to_string();
+        assert!(missing.contains("does not exist"), "{missing}");
+    }
+}

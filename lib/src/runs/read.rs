@@ -1,0 +1,127 @@
+//! The one typed reader: an experiment's CSV read with the `csv` crate straight into the
+//! experiment's own `Row` (serde), so every cell is checked against the field's type and a
+//! bad cell is named by file, line and column.
+
+use std::path::Path;
+
+use csv::{DeserializeErrorKind, ErrorKind, StringRecord};
+use serde::de::DeserializeOwned;
+
+use super::RunsError;
+
+/// Reads `path` into rows of type `R` (fields named like the columns). When `expected_rows`
+/// is given, a different count is refused: the file is incomplete or altered.
+pub fn read_rows<R: DeserializeOwned>(path: &Path, expected_rows: Option<usize>) -> Result<Vec<R>, RunsError> {
+    let shown = path.display().to_string();
+    if !path.is_file() {
+        return Err(RunsError::MissingFile { path: shown });
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
+    let rows = parse_rows(&shown, &text)?;
+    match expected_rows {
+        Some(expected) if expected != rows.len() => {
+            Err(RunsError::RowCount { path: shown, found: rows.len(), expected })
+        }
+        _ => Ok(rows),
+    }
+}
+
+/// Parses CSV `text` (a header row, then one row per line) into rows of type `R`; `file`
+/// names it in errors.
+pub fn parse_rows<R: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<R>, RunsError> {
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(text.as_bytes());
+    let headers = reader.headers().map_err(|error| malformed(file, 1, &error))?.clone();
+    let mut rows = Vec::new();
+    for (index, record) in reader.records().enumerate() {
+        // Line 1 is the header.
+        let line = index + 2;
+        let record = record.map_err(|error| malformed(file, line, &error))?;
+        let row =
+            record.deserialize(Some(&headers)).map_err(|error| cell_error(file, line, &headers, &record, &error))?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn malformed(file: &str, line: usize, error: &csv::Error) -> RunsError {
+    let message = match error.kind() {
+        ErrorKind::UnequalLengths { expected_len, len, .. } => {
+            format!("{len} fields, but the header has {expected_len} columns")
+        }
+        _ => error.to_string(),
+    };
+    RunsError::Csv { file: file.into(), line, column: None, message }
+}
+
+/// Names the column and the cell, and says what the column holds.
+fn cell_error(file: &str, line: usize, headers: &StringRecord, record: &StringRecord, error: &csv::Error) -> RunsError {
+    let ErrorKind::Deserialize { err, .. } = error.kind() else { return malformed(file, line, error) };
+    // A type's own check (a counter reading, a GC ratio) reports no field: find the column
+    // by the cell its message quotes.
+    let index = err.field().map(|index| index as usize).or_else(|| quoted_cell(&err.to_string(), record));
+    let column = index.and_then(|index| headers.get(index)).map(str::to_string);
+    let cell = index.and_then(|index| record.get(index)).unwrap_or("");
+    let message = match err.kind() {
+        DeserializeErrorKind::ParseBool(_) => format!("expected true or false, got '{cell}'"),
+        DeserializeErrorKind::ParseInt(_) => format!("expected a whole number >= 0, got '{cell}'"),
+        DeserializeErrorKind::ParseFloat(_) => format!("expected a number, got '{cell}'"),
+        DeserializeErrorKind::Message(message) if message.starts_with("missing field") => {
+            return RunsError::Csv { file: file.into(), line, column: None, message: message.clone() };
+        }
+        other => other.to_string(),
+    };
+    RunsError::Csv { file: file.into(), line, column, message }
+}
+
+/// The position of the cell a serde message quotes (`invalid value: string "lots", ...`).
+fn quoted_cell(message: &str, record: &StringRecord) -> Option<usize> {
+    let quoted = message.split_once("string \"")?.1.split_once('"')?.0;
+    record.iter().position(|cell| cell == quoted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stride::Row;
+
+    const HEADER: &str =
+        "stride_bytes,threads,trial,iters_per_thread,elapsed_ns,ns_per_op,pinned,verified,cache_misses";
+
+    #[test]
+    fn reads_typed_rows_with_counter_readings() {
+        let text = format!("{HEADER}\n8,2,0,100,5000,25.0,true,true,unavailable\n64,2,0,100,900,4.5,true,true,17\n");
+        let rows: Vec<Row> = parse_rows("stride.csv", &text).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].cache_misses, crate::perf::CounterReading::Counted(17));
+    }
+
+    #[test]
+    fn a_bad_cell_is_named_by_file_line_and_column() {
+        let text = format!("{HEADER}\n8,2,0,100,5000,25.0,maybe,true,unavailable\n");
+        let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert_eq!(error, "stride.csv, line 2, column 'pinned': expected true or false, got 'maybe'");
+        let text = format!("{HEADER}\n8,two,0,100,5000,25.0,true,true,unavailable\n");
+        let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert_eq!(error, "stride.csv, line 2, column 'threads': expected a whole number >= 0, got 'two'");
+        let text = format!("{HEADER}\n8,2,0,100,5000,25.0,true,true,lots\n");
+        let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert!(
+            error.starts_with("stride.csv, line 2, column 'cache_misses': invalid value: string \"lots\""),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn missing_columns_and_ragged_lines_are_refused() {
+        let error = parse_rows::<Row>("s.csv", "stride_bytes,threads\n8,2\n").unwrap_err().to_string();
+        assert!(error.starts_with("s.csv, line 2: missing field"), "{error}");
+        let error = parse_rows::<Row>("s.csv", &format!("{HEADER}\n8,2\n")).unwrap_err().to_string();
+        assert_eq!(error, "s.csv, line 2: 2 fields, but the header has 9 columns");
+    }
+
+    #[test]
+    fn row_counts_are_checked_against_the_manifest() {
+        let error = read_rows::<Row>(Path::new("/nonexistent/stride.csv"), None).unwrap_err().to_string();
+        assert!(error.contains("is missing"), "{error}");
+    }
+}

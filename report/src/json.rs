@@ -1,0 +1,129 @@
+//! The report as JSON for scripts: every summary number (medians, intervals, ratios), each
+//! machine's verdict with its reasons and facts, and the sections' findings and tables.
+//!
+//! # Shape (version 1)
+//!
+//! ```text
+//! { "format": "contention-report", "version": 1, "generated_utc": "...",
+//!   "runs": [ { "label", "dir", "started_utc", "machine": {...description...},
+//!               "assessment": { "facts", "verdict": { "fitness", "reasons": [{kind, fitness, text}],
+//!                               "unchecked" }, "hardware_counters", "measured_under_load" },
+//!               "summaries": { "stride", "sharing", "counters", "c2c", "scaling", "gc", "pool" } } ],
+//!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
+//!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
+//!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}] } ] }
+//! ```
+//!
+//! A summary an experiment did not measure is `null`. Summaries are the lib's own types
+//! (`contention::stride::StrideSummary`, ...): a `Summary` has `median`, `median_low`,
+//! `median_high`, `cv` and the rest. [`VERSION`] rises when a field is renamed or removed;
+//! new fields may appear within a version.
+
+use anyhow::{Context, Result};
+use contention::present::machine::{assess, Assessment, MachineRun};
+use contention::present::{Finding, Section, Table};
+use contention::runs::Run;
+use contention::Machine;
+use serde::Serialize;
+
+/// The JSON shape's version (see the module documentation).
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Serialize)]
+struct Export<'a> {
+    format: &'static str,
+    version: u32,
+    generated_utc: String,
+    runs: Vec<RunExport<'a>>,
+    sections: Vec<SectionExport<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct RunExport<'a> {
+    label: String,
+    dir: String,
+    started_utc: &'a str,
+    machine: &'a Machine,
+    assessment: Assessment,
+    summaries: Summaries,
+}
+
+#[derive(Debug, Serialize)]
+struct Summaries {
+    stride: Option<Vec<contention::stride::StrideSummary>>,
+    sharing: Option<Vec<contention::sharing::CaseSummary>>,
+    counters: Option<Vec<contention::counters::LayoutSummary>>,
+    c2c: Option<Vec<contention::c2c::PairSummary>>,
+    scaling: Option<Vec<contention::fitness::ScalingSummary>>,
+    gc: Option<Vec<contention::gc::CellSummary>>,
+    pool: Option<Vec<contention::pool::PoolSummary>>,
+}
+
+#[derive(Debug, Serialize)]
+struct SectionExport<'a> {
+    experiment: &'static str,
+    title: &'static str,
+    summary: String,
+    machines: &'a [String],
+    article: &'a [String],
+    findings: &'a [Finding],
+    figures: Vec<FigureExport<'a>>,
+    tables: Vec<&'a Table>,
+    notes: &'a [Finding],
+}
+
+/// A figure without its picture.
+#[derive(Debug, Serialize)]
+struct FigureExport<'a> {
+    title: &'a str,
+    caption: &'a str,
+    text: &'a str,
+}
+
+pub fn render(runs: &[Run], sections: &[Section], generated_utc: String) -> Result<String> {
+    let export = Export {
+        format: "contention-report",
+        version: VERSION,
+        generated_utc,
+        runs: runs.iter().map(run_export).collect(),
+        sections: sections.iter().map(section_export).collect(),
+    };
+    serde_json::to_string_pretty(&export).context("encoding the report as JSON")
+}
+
+fn run_export(run: &Run) -> RunExport<'_> {
+    RunExport {
+        label: run.label(),
+        dir: run.dir.display().to_string(),
+        started_utc: &run.manifest.started_utc,
+        machine: &run.manifest.machine,
+        assessment: assess(&MachineRun::from_run(run)),
+        summaries: Summaries {
+            stride: run.stride.as_deref().map(contention::stride::summarize),
+            sharing: run.sharing.as_deref().map(contention::sharing::summarize),
+            counters: run.counters.as_deref().map(contention::counters::summarize),
+            c2c: run.c2c.as_deref().map(contention::c2c::summarize),
+            scaling: run.machine.as_deref().map(contention::fitness::summarize),
+            gc: run.gc.as_deref().map(contention::gc::summarize),
+            pool: run.pool.as_deref().map(contention::pool::summarize),
+        },
+    }
+}
+
+fn section_export(section: &Section) -> SectionExport<'_> {
+    SectionExport {
+        experiment: section.experiment,
+        title: section.title,
+        summary: section.summary(),
+        machines: &section.machines,
+        article: &section.article,
+        findings: &section.findings,
+        figures: section
+            .figures
+            .iter()
+            .map(|f| FigureExport { title: &f.title, caption: &f.caption, text: &f.text })
+            .collect(),
+        tables: section.article_tables.iter().chain(&section.tables).collect(),
+        notes: &section.notes,
+    }
+}

@@ -1,0 +1,32 @@
+//! The counter layouts on the command line: flags to config.
+
+use anyhow::Result;
+use contention::counters::Config;
+
+use super::sharing::one_thread_count;
+use crate::cli::MeasureArgs;
+
+/// The layouts' config from the flags; validated only when they were asked for. Without
+/// `--total`, the increments per thread stay the default's whatever `--threads` says.
+pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    let mut config = if args.quick { Config::quick() } else { Config::default() };
+    if let Some(threads) = one_thread_count(args, selected, "the counter layouts")? {
+        config = config.with_threads(threads);
+    }
+    if let Some(total) = args.total {
+        config.total_increments = total;
+    }
+    if let Some(flush_every) = args.flush_every {
+        config.flush_every = flush_every;
+    }
+    if let Some(stripes) = args.stripes {
+        config.stripes = stripes;
+    }
+    if let Some(trials) = args.trials {
+        config.trials = trials;
+    }
+    if selected {
+        config.validate()?;
+    }
+    Ok(config)
+}

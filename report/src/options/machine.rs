@@ -1,0 +1,21 @@
+//! The machine experiment's scaling and noise check on the command line: flags to config.
+
+use anyhow::Result;
+use contention::fitness::Config;
+
+use crate::cli::MeasureArgs;
+
+/// The check's config from the flags (`--iters`, `--trials`); validated when selected.
+pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    let mut config = if args.quick { Config::quick() } else { Config::default() };
+    if let Some(iters) = args.iters {
+        config.iters_per_thread = iters;
+    }
+    if let Some(trials) = args.trials {
+        config.trials = trials;
+    }
+    if selected {
+        config.validate()?;
+    }
+    Ok(config)
+}

@@ -1,0 +1,42 @@
+//! The four-way control on the command line: flags to config.
+
+use anyhow::Result;
+use contention::sharing::Config;
+
+use crate::cli::MeasureArgs;
+use crate::usage::usage;
+
+/// The one thread count `--threads` gives, if any; a list is refused when `selected`.
+pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Result<Option<usize>> {
+    match args.threads.as_slice() {
+        [] => Ok(None),
+        [threads] => Ok(Some(*threads)),
+        many if selected => Err(usage(format!(
+            "invalid threads = {}: {what} takes one thread count",
+            many.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+        ))),
+        _ => Ok(None),
+    }
+}
+
+/// The control's config from the flags; validated only when it was asked for. Without
+/// `--total`, the default total is kept, rounded down to a multiple of `--threads`.
+pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    let mut config = if args.quick { Config::quick() } else { Config::default() };
+    if let Some(threads) = one_thread_count(args, selected, "the four-way control")? {
+        config = config.with_threads(threads);
+    }
+    if let Some(total) = args.total {
+        config.total_increments = total;
+    }
+    if let Some(padding) = args.padding {
+        config.padding_bytes = padding;
+    }
+    if let Some(trials) = args.trials {
+        config.trials = trials;
+    }
+    if selected {
+        config.validate()?;
+    }
+    Ok(config)
+}

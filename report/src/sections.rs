@@ -1,0 +1,53 @@
+//! The lib's presentation model for saved runs: every experiment's [`Section`], built once
+//! here from the runs and the articles' reference data, and rendered by the page, the
+//! terminal, the markdown and the JSON alike.
+
+use anyhow::Result;
+use contention::present::machine::MachineRun;
+use contention::present::{self, Measured, Section};
+use contention::reference;
+use contention::runs::Run;
+
+use crate::experiment::Experiment;
+
+/// The sections of a report, in its order. The machine section holds the core-to-core
+/// latency too, so `c2c` has no section of its own.
+pub fn all(runs: &[Run]) -> Result<Vec<Section>> {
+    Experiment::all().iter().filter_map(|&experiment| section(runs, experiment).transpose()).collect()
+}
+
+/// The section of `experiment` over `runs` (one machine, or several compared); `None` for
+/// `c2c`, which the machine section shows.
+pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>> {
+    let name = experiment.name();
+    let section = match experiment {
+        Experiment::Machine => present::machine::section(&runs.iter().map(MachineRun::from_run).collect::<Vec<_>>())?,
+        Experiment::C2c => return Ok(None),
+        Experiment::Stride => present::stride::section(
+            &Measured::from_runs(runs, name, |run| run.stride.as_ref()),
+            &reference::stride()?,
+        )?,
+        Experiment::Sharing => present::sharing::section(
+            &Measured::from_runs(runs, name, |run| run.sharing.as_ref()),
+            &reference::sharing()?,
+        )?,
+        Experiment::Counters => present::counters::section(
+            &Measured::from_runs(runs, name, |run| run.counters.as_ref()),
+            &reference::counters()?,
+        )?,
+        Experiment::Gc => {
+            let (threads, ratios) = (reference::gc_threads()?, reference::gc_ratios()?);
+            let go: Vec<Option<&[contention::gc::GoRow]>> =
+                runs.iter().filter(|run| run.gc.is_some()).map(|run| run.gc_go.as_deref()).collect();
+            present::gc::section_with_go(
+                &Measured::from_runs(runs, name, |run| run.gc.as_ref()),
+                &go,
+                present::gc::GcArticle { threads: &threads, ratios: &ratios },
+            )?
+        }
+        Experiment::Pool => {
+            present::pool::section(&Measured::from_runs(runs, name, |run| run.pool.as_ref()), &reference::pool()?)?
+        }
+    };
+    Ok(Some(section))
+}

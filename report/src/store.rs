@@ -1,0 +1,179 @@
+//! Measuring and saving, in one place: run folders on disk (`<out>/<host>-<utc>/`) with one
+//! CSV per experiment and a manifest rewritten after each experiment, so a later failure
+//! loses nothing already measured. Every file is written whole or not at all: to a
+//! temporary file, then renamed. Reading a run back is the lib's (`contention::runs`).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use contention::harness::{Outcome, Progress};
+use contention::present::machine::{assess, MachineRun};
+use contention::runs::{ExperimentRecord, Manifest, Run, MANIFEST};
+use contention::{Machine, RunError};
+use serde::Serialize;
+
+use crate::experiment::Experiment;
+use crate::options::MeasureOptions;
+use crate::progress::Reporter;
+use crate::usage::usage;
+
+/// Beside the rows of a run that included the machine experiment: the verdict and its facts.
+pub const VERDICT_FILE: &str = "verdict.json";
+
+/// Measures every selected experiment into a new run folder under `out` and returns it;
+/// `finished` hears of each experiment once its rows and the manifest are saved.
+pub fn measure_into(
+    out: &Path,
+    options: &MeasureOptions,
+    finished: &mut dyn FnMut(&Path, Experiment) -> Result<()>,
+) -> Result<PathBuf> {
+    prepare_output_folder(out)?;
+    let machine = Machine::describe();
+    let dir = out.join(run_folder_name(&machine));
+    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let tool = format!("contention {}", env!("CARGO_PKG_VERSION"));
+    let mut manifest = Manifest::new(tool, options.command_line.clone(), options.profile, machine);
+    write_manifest(&dir, &manifest)?;
+    for &experiment in &options.experiments {
+        let mut reporter = Reporter::new(experiment.name());
+        let record = measure(experiment, options, &dir, &mut |event| reporter.update(event)).with_context(|| {
+            format!("{} failed; experiments finished before it are saved in {}", experiment.name(), dir.display())
+        })?;
+        reporter.finish();
+        manifest.experiments.push(record);
+        write_manifest(&dir, &manifest)?;
+        finished(&dir, experiment)?;
+    }
+    Ok(dir)
+}
+
+/// Measures one experiment and writes its rows to `dir/<name>.csv`.
+fn measure(
+    experiment: Experiment,
+    options: &MeasureOptions,
+    dir: &Path,
+    progress: Progress,
+) -> Result<ExperimentRecord> {
+    let name = experiment.name();
+    match experiment {
+        Experiment::Machine => {
+            save(name, &options.machine, dir, || contention::fitness::run(&options.machine, progress))
+        }
+        Experiment::C2c => save(name, &options.c2c, dir, || contention::c2c::run(&options.c2c, progress)),
+        Experiment::Stride => save(name, &options.stride, dir, || contention::stride::run(&options.stride, progress)),
+        Experiment::Sharing => {
+            save(name, &options.sharing, dir, || contention::sharing::run(&options.sharing, progress))
+        }
+        Experiment::Counters => {
+            save(name, &options.counters, dir, || contention::counters::run(&options.counters, progress))
+        }
+        Experiment::Gc => {
+            let mut record = save(name, &options.gc, dir, || contention::gc::run(&options.gc, &mut *progress))?;
+            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, dir, progress);
+            record.config["go"] = serde_json::to_value(go).context("recording the Go benchmark's status")?;
+            Ok(record)
+        }
+        Experiment::Pool => save(name, &options.pool, dir, || contention::pool::run(&options.pool, progress)),
+    }
+}
+
+/// Runs one experiment, writes its rows whole to `dir/<name>.csv` and returns its record
+/// (config, rows, time, machine conditions before and after).
+fn save<C: Serialize, R: Serialize>(
+    name: &str,
+    config: &C,
+    dir: &Path,
+    run: impl FnOnce() -> Result<Outcome<R>, RunError>,
+) -> Result<ExperimentRecord> {
+    let mut record = ExperimentRecord::start(name, config).context("recording the experiment's config")?;
+    let outcome = run()?;
+    write_csv(&dir.join(&record.file), &outcome.rows)?;
+    record.finish(outcome.rows.len(), outcome.budget_exhausted);
+    Ok(record)
+}
+
+/// Saves the verdict over the whole run as `verdict.json`, with whether this process may
+/// open hardware counters at all (known only while measuring).
+pub fn save_verdict(run: &Run) -> Result<()> {
+    let mut assessment = assess(&MachineRun::from_run(run));
+    if let Err(reason) = contention::perf::availability() {
+        assessment.hardware_counters = format!("unavailable: {reason}");
+    }
+    let json = serde_json::to_vec_pretty(&assessment).context("encoding the verdict")?;
+    write_atomic(&run.dir.join(VERDICT_FILE), &json)
+}
+
+/// Creates `out` if needed and proves it writable before minutes of measuring.
+fn prepare_output_folder(out: &Path) -> Result<()> {
+    let unwritable = |reason: &dyn std::fmt::Display| {
+        usage(format!("invalid out = {}: the output folder must be a writable directory ({reason})", out.display()))
+    };
+    fs::create_dir_all(out).map_err(|e| unwritable(&e))?;
+    let probe = out.join(format!(".write-probe-{}", std::process::id()));
+    fs::write(&probe, b"").map_err(|e| unwritable(&e))?;
+    fs::remove_file(&probe).map_err(|e| unwritable(&e))?;
+    Ok(())
+}
+
+/// "<host>-<utc>" with the time compacted so the name is valid on every filesystem.
+fn run_folder_name(machine: &Machine) -> String {
+    let host: String = machine
+        .hostname
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+        .collect();
+    let utc: String = machine.utc_time.chars().filter(|c| *c != '-' && *c != ':').collect();
+    format!("{host}-{utc}")
+}
+
+fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
+    let json = serde_json::to_vec_pretty(manifest).context("encoding the manifest")?;
+    write_atomic(&dir.join(MANIFEST), &json)
+}
+
+/// Writes rows as CSV with a header named after the row's fields.
+pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> Result<()> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row).with_context(|| format!("encoding a row of {}", path.display()))?;
+    }
+    let bytes = writer.into_inner().context("finishing the CSV")?;
+    write_atomic(path, &bytes)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it
+/// over `path`: readers see the old file or the whole new one, never a part.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{file_name}.tmp-{}", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result.with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_whole_file_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("contention-atomic-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rows.csv");
+        write_atomic(&path, b"old").unwrap();
+        write_atomic(&path, b"new contents").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new contents");
+        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
+        assert_eq!(leftovers, vec![std::ffi::OsString::from("rows.csv")]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
