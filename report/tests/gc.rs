@@ -4,6 +4,8 @@
 mod common;
 
 use common::*;
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn bad_values_exit_2_naming_the_value() {
