@@ -90,6 +90,10 @@ pub struct MeasureArgs {
     /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
     #[arg(long, value_name = "WORKLOAD")]
     pub workload: Option<String>,
+    /// GC sweep: skip the real Go benchmark that otherwise runs beside the model when `go`
+    /// is on PATH.
+    #[arg(long)]
+    pub no_go: bool,
     /// Pool sizing: fixed-pool sizes to sweep (default: cores+1, 2, 4, 8 and 40 per CPU, the formula's answer).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub pool_sizes: Vec<usize>,

@@ -68,6 +68,8 @@ pub struct Run {
     pub c2c: Option<Vec<crate::c2c::Row>>,
     pub machine: Option<Vec<crate::fitness::Row>>,
     pub gc: Option<Vec<crate::gc::Row>>,
+    /// The real Go benchmark beside the GC model, when it ran (`gc-go.csv`).
+    pub gc_go: Option<Vec<crate::gc::GoRow>>,
     pub pool: Option<Vec<crate::pool::Row>>,
 }
 
@@ -96,6 +98,7 @@ impl Run {
             c2c: None,
             machine: None,
             gc: None,
+            gc_go: None,
             pool: None,
         };
         for record in run.manifest.experiments.clone() {
@@ -115,7 +118,10 @@ impl Run {
             crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
             crate::c2c::EXPERIMENT => self.c2c = Some(read_rows(&path, expected)?),
             crate::fitness::EXPERIMENT => self.machine = Some(read_rows(&path, expected)?),
-            crate::gc::EXPERIMENT => self.gc = Some(read_rows(&path, expected)?),
+            crate::gc::EXPERIMENT => {
+                self.gc = Some(read_rows(&path, expected)?);
+                self.gc_go = self.read_go_rows(record)?;
+            }
             crate::pool::EXPERIMENT => self.pool = Some(read_rows(&path, expected)?),
             name => {
                 let path = self.dir.join(MANIFEST).display().to_string();
@@ -123,6 +129,17 @@ impl Run {
             }
         }
         Ok(())
+    }
+
+    /// The Go rows the GC record says were written (its `config.go`, from the CLI).
+    fn read_go_rows(&self, record: &ExperimentRecord) -> Result<Option<Vec<crate::gc::GoRow>>, RunsError> {
+        let go = &record.config["go"];
+        if go["status"] != "ran" {
+            return Ok(None);
+        }
+        let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV);
+        let rows = go["rows"].as_u64().map(|rows| rows as usize);
+        read_rows(&self.dir.join(file), rows).map(Some)
     }
 
     /// How charts and tables name this run: see [`crate::format::run_label`].
