@@ -33,6 +33,9 @@ pub const MAX_ROWS: usize = 1 << 22;
 pub const MAX_TRIALS: usize = 10_000;
 /// The longest wall-clock allowance (budget) of one experiment: a day.
 pub const MAX_BUDGET: Duration = Duration::from_secs(24 * 3600);
+/// Most worker threads in one team of the counter experiments (stride, sharing,
+/// counters): 256 threads with page-wide (4096-byte) spacing fill a 1 MiB arena.
+pub const MAX_TEAM_THREADS: usize = 256;
 /// The most CPUs a team may span: above any machine this runs on (Linux's default
 /// `NR_CPUS` is 8192 on the largest configurations, 512 or fewer on most).
 pub const MAX_CPUS: usize = 8192;

@@ -25,8 +25,8 @@ pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
 
-/// Most worker threads accepted: with the widest padding they fill the 1 MiB arena.
-pub const MAX_THREADS: usize = 256;
+/// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
+pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Widest padding accepted (a page; no machine has coherence units larger than that).
 pub const MAX_PADDING_BYTES: usize = 4096;
 /// Distance between counters in the false-sharing case: adjacent 64-bit words.

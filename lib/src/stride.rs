@@ -17,8 +17,8 @@ pub const EXPERIMENT: &str = "stride";
 
 /// The largest arena the sweep allocates: bounds `threads x largest stride`.
 pub const MAX_ARENA_BYTES: usize = 1 << 20;
-/// Most worker threads accepted: with 4096-byte strides they fill the arena.
-pub const MAX_THREADS: usize = 256;
+/// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
+pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Most strides one sweep measures; every stride's arena is allocated before the trials.
 pub const MAX_STRIDES: usize = 32;
 

@@ -28,7 +28,8 @@ fn duration() -> impl Strategy<Value = Duration> {
 /// A refusal names a field and says what is allowed.
 fn refusal_is_clear(error: &ConfigError) -> Result<(), TestCaseError> {
     prop_assert!(!error.field.is_empty() && !error.value.is_empty() && !error.allowed.is_empty(), "{error}");
-    prop_assert!(error.to_string().starts_with(&format!("invalid {} = {}: ", error.field, error.value)));
+    let prefix = format!("invalid {} = {}: ", error.field, error.value);
+    prop_assert!(error.to_string().starts_with(&prefix), "{}", error);
     Ok(())
 }
 

@@ -25,8 +25,8 @@ pub use summary::{finding, format_bytes, format_count, headline, summarize, Layo
 
 pub const EXPERIMENT: &str = "counters";
 
-/// Most worker threads accepted.
-pub const MAX_THREADS: usize = 256;
+/// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
+pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Most cells the striped counter may have (LongAdder stops at the CPU count).
 pub const MAX_STRIPES: usize = 4096;
 

@@ -13,9 +13,9 @@ use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{interleaved_trials, logical_cpus, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_CPUS, MAX_INCREMENTS_PER_TRIAL};
-use crate::stride::MAX_ARENA_BYTES;
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
+use crate::stride::MAX_ARENA_BYTES;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -62,7 +62,8 @@ impl Config {
         check_range("threads", self.max_threads, 1, MAX_CPUS, "threads")?;
         let widest = MAX_ARENA_BYTES / self.max_threads / 8 * 8;
         if self.stride_bytes < 8 || self.stride_bytes % 8 != 0 || self.stride_bytes > widest {
-            let allowed = format!("a multiple of 8 bytes from 8 to {widest} (threads x stride fit {MAX_ARENA_BYTES} bytes)");
+            let allowed =
+                format!("a multiple of 8 bytes from 8 to {widest} (threads x stride fit {MAX_ARENA_BYTES} bytes)");
             return Err(ConfigError::new("stride_bytes", self.stride_bytes, allowed));
         }
         // Threads work on separate lines here, so each thread's share bounds a trial's time.
