@@ -77,8 +77,9 @@ impl Config {
             let allowed = format!("few enough CPUs that {pairs} pairs fit in {MAX_ROWS} rows: list fewer with --cpus");
             return Err(ConfigError::new("cpus", format!("{cpus} CPUs"), allowed));
         }
+        let pairs_in_words = if pairs == 1 { "1 pair".to_string() } else { format!("{pairs} pairs") };
         let unit = format!(
-            "samples per pair ({pairs} pairs; a run keeps at most {MAX_ROWS} rows, a pair at most \
+            "samples per pair ({pairs_in_words} of CPUs; a run keeps at most {MAX_ROWS} rows, a pair at most \
              {MAX_ROUND_TRIPS_PER_PAIR} round trips)"
         );
         check_range("samples", self.samples_per_pair, 1, most_samples, &unit)
