@@ -123,6 +123,8 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value_t = Format::Html)]
     pub format: Format,
     /// Where to write it, `-` for standard output (default: report.html, report.md or report.json).
+    /// Only regular files are written (a folder, FIFO, socket or device is refused); through a
+    /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Folder that receives the measured run (when measuring).
