@@ -93,7 +93,7 @@ pub struct MeasureArgs {
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub pool_sizes: Vec<usize>,
     /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
-    #[arg(long, value_delimiter = ',', value_name = "P", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true)]
     pub hit: Vec<f64>,
     /// Pool sizing: arrivals per second (default: 80% of this machine's CPUs for the CPU work).
     #[arg(long, value_name = "R", allow_negative_numbers = true)]
@@ -102,10 +102,10 @@ pub struct MeasureArgs {
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub hit_wait_ms: Vec<f64>,
     /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub miss_wait_ms: Vec<f64>,
 }
 
