@@ -19,6 +19,8 @@ use crate::error::ConfigError;
 
 /// The longest one trial (or one pair of CPUs) may be planned to take.
 pub const MAX_TRIAL: Duration = Duration::from_secs(600);
+/// The shortest trial (or pool run) accepted from the command line.
+pub const MIN_TRIAL: Duration = Duration::from_millis(1);
 /// What one increment may cost at worst: a line moved between time-sliced virtual CPUs.
 pub const SLOW_INCREMENT_NS: u64 = 100;
 /// What one round trip of a cache line between two CPUs may cost at worst.

@@ -46,13 +46,14 @@ fn bad_pool_values_exit_2_naming_the_value_and_what_is_allowed() {
         (&["--hit", "-0.2"], "invalid hit = -0.2: a probability between 0 and 1"),
         (&["--rate", "0"], "invalid rate = 0: requests per second above 0"),
         (&["--pool-sizes", "4,0"], "invalid pool-sizes = 0: 1 to 4096 threads"),
-        (&["--seconds", "0"], "invalid seconds = 0: a run length above 0 seconds"),
+        (&["--seconds", "0"], "invalid seconds = 0: 0.001 to 600 seconds"),
         // `--seconds` is shared with the GC sweep, whose check may answer first: both name the value.
         (&["--seconds", "-1"], "invalid seconds = -1: "),
         (&["--hit-wait-ms", "2,1"], "invalid hit-wait-ms = 2,1: MIN,MAX with MIN <= MAX (the range is reversed)"),
         (&["--miss-wait-ms", "80,40"], "invalid miss-wait-ms = 80,40: MIN,MAX with MIN <= MAX (the range is reversed)"),
         (&["--miss-wait-ms", "40"], "invalid miss-wait-ms = 40: two milliseconds, MIN,MAX"),
-        (&["--trials", "0"], "invalid trials = 0: at least 1"),
+        (&["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
+        (&["--trials", "18446744073709551615"], "invalid trials = 18446744073709551615: 1 to 10000"),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", "pool", "--out", out.to_str().unwrap()];

@@ -201,9 +201,7 @@ impl Config {
                 return Err(ConfigError::new(field, bad, format!("1 to {MAX_POOL_THREADS} threads")));
             }
         }
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
+        crate::limits::check_trials(self.trials, 1)?;
         if self.probe_round_trips == 0 {
             return Err(ConfigError::new("probe_round_trips", 0, "at least 1"));
         }

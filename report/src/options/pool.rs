@@ -1,8 +1,7 @@
 //! Thread-pool sizing on the command line: flags to config.
 
-use std::time::Duration;
-
 use anyhow::Result;
+use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::pool::{Config, Variant};
 
 use crate::cli::{MeasureArgs, VariantArg};
@@ -30,8 +29,7 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     }
     config.rate_per_s = args.rate.or(config.rate_per_s);
     if let Some(seconds) = args.seconds {
-        config.window = Duration::try_from_secs_f64(seconds)
-            .map_err(|_| usage(format!("invalid seconds = {seconds}: a run length above 0 seconds")))?;
+        config.window = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
     }
     if let Some(variant) = args.variant {
         config.variants = match variant {
