@@ -98,7 +98,7 @@ pub struct MeasureArgs {
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub pool_sizes: Vec<usize>,
     /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
-    #[arg(long, value_delimiter = ',', value_name = "P", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true)]
     pub hit: Vec<f64>,
     /// Pool sizing: arrivals per second in all (default: --rate-per-cpu x this machine's CPUs).
     #[arg(long, value_name = "R", allow_negative_numbers = true)]
@@ -107,10 +107,10 @@ pub struct MeasureArgs {
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub hit_wait_ms: Vec<f64>,
     /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub miss_wait_ms: Vec<f64>,
     /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
     #[arg(long, value_name = "R", allow_negative_numbers = true)]
@@ -152,6 +152,8 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value_t = Format::Html)]
     pub format: Format,
     /// Where to write it, `-` for standard output (default: report.html, report.md or report.json).
+    /// Only regular files are written (a folder, FIFO, socket or device is refused); through a
+    /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Folder that receives the measured run (when measuring).

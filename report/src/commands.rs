@@ -44,9 +44,7 @@ fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
 }
 
 fn write_report(report: ReportOptions) -> Result<()> {
-    if let Some(out) = &report.out {
-        check_writable(out)?;
-    }
+    let out = report.out.as_deref().map(resolve_out).transpose()?;
     let dirs = match report.source {
         Source::Saved(dirs) => dirs,
         Source::Measure(measure, runs) => {
@@ -68,7 +66,7 @@ fn write_report(report: ReportOptions) -> Result<()> {
         }
         Format::Json => json::render(&runs, &sections, generated_utc)?,
     };
-    match &report.out {
+    match &out {
         Some(out) => {
             write_atomic(out, text.as_bytes())?;
             say(&format!("report written to {}", out.display()));
@@ -78,20 +76,48 @@ fn write_report(report: ReportOptions) -> Result<()> {
     Ok(())
 }
 
-/// Fails early, as bad usage, when the report could not be written to `out`.
-fn check_writable(out: &Path) -> Result<()> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+/// Where the report goes: `out` itself, or the file a symbolic link at `out` points to (the
+/// link stays, its target is replaced atomically). Anything but a regular file or a new
+/// name is refused as bad usage, before measuring: a folder, a FIFO, a socket, a device.
+fn resolve_out(out: &Path) -> Result<PathBuf> {
     let fail = |reason: &str| usage(format!("invalid out = {}: {reason}", out.display()));
-    if out.is_dir() {
-        return Err(fail("it is a folder; give a file name such as report.html"));
+    let target = match std::fs::symlink_metadata(out) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => out.to_path_buf(),
+        Err(error) => return Err(fail(&format!("it cannot be inspected ({error})"))),
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(out)
+            .map_err(|error| fail(&format!("it is a symbolic link that does not lead to a file ({error})")))?,
+        Ok(_) => out.to_path_buf(),
+    };
+    match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => return Err(fail("it is a folder; give a file name such as report.html")),
+        Ok(meta) if !meta.is_file() => {
+            return Err(fail(&format!("it is a {}; the report is written only to regular files", kind(&meta))))
+        }
+        _ => {}
     }
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !parent.is_dir() {
         return Err(fail("its folder does not exist"));
     }
     let probe = parent.join(format!(".contention-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| fail(&format!("its folder is not writable ({e})")))?;
     let _ = std::fs::remove_file(probe);
-    Ok(())
+    Ok(target)
+}
+
+/// What a file that is neither a regular file nor a folder is, in words.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let file_type = meta.file_type();
+    if file_type.is_fifo() {
+        "FIFO (named pipe)"
+    } else if file_type.is_socket() {
+        "socket"
+    } else if file_type.is_block_device() || file_type.is_char_device() {
+        "device"
+    } else {
+        "special file"
+    }
 }
 
 /// Messages and findings go to stdout so scripts can read them (progress goes to stderr).

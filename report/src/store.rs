@@ -31,8 +31,7 @@ pub fn measure_into(
 ) -> Result<PathBuf> {
     prepare_output_folder(out)?;
     let machine = Machine::describe();
-    let dir = out.join(run_folder_name(&machine));
-    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let dir = create_run_folder(out, &run_folder_name(&machine))?;
     let tool = format!("contention {}", env!("CARGO_PKG_VERSION"));
     let mut manifest = Manifest::new(tool, options.command_line.clone(), options.profile, machine);
     write_manifest(&dir, &manifest)?;
@@ -128,6 +127,23 @@ fn run_folder_name(machine: &Machine) -> String {
     format!("{host}-{utc}")
 }
 
+/// Most suffixes tried for runs started in the same second on the same host.
+const MAX_SAME_SECOND_RUNS: u32 = 1000;
+
+/// Creates `out/<name>`, or `<name>-2`, `<name>-3`, ... when another run holds it:
+/// creating a folder is atomic, so each run folder has exactly one writer.
+fn create_run_folder(out: &Path, name: &str) -> Result<PathBuf> {
+    for attempt in 1..=MAX_SAME_SECOND_RUNS {
+        let dir = if attempt == 1 { out.join(name) } else { out.join(format!("{name}-{attempt}")) };
+        match fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error).with_context(|| format!("creating {}", dir.display())),
+        }
+    }
+    anyhow::bail!("{MAX_SAME_SECOND_RUNS} run folders named {name}* already exist in {}", out.display())
+}
+
 fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
     let json = serde_json::to_vec_pretty(manifest).context("encoding the manifest")?;
     write_atomic(&dir.join(MANIFEST), &json)
@@ -163,6 +179,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_started_together_get_folders_of_their_own() {
+        let out = std::env::temp_dir().join(format!("contention-folders-{}", std::process::id()));
+        fs::create_dir_all(&out).unwrap();
+        let first = create_run_folder(&out, "host-20261201T000000Z").unwrap();
+        let second = create_run_folder(&out, "host-20261201T000000Z").unwrap();
+        let _ = fs::remove_dir_all(&out);
+        assert!(first.ends_with("host-20261201T000000Z"));
+        assert!(second.ends_with("host-20261201T000000Z-2"));
+    }
 
     #[test]
     fn atomic_write_replaces_whole_file_and_leaves_no_temporary() {

@@ -18,8 +18,10 @@ fn bad_values_exit_2_naming_the_value() {
         ),
         (&["--threads", "0"], "invalid threads = 0: between 1 and 1024"),
         (&["--threads", "1,2,0"], "invalid threads = 0: between 1 and 1024"),
-        (&["--seconds", "0"], "invalid seconds = 0: more than 0 seconds per trial"),
-        (&["--seconds", "inf"], "invalid seconds = inf: a number of seconds above 0"),
+        (&["--seconds", "0"], "invalid seconds = 0: 0.001 to 600 seconds"),
+        (&["--seconds", "1e-12"], "invalid seconds = 0.000000000001: 0.001 to 600 seconds"),
+        (&["--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
+        (&["--seconds", "inf"], "invalid seconds = inf: 0.001 to 600 seconds"),
         (
             &["--live-bytes", "2147483648"],
             "invalid live-bytes = 2147483648: at most the heap ceiling (1073741824 bytes)",
@@ -27,7 +29,8 @@ fn bad_values_exit_2_naming_the_value() {
         (&["--alloc-per-op", "4294967296"], "invalid alloc-per-op = 4294967296: at most half the heap ceiling"),
         (&["--alloc-per-op", "10"], "invalid alloc-per-op = 10: at least 1 byte per object (33 objects per operation)"),
         (&["--workload", "rsa"], "invalid workload = rsa: ecdsa or hash"),
-        (&["--trials", "0"], "invalid trials = 0: at least 1"),
+        (&["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
+        (&["--trials", "18446744073709551615"], "invalid trials = 18446744073709551615: 1 to 10000"),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", "gc", "--out", out.to_str().unwrap()];

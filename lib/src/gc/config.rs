@@ -226,9 +226,7 @@ impl Config {
             return Err(ConfigError::new("alloc-per-op", self.alloc_per_op_bytes, allowed));
         }
         self.validate_sizes()?;
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
+        crate::limits::check_trials(self.trials, 1)?;
         Ok(())
     }
 

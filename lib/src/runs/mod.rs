@@ -2,6 +2,7 @@
 //! CSV per experiment. This module owns the manifest's types, the format version and the one
 //! typed reader; the report and the notebooks read runs through it and nothing else.
 
+mod check;
 mod manifest;
 mod read;
 
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+pub use check::MAX_CSV_BYTES;
 pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
 pub use read::{parse_rows, read_rows};
 
@@ -27,6 +29,14 @@ pub const EXPERIMENTS: &[&str] = &[
 pub enum RunsError {
     #[error("run folder {dir} does not exist (runs are written by `contention run`)")]
     NoFolder { dir: String },
+    #[error("run folder {dir} is a file, not a folder (pass a folder such as data/runs/<host>-<utc>)")]
+    NotAFolder { dir: String },
+    #[error("run folder {dir} cannot be opened: {source}")]
+    Unreachable {
+        dir: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("run folder {dir} is empty: nothing was measured into it")]
     Empty { dir: String },
     #[error("{dir} has no {manifest}: it is not a run folder (pass a folder such as data/runs/<host>-<utc>)", manifest = MANIFEST)]
@@ -47,6 +57,12 @@ pub enum RunsError {
     Version { path: String, found: u64 },
     #[error("{path} has no format_version: it was not written by `contention run`")]
     NoVersion { path: String },
+    #[error("{path}: format_version = {found} is not a whole number (this contention reads {version})", version = FORMAT_VERSION)]
+    VersionNotANumber { path: String, found: String },
+    #[error("{path}, {field}: {message}")]
+    Invalid { path: String, field: String, message: String },
+    #[error("{path} is {bytes} bytes: at most {limit} bytes are read (larger than any run this lab writes)")]
+    TooLarge { path: String, bytes: u64, limit: u64 },
     #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
     UnknownExperiment { path: String, name: String },
     #[error("{path} is missing: the manifest lists it but the run folder does not hold it")]
@@ -78,8 +94,13 @@ impl Run {
     pub fn load(dir: impl AsRef<Path>) -> Result<Self, RunsError> {
         let dir = dir.as_ref();
         let shown = || dir.display().to_string();
-        if !dir.is_dir() {
-            return Err(RunsError::NoFolder { dir: shown() });
+        match std::fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(RunsError::NotAFolder { dir: shown() }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(RunsError::NoFolder { dir: shown() })
+            }
+            Err(source) => return Err(RunsError::Unreachable { dir: shown(), source }),
         }
         let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
         if entries.next().is_none() {
@@ -160,12 +181,15 @@ fn read_manifest(path: &Path) -> Result<Manifest, RunsError> {
     let not_a_manifest =
         |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_manifest)?;
-    match value.get("format_version").and_then(serde_json::Value::as_u64) {
-        Some(version) if version == u64::from(FORMAT_VERSION) => {}
-        Some(found) => return Err(RunsError::Version { path: shown, found }),
+    match value.get("format_version").map(|found| (found.as_u64(), found)) {
+        Some((Some(version), _)) if version == u64::from(FORMAT_VERSION) => {}
+        Some((Some(found), _)) => return Err(RunsError::Version { path: shown, found }),
+        Some((None, found)) => return Err(RunsError::VersionNotANumber { path: shown, found: found.to_string() }),
         None => return Err(RunsError::NoVersion { path: shown }),
     }
-    serde_json::from_value(value).map_err(not_a_manifest)
+    let manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
+    check::check_manifest(path, &manifest)?;
+    Ok(manifest)
 }
 
 /// The runs found under a folder, and why any could not be read.

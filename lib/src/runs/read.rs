@@ -13,9 +13,11 @@ use super::RunsError;
 /// is given, a different count is refused: the file is incomplete or altered.
 pub fn read_rows<R: DeserializeOwned>(path: &Path, expected_rows: Option<usize>) -> Result<Vec<R>, RunsError> {
     let shown = path.display().to_string();
-    if !path.is_file() {
-        return Err(RunsError::MissingFile { path: shown });
-    }
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => meta,
+        _ => return Err(RunsError::MissingFile { path: shown }),
+    };
+    super::check::check_csv_size(path, meta.len())?;
     let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
     let rows = parse_rows(&shown, &text)?;
     match expected_rows {
