@@ -6,7 +6,8 @@ evcxr reports a panic as success by default, so the kernel runs with a CI-only c
 folder (EVCXR_CONFIG_DIR) whose init.evcxr sets `:preserve_vars_on_panic 0` (a panic then
 fails the cell) and `:cache` (compiled crates kept across kernels, so warm runs are short).
 An `Err` returned through `?` only prints to stderr and still "succeeds", so any stderr
-output fails the check too. The committed notebooks are never written to: executed copies
+output fails the check too, and so does a "Compiling" line after the setup cell (a later cell
+rebuilt the lib or a crate). The committed notebooks are never written to: executed copies
 go to a temporary folder (or --keep DIR).
 
 Usage (from the repository root, after notebooks/setup.sh):
@@ -36,6 +37,9 @@ INIT_EVCXR = ":preserve_vars_on_panic 0\n:cache 2048\n"
 FAILURE_TEXT = re.compile(r"panicked at|^error(\[E\d+\])?:|^Error:|Subprocess terminated", re.MULTILINE)
 # A run or experiment the notebook could not read and left out: its numbers are missing.
 SKIPPED_TEXT = re.compile(r"\bskipped\b", re.IGNORECASE)
+# Cargo's line for a crate it builds: after the setup cell it means a cell rebuilt the lib or
+# its dependencies (seconds lost, and a page of build log shown to the reader).
+COMPILING_TEXT = re.compile(r"^\s*Compiling \S+ v\S+", re.MULTILINE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.
 NOTEBOOK_S = 180
 
@@ -92,8 +96,25 @@ def problems_in(notebook):
     return found
 
 
+def rebuilds_after_setup(notebook):
+    """One problem per code cell after the first (the setup cell) whose output shows cargo
+    compiling a crate, naming the crates."""
+    code_cells = [(index, cell) for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+    found = []
+    for index, cell in code_cells[1:]:
+        text = "\n".join(output_text(output) for output in cell.get("outputs", []))
+        crates = [match.split()[1] for match in COMPILING_TEXT.findall(strip_colours(text))]
+        if crates:
+            found.append(f"cell {index}: rebuilt {len(crates)} crates after the setup cell: {', '.join(sorted(set(crates)))}")
+    return found
+
+
+def strip_colours(text):
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
 def first_lines(text, count=4):
-    plain = re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
+    plain = strip_colours(text).strip()
     lines = [line.strip() for line in plain.splitlines() if line.strip()]
     more = f" | ... ({len(lines) - count} more lines)" if len(lines) > count else ""
     return " | ".join(lines[:count]) + more
@@ -129,6 +150,7 @@ def execute(path, out_dir, timeout):
         problems.append(f"{type(error).__name__}: {first_lines(str(error))}")
     total = time.monotonic() - start
     problems.extend(problem for problem in problems_in(notebook) if problem not in problems)
+    problems.extend(rebuilds_after_setup(notebook))
     nbformat.write(notebook, out_dir / path.name)
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     first = cell_seconds(code_cells[0]) if code_cells else None
