@@ -213,7 +213,9 @@ def main():
         os.environ["RUST_BACKTRACE"] = "0"
         jupyter_path = [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]
         os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter_path))
+        started = time.monotonic()
         failed = sum(check_one(path, out_dir, args.timeout) for path in paths)
+        print(f"{len(paths)} notebooks executed in {time.monotonic() - started:.0f} s")
     if failed or args.keep:
         print(f"executed copies in {out_dir}")
     else:
