@@ -17,7 +17,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Measure experiments and save them under <OUT>/<host>-<utc>/ (CSV + manifest.json).
+    /// Measure experiments and save them under <OUT>/<label>-<utc>/ (CSV + manifest.json).
     Run(RunArgs),
     /// Write the report (HTML, markdown or JSON): measure first, or render saved runs.
     Report(ReportArgs),
@@ -38,6 +38,9 @@ pub struct RunArgs {
 /// Sizes of the experiments; unset values take the experiment's defaults.
 #[derive(Debug, Clone, Default, Args)]
 pub struct MeasureArgs {
+    /// How pages name this run (default: the hostname and a short random suffix).
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,

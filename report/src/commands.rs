@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use contention::runs::Run;
+use contention::runs::{load_all, FoundRuns, Run};
 
 use crate::cli::Format;
 use crate::experiment::Experiment;
@@ -55,18 +55,21 @@ fn write_report(report: ReportOptions) -> Result<()> {
             vec![dir]
         }
     };
-    // A run that cannot be read is bad input: one message, exit 2.
-    let runs: Vec<Run> =
-        dirs.iter().map(|dir| Run::load(dir).map_err(|error| usage(error.to_string()))).collect::<Result<_>>()?;
+    // A run that cannot be read is skipped and named on the page; with none readable the
+    // input is bad: one message, exit 2.
+    let FoundRuns { runs, skipped } = load_all(&dirs);
+    if runs.is_empty() {
+        return Err(usage(skipped.join("\n")));
+    }
     let sections = sections::all(&runs)?;
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
     let text = match report.format {
-        Format::Html => page::render(&runs, &sections, generated_utc)?,
+        Format::Html => page::render(&runs, &skipped, &sections, generated_utc)?,
         Format::Markdown => {
             let labels: Vec<String> = runs.iter().map(Run::label).collect();
-            markdown::render(&page::title(&runs), &labels, &sections)
+            markdown::render(&page::title(&runs), &labels, &skipped, &sections)
         }
-        Format::Json => json::render(&runs, &sections, generated_utc)?,
+        Format::Json => json::render(&runs, &skipped, &sections, generated_utc)?,
     };
     match &report.out {
         Some(out) => {

@@ -2,6 +2,7 @@
 //! CSV per experiment. This module owns the manifest's types, the format version and the one
 //! typed reader; the report and the notebooks read runs through it and nothing else.
 
+mod label;
 mod manifest;
 mod read;
 
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
 pub use read::{parse_rows, read_rows};
 
@@ -62,6 +64,8 @@ pub enum RunsError {
 pub struct Run {
     pub dir: PathBuf,
     pub manifest: Manifest,
+    /// The manifest's label, made unique among runs loaded together ([`load_all`]).
+    pub label: String,
     pub stride: Option<Vec<crate::stride::Row>>,
     pub sharing: Option<Vec<crate::sharing::Row>>,
     pub counters: Option<Vec<crate::counters::Row>>,
@@ -87,9 +91,14 @@ impl Run {
             return Err(RunsError::NoManifest { dir: shown() });
         }
         let manifest = read_manifest(&dir.join(MANIFEST))?;
+        let label = match manifest.label.as_str() {
+            "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
+            given => given.to_string(),
+        };
         let mut run = Self {
             dir: dir.to_path_buf(),
             manifest,
+            label,
             stride: None,
             sharing: None,
             counters: None,
@@ -125,9 +134,10 @@ impl Run {
         Ok(())
     }
 
-    /// How charts and tables name this run: see [`crate::format::run_label`].
+    /// How charts and tables name this run: its manifest's label, or for runs without one
+    /// [`crate::format::run_label`].
     pub fn label(&self) -> String {
-        crate::format::run_label(&self.manifest.machine.hostname, &self.manifest.started_utc)
+        self.label.clone()
     }
 
     /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
@@ -158,8 +168,9 @@ pub struct FoundRuns {
     pub skipped: Vec<String>,
 }
 
-/// Every run folder directly under `dir` (those holding a manifest), oldest first. A run
-/// that cannot be read is named in `skipped` with why; a missing `dir` holds no runs.
+/// Every run folder directly under `dir` (those holding a manifest), oldest first, read by
+/// [`load_all`]. A run that cannot be read is named in `skipped` with why; a missing `dir`
+/// holds no runs.
 pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let dir = dir.as_ref();
     let entries = match std::fs::read_dir(dir) {
@@ -170,15 +181,28 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let mut folders: Vec<PathBuf> =
         entries.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.join(MANIFEST).is_file()).collect();
     folders.sort();
+    let mut found = load_all(&folders);
+    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
+    Ok(found)
+}
+
+/// Reads every run in `paths`, in order: one that cannot be read is named in `skipped` with
+/// why, and the labels of those read are made unique ([`disambiguate`]), so legends and
+/// grouped tables never merge two runs.
+pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
     let mut found = FoundRuns::default();
-    for folder in folders {
-        match Run::load(&folder) {
+    for path in paths {
+        match Run::load(path) {
             Ok(run) => found.runs.push(run),
             Err(error) => found.skipped.push(error.to_string()),
         }
     }
-    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
-    Ok(found)
+    let mut labels: Vec<String> = found.runs.iter().map(Run::label).collect();
+    disambiguate(&mut labels);
+    for (run, label) in found.runs.iter_mut().zip(labels) {
+        run.label = label;
+    }
+    found
 }
 
 #[cfg(test)]
@@ -210,6 +234,15 @@ mod tests {
         std::fs::remove_dir_all(&parent).unwrap();
         assert!(found.runs.is_empty());
         assert!(found.skipped[0].contains("is from format version 2"), "{:?}", found.skipped);
+    }
+
+    #[test]
+    fn runs_loaded_together_get_unique_labels() {
+        let fixture = Path::new(FIXTURES).join("run-fixture");
+        let found = load_all(&[fixture.clone(), fixture.clone(), "/nonexistent/run".into()]);
+        let labels: Vec<String> = found.runs.iter().map(Run::label).collect();
+        assert_eq!(labels, ["vm (2026-12-01 16:44 UTC)", "vm (2026-12-01 16:44 UTC) (2)"]);
+        assert!(found.skipped[0].contains("does not exist"), "{:?}", found.skipped);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use contention::runs::Profile;
 
 use crate::cli::{Cli, Command, Format, MeasureArgs};
 use crate::experiment::Experiment;
+use crate::usage::usage;
 
 /// What the command was asked to do.
 #[derive(Debug)]
@@ -54,6 +55,12 @@ impl Options {
                 out: args.out,
             },
             Command::Report(args) => {
+                let saved = args.from.is_some() || !args.compare.is_empty();
+                if let (true, Some(label)) = (saved, &args.measure.label) {
+                    return Err(usage(format!(
+                        "invalid label = {label:?}: --label names a run being measured, not saved runs (--from, --compare)"
+                    )));
+                }
                 let source = if let Some(from) = args.from {
                     Source::Saved(vec![from])
                 } else if !args.compare.is_empty() {
@@ -73,6 +80,8 @@ impl Options {
 #[derive(Debug, Clone)]
 pub struct MeasureOptions {
     pub experiments: Vec<Experiment>,
+    /// `--label`, checked; `None`: the hostname and a random suffix.
+    pub label: Option<String>,
     pub profile: Profile,
     pub command_line: String,
     pub stride: contention::stride::Config,
@@ -110,7 +119,11 @@ impl MeasureOptions {
             (false, true) => Profile::Quick,
             (false, false) => Profile::Default,
         };
+        if let Some(label) = &args.label {
+            contention::runs::check_label(label)?;
+        }
         Ok(Self {
+            label: args.label.clone(),
             stride: stride::config(args, unique.contains(&Experiment::Stride))?,
             sharing: sharing::config(args, unique.contains(&Experiment::Sharing))?,
             counters: counters::config(args, unique.contains(&Experiment::Counters))?,

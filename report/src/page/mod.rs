@@ -29,6 +29,8 @@ struct PageView {
     /// Charts on the page, so the browser check can tell a missing one.
     chart_count: usize,
     machines: Vec<String>,
+    /// Runs that could not be read, each with why.
+    skipped: Vec<String>,
     summary: Vec<SummaryLine>,
     machine: SectionView,
     stride: SectionView,
@@ -49,7 +51,7 @@ pub fn title(runs: &[Run]) -> String {
 }
 
 /// Renders the page for one run, or several side by side, from their sections.
-pub fn render(runs: &[Run], sections: &[Section], generated_utc: String) -> Result<String> {
+pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_utc: String) -> Result<String> {
     let view_of = |experiment: &str| -> Result<SectionView> {
         let section = sections.iter().find(|s| s.experiment == experiment);
         section.map(SectionView::of).with_context(|| format!("the report has no {experiment} section"))
@@ -60,6 +62,7 @@ pub fn render(runs: &[Run], sections: &[Section], generated_utc: String) -> Resu
         comparing: runs.len() > 1,
         chart_count: sections.iter().map(|section| section.figures.len()).sum(),
         machines: runs.iter().map(Run::label).collect(),
+        skipped: skipped.to_vec(),
         summary: sections
             .iter()
             .map(|section| SummaryLine {
