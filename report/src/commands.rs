@@ -22,6 +22,14 @@ pub fn execute(options: Options) -> Result<()> {
             Ok(())
         }
         Options::Report(report) => write_report(report),
+        Options::Pack { run, out } => {
+            check_writable(&out)?;
+            // A run that would not load is bad input: it is not packed.
+            let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
+            write_atomic(&out, pack.as_bytes())?;
+            say(&format!("run packed into {}", out.display()));
+            Ok(())
+        }
     }
 }
 

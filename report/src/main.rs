@@ -13,6 +13,7 @@ mod markdown;
 mod options;
 mod page;
 mod progress;
+mod room;
 mod sections;
 mod store;
 mod terminal;

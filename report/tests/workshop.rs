@@ -73,3 +73,83 @@ fn the_same_run_twice_reads_as_two_machines() {
     assert!(text.contains("Measured on vm (2026-12-01 16:44 UTC), vm (2026-12-01 16:44 UTC) (2)."), "{text}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// Packs `run` into `pack` with the binary.
+fn pack(run: &Path, pack: &Path) {
+    let output = contention(&["pack", run.to_str().unwrap(), "-o", pack.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("run packed into"), "{}", stdout(&output));
+}
+
+#[test]
+fn a_pack_reads_back_to_the_same_rows() {
+    let out = scratch("pack");
+    let packed = out.join("fixture.contention-pack");
+    pack(&fixture(), &packed);
+    let text = std::fs::read_to_string(&packed).unwrap();
+    assert!(text.starts_with("contention-pack 1\nfile manifest.json "), "{}", &text[..80]);
+    let folder = contention::runs::Run::load(fixture()).unwrap();
+    let unpacked = contention::runs::Run::load(&packed).unwrap();
+    assert_eq!(unpacked.manifest, folder.manifest);
+    assert_eq!(unpacked.label(), folder.label());
+    assert_eq!(
+        (&unpacked.stride, &unpacked.sharing, &unpacked.counters, &unpacked.c2c),
+        (&folder.stride, &folder.sharing, &folder.counters, &folder.c2c)
+    );
+    assert_eq!((&unpacked.machine, &unpacked.gc, &unpacked.pool), (&folder.machine, &folder.gc, &folder.pool));
+    // A pack of the pack is the same file.
+    let again = out.join("again.contention-pack");
+    pack(&packed, &again);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_broken_pack_among_good_runs_is_skipped_with_its_reason() {
+    let out = scratch("pack-broken");
+    let good = out.join("good.contention-pack");
+    pack(&fixture(), &good);
+    let text = std::fs::read_to_string(&good).unwrap();
+    let broken = out.join("broken.contention-pack");
+    std::fs::write(&broken, &text[..text.len() / 2]).unwrap();
+    let page = out.join("room.html");
+    let runs = [fixture(), broken.clone(), good.clone()];
+    let mut args = vec!["report", "--compare"];
+    args.extend(runs.iter().map(|run| run.to_str().unwrap()));
+    args.extend(["--out", page.to_str().unwrap()]);
+    let output = contention(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let note = html.split("Skipped: ").nth(1).expect("the page names the skipped pack");
+    assert!(note.contains("broken.contention-pack is not a readable run pack: "), "{note}");
+    assert!(html.contains("vm (2026-12-01 16:44 UTC) (2)"), "both good runs shown apart");
+    // Nothing readable at all is bad input.
+    let output = contention(&["report", "--compare", broken.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("is not a readable run pack"), "{}", stderr(&output));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn cpus_take_ranges_and_lists() {
+    let out = scratch("cpus");
+    let out_arg = out.to_str().unwrap();
+    let usable = contention::harness::available_cpu_ids();
+    if usable.contains(&0) && usable.contains(&1) {
+        let output = contention(&["run", "c2c", "--cpus", "0-1", "--samples", "5", "--out", out_arg]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(manifest_of(&only_run_folder(&out))["experiments"][0]["config"]["cpus"], serde_json::json!([0, 1]));
+    }
+    // A range reaches the config's own check, which names the CPU it refuses.
+    let output = contention(&["run", "c2c", "--cpus", "0-1,4096", "--out", out_arg]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("invalid cpus = ") && stderr(&output).contains("a logical CPU"),
+        "{}",
+        stderr(&output)
+    );
+    let output = contention(&["run", "c2c", "--cpus", "3-1", "--out", out_arg]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("invalid cpus = 3-1: CPU ids and rising ranges"), "{}", stderr(&output));
+    std::fs::remove_dir_all(&out).unwrap();
+}

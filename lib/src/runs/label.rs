@@ -78,6 +78,6 @@ mod tests {
     fn duplicates_get_numbered_suffixes() {
         let mut labels: Vec<String> = ["vm", "vm", "mac", "vm (2)", "vm"].map(String::from).to_vec();
         disambiguate(&mut labels);
-        assert_eq!(labels, ["vm", "vm (2)", "mac", "vm (2) (2)", "vm (3)"]);
+        assert_eq!(labels, ["vm", "vm (3)", "mac", "vm (2)", "vm (4)"]);
     }
 }

@@ -1,9 +1,11 @@
 //! The run format: a run folder (`data/runs/<label>-<utc>/`) holds `manifest.json` and one
-//! CSV per experiment. This module owns the manifest's types, the format version and the one
-//! typed reader; the report and the notebooks read runs through it and nothing else.
+//! CSV per experiment; a [`pack`] holds the same files in one file. This module owns the
+//! manifest's types, the format version and the one typed reader; the report and the
+//! notebooks read runs (folders and packs alike) through it and nothing else.
 
 mod label;
 mod manifest;
+pub mod pack;
 mod read;
 
 use std::path::{Path, PathBuf};
@@ -12,7 +14,7 @@ use thiserror::Error;
 
 pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
-pub use read::{parse_rows, read_rows};
+pub use read::{parse_counted, parse_rows, read_rows};
 
 /// Every experiment a run may hold, in the report's order.
 pub const EXPERIMENTS: &[&str] = &[
@@ -51,7 +53,11 @@ pub enum RunsError {
     NoVersion { path: String },
     #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
     UnknownExperiment { path: String, name: String },
-    #[error("{path} is missing: the manifest lists it but the run folder does not hold it")]
+    #[error("{path} is not a readable run pack: {message}")]
+    Pack { path: String, message: String },
+    #[error("{path} names the file '{file}': a run's files are plain names such as stride.csv")]
+    FileName { path: String, file: String },
+    #[error("{path} is missing: the manifest lists it but the run does not hold it")]
     MissingFile { path: String },
     #[error("{path} has {found} rows but the manifest records {expected}: the file is incomplete or altered")]
     RowCount { path: String, found: usize, expected: usize },
@@ -76,27 +82,19 @@ pub struct Run {
 }
 
 impl Run {
-    /// Reads `dir`: its manifest (this format version only), then every experiment it lists.
-    pub fn load(dir: impl AsRef<Path>) -> Result<Self, RunsError> {
-        let dir = dir.as_ref();
-        let shown = || dir.display().to_string();
-        if !dir.is_dir() {
-            return Err(RunsError::NoFolder { dir: shown() });
-        }
-        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
-        if entries.next().is_none() {
-            return Err(RunsError::Empty { dir: shown() });
-        }
-        if !dir.join(MANIFEST).is_file() {
-            return Err(RunsError::NoManifest { dir: shown() });
-        }
-        let manifest = read_manifest(&dir.join(MANIFEST))?;
+    /// Reads a run folder or a [`pack`]: its manifest (this format version only), then every
+    /// experiment it lists.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, RunsError> {
+        let path = path.as_ref();
+        let files = RunFiles::open(path)?;
+        let manifest_path = path.join(MANIFEST);
+        let manifest = parse_manifest(&manifest_path, &files.text(path, MANIFEST)?)?;
         let label = match manifest.label.as_str() {
             "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
             given => given.to_string(),
         };
         let mut run = Self {
-            dir: dir.to_path_buf(),
+            dir: path.to_path_buf(),
             manifest,
             label,
             stride: None,
@@ -108,24 +106,27 @@ impl Run {
             pool: None,
         };
         for record in run.manifest.experiments.clone() {
-            run.read_experiment(&record)?;
+            if !pack::is_run_file_name(&record.file) {
+                return Err(RunsError::FileName { path: manifest_path.display().to_string(), file: record.file });
+            }
+            let text = files.text(path, &record.file)?;
+            run.read_experiment(&record, &text)?;
         }
         Ok(run)
     }
 
-    fn read_experiment(&mut self, record: &ExperimentRecord) -> Result<(), RunsError> {
-        let path = self.dir.join(&record.file);
-        let expected = Some(record.rows);
+    fn read_experiment(&mut self, record: &ExperimentRecord, text: &str) -> Result<(), RunsError> {
+        let shown = self.dir.join(&record.file).display().to_string();
         match record.name.as_str() {
-            crate::stride::EXPERIMENT => self.stride = Some(read_rows(&path, expected)?),
-            crate::sharing::EXPERIMENT => self.sharing = Some(read_rows(&path, expected)?),
-            crate::counters::EXPERIMENT => self.counters = Some(read_rows(&path, expected)?),
+            crate::stride::EXPERIMENT => self.stride = Some(parse_counted(&shown, text, record.rows)?),
+            crate::sharing::EXPERIMENT => self.sharing = Some(parse_counted(&shown, text, record.rows)?),
+            crate::counters::EXPERIMENT => self.counters = Some(parse_counted(&shown, text, record.rows)?),
             // A machine with one CPU has no pair: its file holds no rows, not even a header.
             crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
-            crate::c2c::EXPERIMENT => self.c2c = Some(read_rows(&path, expected)?),
-            crate::fitness::EXPERIMENT => self.machine = Some(read_rows(&path, expected)?),
-            crate::gc::EXPERIMENT => self.gc = Some(read_rows(&path, expected)?),
-            crate::pool::EXPERIMENT => self.pool = Some(read_rows(&path, expected)?),
+            crate::c2c::EXPERIMENT => self.c2c = Some(parse_counted(&shown, text, record.rows)?),
+            crate::fitness::EXPERIMENT => self.machine = Some(parse_counted(&shown, text, record.rows)?),
+            crate::gc::EXPERIMENT => self.gc = Some(parse_counted(&shown, text, record.rows)?),
+            crate::pool::EXPERIMENT => self.pool = Some(parse_counted(&shown, text, record.rows)?),
             name => {
                 let path = self.dir.join(MANIFEST).display().to_string();
                 return Err(RunsError::UnknownExperiment { path, name: name.into() });
@@ -146,13 +147,56 @@ impl Run {
     }
 }
 
-/// Reads a manifest, refusing other format versions by name.
-fn read_manifest(path: &Path) -> Result<Manifest, RunsError> {
+/// Where a run's files are: a folder on disk, or a pack already read into memory.
+enum RunFiles {
+    Folder,
+    Pack(std::collections::BTreeMap<String, String>),
+}
+
+impl RunFiles {
+    /// A pack when `path` is a file, else a run folder.
+    fn open(path: &Path) -> Result<Self, RunsError> {
+        if path.is_file() {
+            Ok(Self::Pack(pack::read(path)?))
+        } else {
+            Self::folder(path)
+        }
+    }
+
+    /// A run folder: it exists, holds something, and holds a manifest.
+    fn folder(dir: &Path) -> Result<Self, RunsError> {
+        let shown = || dir.display().to_string();
+        if !dir.is_dir() {
+            return Err(RunsError::NoFolder { dir: shown() });
+        }
+        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
+        if entries.next().is_none() {
+            return Err(RunsError::Empty { dir: shown() });
+        }
+        if !dir.join(MANIFEST).is_file() {
+            return Err(RunsError::NoManifest { dir: shown() });
+        }
+        Ok(Self::Folder)
+    }
+
+    /// The text of the run's file `name` (a plain file name).
+    fn text(&self, run: &Path, name: &str) -> Result<String, RunsError> {
+        let path = run.join(name);
+        let shown = path.display().to_string();
+        match self {
+            Self::Folder if !path.is_file() => Err(RunsError::MissingFile { path: shown }),
+            Self::Folder => std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source }),
+            Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
+        }
+    }
+}
+
+/// Parses a manifest, refusing other format versions by name.
+fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
     let not_a_manifest =
         |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_manifest)?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").and_then(serde_json::Value::as_u64) {
         Some(version) if version == u64::from(FORMAT_VERSION) => {}
         Some(found) => return Err(RunsError::Version { path: shown, found }),
@@ -168,7 +212,7 @@ pub struct FoundRuns {
     pub skipped: Vec<String>,
 }
 
-/// Every run folder directly under `dir` (those holding a manifest), oldest first, read by
+/// Every run folder (holding a manifest) and [`pack`] directly under `dir`, oldest first, read by
 /// [`load_all`]. A run that cannot be read is named in `skipped` with why; a missing `dir`
 /// holds no runs.
 pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
@@ -178,8 +222,10 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
         Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
     };
-    let mut folders: Vec<PathBuf> =
-        entries.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.join(MANIFEST).is_file()).collect();
+    let is_run = |path: &PathBuf| {
+        path.join(MANIFEST).is_file() || path.extension().is_some_and(|extension| extension == pack::PACK_EXTENSION)
+    };
+    let mut folders: Vec<PathBuf> = entries.filter_map(Result::ok).map(|entry| entry.path()).filter(is_run).collect();
     folders.sort();
     let mut found = load_all(&folders);
     found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));

@@ -13,6 +13,7 @@ mod stride;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 
 use crate::cli::{Cli, Command, Format, MeasureArgs};
@@ -28,6 +29,11 @@ pub enum Options {
         out: PathBuf,
     },
     Report(ReportOptions),
+    /// Write the run at `run` into the pack `out`.
+    Pack {
+        run: PathBuf,
+        out: PathBuf,
+    },
 }
 
 /// Where a report's runs come from.
@@ -54,6 +60,11 @@ impl Options {
                 measure: Box::new(MeasureOptions::from_args(&args.measure, &args.experiments)?),
                 out: args.out,
             },
+            Command::Pack(args) => {
+                let name = args.run_dir.file_name().map_or("run".into(), |name| name.to_string_lossy().into_owned());
+                let out = args.out.unwrap_or_else(|| PathBuf::from(format!("{name}.{PACK_EXTENSION}")));
+                Options::Pack { run: args.run_dir, out }
+            }
             Command::Report(args) => {
                 let saved = args.from.is_some() || !args.compare.is_empty();
                 if let (true, Some(label)) = (saved, &args.measure.label) {
@@ -110,7 +121,7 @@ impl MeasureOptions {
             || args.padding.is_some()
             || args.flush_every.is_some()
             || args.stripes.is_some()
-            || !args.cpus.is_empty()
+            || args.cpus.is_some()
             || args.samples.is_some()
             || gc::sized(args)
             || pool::sized(args);

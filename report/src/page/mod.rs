@@ -11,6 +11,7 @@ use contention::runs::Run;
 use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
 use serde::Serialize;
 
+use contention::present::room::{DIFFERENCE, ROOM};
 use section::SectionView;
 
 /// One line of the summary at the top of the page.
@@ -32,6 +33,10 @@ struct PageView {
     /// Runs that could not be read, each with why.
     skipped: Vec<String>,
     summary: Vec<SummaryLine>,
+    /// The room (more than two machines) or the two machines' difference.
+    across: Option<SectionView>,
+    /// The page carries the sorting script (the room table is on it).
+    sortable: bool,
     machine: SectionView,
     stride: SectionView,
     sharing: SectionView,
@@ -56,7 +61,16 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
         let section = sections.iter().find(|s| s.experiment == experiment);
         section.map(SectionView::of).with_context(|| format!("the report has no {experiment} section"))
     };
+    let across = sections.iter().find(|s| [ROOM, DIFFERENCE].contains(&s.experiment)).map(|section| {
+        let mut view = SectionView::of(section);
+        for table in &mut view.tables {
+            table.sortable = section.experiment == ROOM;
+        }
+        view
+    });
     let view = PageView {
+        sortable: across.as_ref().is_some_and(|view| view.experiment == ROOM),
+        across,
         title: title(runs),
         generated_utc,
         comparing: runs.len() > 1,
@@ -93,6 +107,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/style.css")),
     ("section.html", include_str!("../../templates/section.html")),
     ("table.html", include_str!("../../templates/table.html")),
+    ("room.html", include_str!("../../templates/room.html")),
     ("machine.html", include_str!("../../templates/machine.html")),
     ("stride.html", include_str!("../../templates/stride.html")),
     ("sharing.html", include_str!("../../templates/sharing.html")),
