@@ -32,7 +32,8 @@ pub fn section(runs: &[Run]) -> Result<Section> {
     section.figures = room_figures(&machines)?;
     section.notes.push(Finding::general(
         "Knee: the smallest stride within 10% of the fastest. Ratios: medians over trials with a conservative \
-         interval; an interval that contains 1x claims no effect. Pool p99: the fixed pool at the first hit rate. \
+         interval; an interval that contains 1x claims no effect. Pool p99: the fixed pool at the first hit rate, over the requests it served \
+         (a share dropped is named). \
          \"differs\" marks a run measured with another profile or config than the rest of the room: compare it \
          with care.",
     ));
@@ -74,24 +75,26 @@ fn fitness(verdict: &str) -> &str {
     verdict.split([' ', ';']).next().unwrap_or(verdict)
 }
 
-/// Per machine, how its run was measured differently from the room: its profile when the
-/// room mixes profiles, and each experiment whose config is not the same on every run that
-/// measured it.
+/// Per machine, how its run was measured differently from the room: its profile when it
+/// is not the room's most common one, and each experiment whose config is not the most
+/// common among the runs that measured it.
 fn flags(frame: &DataFrame, machines: &[KeyEffects]) -> PolarsResult<Vec<Vec<String>>> {
     let mut flags = vec![Vec::new(); machines.len()];
-    if frame.column("profile")?.n_unique()? > 1 {
-        for (row, machine) in flags.iter_mut().zip(machines) {
-            row.push(format!("the room mixes profiles, this run is {:?}", machine.profile).to_lowercase());
-        }
-    }
-    for experiment in contention::runs::EXPERIMENTS {
-        let configs = frame.column(&config_column(experiment))?;
-        if configs.drop_nulls().n_unique()? <= 1 {
+    let mut columns = vec![("profile".to_string(), "profile".to_string())];
+    columns.extend(contention::runs::EXPERIMENTS.iter().map(|name| (config_column(name), format!("{name} config"))));
+    for (column, what) in columns {
+        let values = frame.column(&column)?;
+        if values.drop_nulls().n_unique()? <= 1 {
             continue;
         }
-        for (row, config) in flags.iter_mut().zip(configs.str()?.iter()) {
-            if config.is_some() {
-                row.push(format!("{experiment} config"));
+        let values: Vec<Option<&str>> = values.str()?.iter().collect();
+        let count = |value: &Option<&str>| values.iter().filter(|other| *other == value).count();
+        let most = values.iter().filter(|value| value.is_some()).map(count).max().unwrap_or(0);
+        for (row, value) in flags.iter_mut().zip(&values) {
+            if value.is_some() && count(value) < most {
+                // A profile is one word; a config is long, and the notes give it in full.
+                let profile = value.filter(|_| column == "profile").map(str::to_lowercase);
+                row.push(profile.map_or(what.clone(), |profile| format!("{what} {profile}")));
             }
         }
     }
@@ -126,6 +129,9 @@ fn effect_range(frame: &DataFrame, index: usize) -> Result<Option<String>> {
         return Ok(None);
     }
     let unit = EFFECTS[index].unit;
+    if low.0 == high.0 {
+        return Ok(Some(format!("{} on all {} machines", value_text(low.0, unit), measured.len())));
+    }
     let shown = |(value, machine): &(f64, &str)| format!("{} on {machine}", value_text(*value, unit));
     let median = values.median().map_or_else(|| contention::format::NOT_AVAILABLE.into(), |m| value_text(m, unit));
     Ok(Some(format!("from {} to {}, median {median} over {} machines", shown(low), shown(high), measured.len())))

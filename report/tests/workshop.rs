@@ -153,3 +153,106 @@ fn cpus_take_ranges_and_lists() {
     assert!(stderr(&output).contains("invalid cpus = 3-1: CPU ids and rising ranges"), "{}", stderr(&output));
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// Three runs for a room: the fixture, a copy labelled "seat-2", and a copy labelled
+/// "seat-3" measured (so its manifest says) with the quick profile.
+fn three_runs(name: &str) -> Vec<PathBuf> {
+    let relabel = |copy: &Path, label: &str, profile: &str| {
+        let path = copy.join("manifest.json");
+        let mut manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        manifest["label"] = label.into();
+        manifest["profile"] = profile.into();
+        std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    };
+    let second = fixture_copy(&format!("{name}-2"));
+    relabel(&second, "seat-2", "custom");
+    let third = fixture_copy(&format!("{name}-3"));
+    relabel(&third, "seat-3", "quick");
+    vec![fixture(), second, third]
+}
+
+/// The markdown section headed `title`, up to the next section.
+fn markdown_section<'a>(text: &'a str, title: &str) -> &'a str {
+    let start = text.find(&format!("\n## {title}")).unwrap_or_else(|| panic!("no section {title}"));
+    let end = text[start + 1..].find("\n## ").map_or(text.len(), |end| start + 1 + end);
+    &text[start..end]
+}
+
+#[test]
+fn the_room_table_from_three_runs_matches_its_snapshot() {
+    let runs = three_runs("room");
+    let mut args = vec!["report".to_string(), "--compare".to_string()];
+    args.extend(runs.iter().map(|run| run.display().to_string()));
+    let render = |format: &str| {
+        let mut args = args.clone();
+        args.extend(["--format", format, "--out", "-"].map(String::from));
+        let output = Command::new(env!("CARGO_BIN_EXE_contention")).args(&args).output().unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let markdown = render("markdown");
+    let room = markdown_section(&markdown, "The room: every machine's key effects");
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/room.md");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, room).unwrap();
+    }
+    assert_eq!(room, std::fs::read_to_string(&snapshot).unwrap(), "the room differs from tests/snapshots/room.md");
+    let row = |label: &str| room.lines().find(|line| line.starts_with(&format!("| {label} |"))).unwrap();
+    assert!(row("seat-3").ends_with("| quick; differs: profile quick |"), "only the quick run is flagged: {room}");
+    assert!(row("seat-2").ends_with("| custom |"), "{room}");
+    let html = render("html");
+    let section = html_section(&html, "room");
+    assert!(section.contains("<table class=\"sortable\">"), "the room table sorts");
+    assert_eq!(section.matches("<figure class=\"chart\"").count(), 5, "one chart per effect measured");
+    assert!(html.contains("<script>") && html.matches("<script").count() == 1, "one inline script, no other");
+    for run in &runs[1..] {
+        std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn two_runs_get_each_effects_ratio() {
+    let runs = three_runs("difference");
+    let output = contention(&[
+        "report",
+        "--compare",
+        runs[0].to_str().unwrap(),
+        runs[1].to_str().unwrap(),
+        "--format",
+        "markdown",
+        "--out",
+        "-",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let section = markdown_section(&text, "Two machines, one difference");
+    assert!(
+        section.contains("| false sharing over no sharing | 5.29x (3.08x–43.34x) | 5.29x (3.08x–43.34x) | 1.00x ("),
+        "{section}"
+    );
+    // The same rows on both sides: every interval overlaps.
+    assert!(section.contains("not distinguishable") && !section.contains("larger on"), "{section}");
+    for run in &runs[1..] {
+        std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn a_copied_binary_renders_the_article_numbers_from_an_empty_folder() {
+    let empty = scratch("installed");
+    let binary = empty.join("contention");
+    std::fs::copy(env!("CARGO_BIN_EXE_contention"), &binary).unwrap();
+    let work = empty.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let output = Command::new(&binary)
+        .current_dir(&work)
+        .args(["report", "--from", fixture().to_str().unwrap(), "--format", "markdown", "--out", "report.md"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(work.join("report.md")).unwrap();
+    // The article's numbers, from the reference tables compiled into the binary.
+    assert!(text.contains("| 8 | 2407 | 122.46x |"), "the stride article's table");
+    assert!(text.contains("| core pool size during the incident | 320 threads |"), "the pool article's table");
+    std::fs::remove_dir_all(&empty).unwrap();
+}

@@ -29,6 +29,9 @@ pub struct KeyEffects {
     pub configs: Vec<(String, String)>,
     /// One value per [`EFFECTS`] entry, in order.
     pub effects: Vec<Option<Ratio>>,
+    /// Share of requests the two pools (8 and 40 per CPU) dropped: their p99 covers only
+    /// the requests served.
+    pub pool_dropped: [Option<f64>; 2],
 }
 
 /// A number the room compares across machines, with how to find it in one run's effects.
@@ -51,6 +54,8 @@ pub const EFFECTS: [Effect; 6] = [
 
 /// The GC effect's index: its cell names the ratio too.
 const GC_EFFECT: usize = 3;
+/// The first pool effect's index (8 per CPU, then 40).
+const POOL_EFFECTS: usize = 4;
 
 impl KeyEffects {
     pub fn of(run: &Run) -> Self {
@@ -67,7 +72,8 @@ impl KeyEffects {
             run.gc.as_deref().map(crate::gc::summarize).map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
         let gc_best = gc.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
         let pool = run.pool.as_deref().map(crate::pool::summarize).unwrap_or_default();
-        let p99_at = |per_cpu: u64| fixed_pool_p99(&pool, per_cpu).map(estimate);
+        let p99_at = |per_cpu: u64| fixed_pool(&pool, per_cpu).map(|s| estimate(&s.p99_ms));
+        let dropped_at = |per_cpu: u64| fixed_pool(&pool, per_cpu).map(|s| s.dropped_share);
         let stride_penalty = match &knee {
             Some(crate::stride::Knee::At { penalty, .. }) => Some(*penalty),
             _ => None,
@@ -96,6 +102,7 @@ impl KeyEffects {
                 .map(|record| (record.name.clone(), format::config_text(&record.config)))
                 .collect(),
             effects,
+            pool_dropped: [dropped_at(8), dropped_at(40)],
         }
     }
 
@@ -104,8 +111,10 @@ impl KeyEffects {
     pub fn effect_text(&self, index: usize) -> String {
         let Some(value) = self.effects.get(index).copied().flatten() else { return format::NOT_AVAILABLE.into() };
         let text = estimate_text(EFFECTS[index], &value);
-        match (&self.gc_best_ratio, index == GC_EFFECT) {
-            (Some(ratio), true) => format!("{ratio}: {text}"),
+        let dropped = index.checked_sub(POOL_EFFECTS).and_then(|pool| self.pool_dropped[pool]);
+        match (&self.gc_best_ratio, index == GC_EFFECT, dropped) {
+            (Some(ratio), true, _) => format!("{ratio}: {text}"),
+            (_, _, Some(share)) if share > 0.0 => format!("{text}, {} dropped", format::percent(share)),
             _ => text,
         }
     }
@@ -119,16 +128,12 @@ pub fn estimate_text(effect: Effect, value: &Ratio) -> String {
     }
 }
 
-/// The median p99 of the fixed pool with `per_cpu` threads per CPU, at the first hit rate.
-fn fixed_pool_p99(pool: &[crate::pool::PoolSummary], per_cpu: u64) -> Option<&Summary> {
+/// The fixed pool with `per_cpu` threads per CPU, at the first hit rate.
+fn fixed_pool(pool: &[crate::pool::PoolSummary], per_cpu: u64) -> Option<&crate::pool::PoolSummary> {
     let first_hit_rate = pool.iter().find(|s| s.key.variant == Variant::Fixed)?.key.hit_rate;
-    pool.iter()
-        .find(|s| {
-            s.key.variant == Variant::Fixed
-                && s.key.hit_rate == first_hit_rate
-                && s.key.pool_threads == per_cpu * s.cpus
-        })
-        .map(|s| &s.p99_ms)
+    pool.iter().find(|s| {
+        s.key.variant == Variant::Fixed && s.key.hit_rate == first_hit_rate && s.key.pool_threads == per_cpu * s.cpus
+    })
 }
 
 /// A summary's median and its interval, in the shape of a ratio.
@@ -196,7 +201,7 @@ pub fn difference_table(a: &KeyEffects, b: &KeyEffects) -> Table {
                 let verdict = if overlap { "not distinguishable".to_string() } else { format!("larger on {larger}") };
                 (format::ratio_with_interval(&ratio), verdict)
             }
-            _ => (format::NOT_AVAILABLE.into(), "not measured on both".into()),
+            _ => (format::NOT_AVAILABLE.into(), "n/a on one or both".into()),
         };
         let cells = [effect.name.to_string(), a.effect_text(index), b.effect_text(index), ratio, verdict];
         rows.push(cells.into_iter().map(Cell::from).collect());
