@@ -7,6 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::experiment::Experiment;
+use crate::output::Format;
 
 #[derive(Debug, Parser)]
 #[command(name = "contention", version, about = "Make hardware contention visible on this machine.")]
@@ -145,21 +146,14 @@ pub struct ReportArgs {
     pub runs: PathBuf,
 }
 
-/// `report --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Html,
-    Markdown,
-    Json,
-}
+/// `report --format`: named as in [`Format::name`].
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Format::Html, Format::Markdown, Format::Json]
+    }
 
-impl Format {
-    pub fn default_file(self) -> &'static str {
-        match self {
-            Format::Html => "report.html",
-            Format::Markdown => "report.md",
-            Format::Json => "report.json",
-        }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
     }
 }
 

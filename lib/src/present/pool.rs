@@ -7,6 +7,7 @@ mod article;
 use super::{Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
+use crate::chart::Series;
 use crate::format;
 use crate::pool::{findings, summarize, PoolSummary, Row, Variant, EXPERIMENT};
 use crate::reference::PoolReference;
@@ -75,41 +76,40 @@ fn setup(m: &Summarised) -> Option<Finding> {
     ))
 }
 
-fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
-    let suffix = |m: &Summarised| if measured.len() > 1 { format!(", {}", m.label) } else { String::new() };
-    let fixed = |m: &Summarised, name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary| {
-        fixed_series(format!("{name}{}", suffix(m)), &m.summaries, m.first_hit(), pick)
-    };
-    let latency: Vec<LatencyLines> = measured
-        .iter()
-        .map(|m| LatencyLines { p99: fixed(m, "p99", |s| &s.p99_ms), p50: fixed(m, "p50", |s| &s.p50_ms) })
-        .collect();
-    let formula: Vec<Marker> = measured
-        .iter()
-        .filter_map(|m| m.summaries.first())
-        .map(|s| Marker { label: format!("formula: {}", s.formula_threads), value: s.formula_threads as f64 })
-        .collect();
-    let levels: Vec<Marker> = measured
-        .iter()
-        .flat_map(|m| {
-            let hit = m.first_hit();
-            m.summaries.iter().filter(move |s| s.key.variant != Variant::Fixed && s.key.hit_rate == hit).map(move |s| {
-                Marker { label: format!("{} p99{}", s.key.variant.name(), suffix(m)), value: s.p99_ms.median }
-            })
-        })
-        .collect();
-    let hit_note = measured.first().map_or(String::new(), |m| format!(" at {:.0}% hits", m.first_hit() * 100.0));
-    let switches: Vec<SwitchLines> = measured
-        .iter()
-        .map(|m| SwitchLines {
-            voluntary: fixed(m, "voluntary", |s| &s.voluntary_per_s),
-            involuntary: fixed(m, "involuntary", |s| &s.involuntary_per_s),
-            throughput: fixed(m, "completed", |s| &s.completed_per_s),
-            offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
-        })
-        .collect();
-    let points = |pick: fn(&PoolSummary) -> String| {
-        let lines: Vec<String> = measured
+/// How the charts name one machine's lines, and its fixed pools at the first hit rate.
+struct Charting<'a> {
+    measured: &'a [Summarised<'a>],
+}
+
+impl Charting<'_> {
+    fn suffix(&self, m: &Summarised) -> String {
+        if self.measured.len() > 1 {
+            format!(", {}", m.label)
+        } else {
+            String::new()
+        }
+    }
+
+    fn fixed(&self, m: &Summarised, name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary) -> Series {
+        fixed_series(format!("{name}{}", self.suffix(m)), &m.summaries, m.first_hit(), pick)
+    }
+
+    fn formula(&self) -> Vec<Marker> {
+        self.measured
+            .iter()
+            .filter_map(|m| m.summaries.first())
+            .map(|s| Marker { label: format!("formula: {}", s.formula_threads), value: s.formula_threads as f64 })
+            .collect()
+    }
+
+    fn hit_note(&self) -> String {
+        self.measured.first().map_or(String::new(), |m| format!(" at {:.0}% hits", m.first_hit() * 100.0))
+    }
+
+    /// Each machine's fixed pools, one value each, for the text stand-in.
+    fn points(&self, pick: fn(&PoolSummary) -> String) -> String {
+        let lines: Vec<String> = self
+            .measured
             .iter()
             .map(|m| {
                 let fixed =
@@ -118,33 +118,74 @@ fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
             })
             .collect();
         lines.join("; ")
-    };
-    Ok([
-        Figure {
-            title: "pool latency".into(),
-            svg: pool_latency_chart(&format!("Latency against pool size{hit_note}"), &latency, &formula, &levels)?,
-            caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
-                      interval; both axes logarithmic. The vertical line is the formula's answer from the mean W/C; \
-                      the dotted horizontal lines are the split and async variants' p99, which have no single pool size."
-                .into(),
-            text: format!(
-                "p99 per fixed pool size. {}",
-                points(|s| format!("{} threads: {} ms", s.key.pool_threads, format::number(s.p99_ms.median)))
-            ),
-        },
-        Figure {
-            title: "pool switches".into(),
-            svg: pool_switches_chart(&format!("Context switches and throughput{hit_note}"), &switches, &formula)?,
-            caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \
-                      second, including the dispatcher's wake-ups. Below: completed requests per second against the \
-                      offered rate (dotted); a pool that cannot keep up falls below it and drops requests."
-                .into(),
-            text: format!(
-                "Context switches per second per fixed pool size. {}",
-                points(|s| format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median))
-            ),
-        },
-    ])
+    }
+}
+
+fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
+    let charting = Charting { measured };
+    Ok([latency_figure(&charting)?, switches_figure(&charting)?])
+}
+
+fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
+    let latency: Vec<LatencyLines> = charting
+        .measured
+        .iter()
+        .map(|m| LatencyLines {
+            p99: charting.fixed(m, "p99", |s| &s.p99_ms),
+            p50: charting.fixed(m, "p50", |s| &s.p50_ms),
+        })
+        .collect();
+    let levels: Vec<Marker> = charting
+        .measured
+        .iter()
+        .flat_map(|m| {
+            let hit = m.first_hit();
+            let suffix = charting.suffix(m);
+            m.summaries
+                .iter()
+                .filter(move |s| s.key.variant != Variant::Fixed && s.key.hit_rate == hit)
+                .map(move |s| Marker { label: format!("{} p99{suffix}", s.key.variant.name()), value: s.p99_ms.median })
+        })
+        .collect();
+    let title = format!("Latency against pool size{}", charting.hit_note());
+    Ok(Figure {
+        title: "pool latency".into(),
+        svg: pool_latency_chart(&title, &latency, &charting.formula(), &levels)?,
+        caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
+                  interval; both axes logarithmic. The vertical line is the formula's answer from the mean W/C; \
+                  the dotted horizontal lines are the split and async variants' p99, which have no single pool size."
+            .into(),
+        text: format!(
+            "p99 per fixed pool size. {}",
+            charting.points(|s| format!("{} threads: {} ms", s.key.pool_threads, format::number(s.p99_ms.median)))
+        ),
+    })
+}
+
+fn switches_figure(charting: &Charting) -> Result<Figure, PresentError> {
+    let switches: Vec<SwitchLines> = charting
+        .measured
+        .iter()
+        .map(|m| SwitchLines {
+            voluntary: charting.fixed(m, "voluntary", |s| &s.voluntary_per_s),
+            involuntary: charting.fixed(m, "involuntary", |s| &s.involuntary_per_s),
+            throughput: charting.fixed(m, "completed", |s| &s.completed_per_s),
+            offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
+        })
+        .collect();
+    let title = format!("Context switches and throughput{}", charting.hit_note());
+    Ok(Figure {
+        title: "pool switches".into(),
+        svg: pool_switches_chart(&title, &switches, &charting.formula())?,
+        caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \
+                  second, including the dispatcher's wake-ups. Below: completed requests per second against the \
+                  offered rate (dotted); a pool that cannot keep up falls below it and drops requests."
+            .into(),
+        text: format!(
+            "Context switches per second per fixed pool size. {}",
+            charting.points(|s| format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median))
+        ),
+    })
 }
 
 fn cases_table(m: &Summarised) -> Table {

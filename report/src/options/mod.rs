@@ -16,8 +16,9 @@ use anyhow::Result;
 use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 
-use crate::cli::{Cli, Command, Format, MeasureArgs};
+use crate::cli::{Cli, Command, MeasureArgs};
 use crate::experiment::Experiment;
+use crate::output::Format;
 use crate::usage::usage;
 
 /// What the command was asked to do.
