@@ -8,6 +8,7 @@
 mod cli;
 mod commands;
 mod experiment;
+mod gc_go;
 mod json;
 mod markdown;
 mod options;

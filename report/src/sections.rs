@@ -48,8 +48,11 @@ pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>> 
         )?,
         Experiment::Gc => {
             let (threads, ratios) = (reference::gc_threads()?, reference::gc_ratios()?);
-            present::gc::section(
+            let go: Vec<Option<&[contention::gc::GoRow]>> =
+                runs.iter().filter(|run| run.gc.is_some()).map(|run| run.gc_go.as_deref()).collect();
+            present::gc::section_with_go(
                 &Measured::from_runs(runs, name, |run| run.gc.as_ref()),
+                &go,
                 present::gc::GcArticle { threads: &threads, ratios: &ratios },
             )?
         }

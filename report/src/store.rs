@@ -70,7 +70,12 @@ fn measure(
         Experiment::Counters => {
             save(name, &options.counters, dir, || contention::counters::run(&options.counters, progress))
         }
-        Experiment::Gc => save(name, &options.gc, dir, || contention::gc::run(&options.gc, progress)),
+        Experiment::Gc => {
+            let mut record = save(name, &options.gc, dir, || contention::gc::run(&options.gc, &mut *progress))?;
+            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, dir, progress);
+            record.config["go"] = serde_json::to_value(go).context("recording the Go benchmark's status")?;
+            Ok(record)
+        }
         Experiment::Pool => save(name, &options.pool, dir, || contention::pool::run(&options.pool, progress)),
     }
 }

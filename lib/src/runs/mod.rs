@@ -78,6 +78,8 @@ pub struct Run {
     pub c2c: Option<Vec<crate::c2c::Row>>,
     pub machine: Option<Vec<crate::fitness::Row>>,
     pub gc: Option<Vec<crate::gc::Row>>,
+    /// The real Go benchmark beside the GC model, when it ran (`gc-go.csv`).
+    pub gc_go: Option<Vec<crate::gc::GoRow>>,
     pub pool: Option<Vec<crate::pool::Row>>,
 }
 
@@ -103,14 +105,20 @@ impl Run {
             c2c: None,
             machine: None,
             gc: None,
+            gc_go: None,
             pool: None,
         };
+        listed_files(&run.manifest, &manifest_path)?;
         for record in run.manifest.experiments.clone() {
-            if !pack::is_run_file_name(&record.file) {
-                return Err(RunsError::FileName { path: manifest_path.display().to_string(), file: record.file });
-            }
             let text = files.text(path, &record.file)?;
             run.read_experiment(&record, &text)?;
+            if let Some((file, rows)) = go_file(&record) {
+                let (shown, text) = (path.join(&file).display().to_string(), files.text(path, &file)?);
+                run.gc_go = Some(match rows {
+                    Some(rows) => parse_counted(&shown, &text, rows)?,
+                    None => parse_rows(&shown, &text)?,
+                });
+            }
         }
         Ok(run)
     }
@@ -189,6 +197,31 @@ impl RunFiles {
             Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
         }
     }
+}
+
+/// Every file `manifest` names (each experiment's, and the Go rows' beside the GC's), each
+/// checked to be a plain name that cannot reach outside the run.
+fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>, RunsError> {
+    let mut files = Vec::new();
+    for record in &manifest.experiments {
+        files.push(record.file.clone());
+        files.extend(go_file(record).map(|(file, _)| file));
+    }
+    match files.iter().find(|file| !pack::is_run_file_name(file)) {
+        Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
+        None => Ok(files),
+    }
+}
+
+/// The Go benchmark's file beside the GC rows and its row count, when the GC record says it
+/// ran (its `config.go`, written by the CLI).
+fn go_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
+    let go = &record.config["go"];
+    if record.name != crate::gc::EXPERIMENT || go["status"] != "ran" {
+        return None;
+    }
+    let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV).to_string();
+    Some((file, go["rows"].as_u64().map(|rows| rows as usize)))
 }
 
 /// Parses a manifest, refusing other format versions by name.

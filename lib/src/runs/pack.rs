@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{Run, RunFiles, RunsError, MANIFEST};
+use super::{listed_files, Run, RunFiles, RunsError, MANIFEST};
 
 /// The extension `contention pack` gives its files; [`super::find_runs`] picks them up.
 pub const PACK_EXTENSION: &str = "contention-pack";
@@ -43,8 +43,9 @@ pub fn pack_run(path: &Path) -> Result<String, RunsError> {
     let run = Run::load(path)?;
     let files = RunFiles::open(path)?;
     let mut contents = vec![(MANIFEST.to_string(), files.text(path, MANIFEST)?)];
-    for record in &run.manifest.experiments {
-        contents.push((record.file.clone(), files.text(path, &record.file)?));
+    for file in listed_files(&run.manifest, &path.join(MANIFEST))? {
+        let text = files.text(path, &file)?;
+        contents.push((file, text));
     }
     encode(&contents)
 }

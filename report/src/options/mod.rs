@@ -102,6 +102,8 @@ pub struct MeasureOptions {
     pub c2c: contention::c2c::Config,
     pub machine: contention::fitness::Config,
     pub gc: contention::gc::Config,
+    /// Run the real Go benchmark beside the GC model (when `go` is on PATH).
+    pub gc_go: bool,
     pub pool: contention::pool::Config,
 }
 
@@ -142,6 +144,7 @@ impl MeasureOptions {
             c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
             machine: machine::config(args, unique.contains(&Experiment::Machine))?,
             gc: gc::config(args, unique.contains(&Experiment::Gc))?,
+            gc_go: !args.no_go,
             pool: pool::config(args, unique.contains(&Experiment::Pool))?,
             experiments: unique,
             profile,
