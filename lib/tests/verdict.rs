@@ -16,6 +16,7 @@ fn healthy() -> Facts {
         trial_spread_cv: Some(0.02),
         background: Some(Disturbance { share: 0.01, during: "stride".into() }),
         steal: Some(Disturbance { share: 0.0, during: "stride".into() }),
+        threads_pinned: Some(true),
     }
 }
 
@@ -136,4 +137,13 @@ fn unmeasured_facts_are_listed_as_unchecked_not_as_reasons() {
     assert_eq!(verdict.unchecked.len(), 4, "{:?}", verdict.unchecked);
     assert!(verdict.unchecked[0].contains("contention run c2c"));
     assert!(verdict.headline().starts_with("fit; not checked: core-to-core latency"), "{}", verdict.headline());
+}
+
+#[test]
+fn threads_that_could_not_be_pinned_limit_the_verdict() {
+    let facts = Facts { threads_pinned: Some(false), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::NotPinned, Fitness::Limited));
+    assert!(verdict(&facts).headline().contains("threads not pinned"));
+    // Not checked (no scaling run): no reason.
+    assert!(verdict(&Facts { threads_pinned: None, ..healthy() }).reasons.is_empty());
 }

@@ -18,10 +18,21 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Measure experiments and save them under <OUT>/<host>-<utc>/ (CSV + manifest.json).
+    /// Measure experiments and save them under <OUT>/<label>-<utc>/ (CSV + manifest.json).
     Run(RunArgs),
     /// Write the report (HTML, markdown or JSON): measure first, or render saved runs.
     Report(ReportArgs),
+    /// Put a saved run (manifest + CSVs) into one text file, to mail or upload.
+    Pack(PackArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The run folder to pack.
+    pub run_dir: PathBuf,
+    /// The pack to write (default: <run folder's name>.contention-pack in this folder).
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -39,6 +50,9 @@ pub struct RunArgs {
 /// Sizes of the experiments; unset values take the experiment's defaults.
 #[derive(Debug, Clone, Default, Args)]
 pub struct MeasureArgs {
+    /// How pages name this run (default: the hostname and a short random suffix).
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,
@@ -66,9 +80,9 @@ pub struct MeasureArgs {
     /// Counters: cells of the striped (LongAdder-like) counter.
     #[arg(long, value_name = "N")]
     pub stripes: Option<usize>,
-    /// Core-to-core latency: logical CPU ids to pair (default: every CPU).
-    #[arg(long, value_delimiter = ',', value_name = "ID")]
-    pub cpus: Vec<usize>,
+    /// Core-to-core latency: logical CPUs to pair, ids and ranges, e.g. 0-3,8,10-11 (default: every CPU).
+    #[arg(long, value_name = "LIST")]
+    pub cpus: Option<String>,
     /// Core-to-core latency: measured samples per pair.
     #[arg(long, value_name = "N")]
     pub samples: Option<usize>,
@@ -142,10 +156,11 @@ pub struct MeasureArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub measure: MeasureArgs,
-    /// Render this saved run instead of measuring.
+    /// Render this saved run (a run folder or a pack) instead of measuring.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "compare")]
     pub from: Option<PathBuf>,
-    /// Render several saved runs (e.g. a workshop's machines) side by side.
+    /// Render several saved runs (folders or packs, e.g. a workshop's machines) side by side;
+    /// one that cannot be read is skipped and named on the page.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
     pub compare: Vec<PathBuf>,
     /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.

@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use contention::runs::Run;
+use contention::runs::{load_all, FoundRuns, Run};
 
 use crate::experiment::Experiment;
 use crate::options::{MeasureOptions, Options, ReportOptions, Source};
@@ -22,6 +22,14 @@ pub fn execute(options: Options) -> Result<()> {
             Ok(())
         }
         Options::Report(report) => write_report(report),
+        Options::Pack { run, out } => {
+            check_writable(&out)?;
+            // A run that would not load is bad input: it is not packed.
+            let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
+            write_atomic(&out, pack.as_bytes())?;
+            say(&format!("run packed into {}", out.display()));
+            Ok(())
+        }
     }
 }
 
@@ -53,18 +61,21 @@ fn write_report(report: ReportOptions) -> Result<()> {
             vec![dir]
         }
     };
-    // A run that cannot be read is bad input: one message, exit 2.
-    let runs: Vec<Run> =
-        dirs.iter().map(|dir| Run::load(dir).map_err(|error| usage(error.to_string()))).collect::<Result<_>>()?;
+    // A run that cannot be read is skipped and named on the page; with none readable the
+    // input is bad: one message, exit 2.
+    let FoundRuns { runs, skipped } = load_all(&dirs);
+    if runs.is_empty() {
+        return Err(usage(skipped.join("\n")));
+    }
     let sections = sections::all(&runs)?;
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
     let text = match report.format {
-        Format::Html => page::render(&runs, &sections, generated_utc)?,
+        Format::Html => page::render(&runs, &skipped, &sections, generated_utc)?,
         Format::Markdown => {
             let labels: Vec<String> = runs.iter().map(Run::label).collect();
-            markdown::render(&page::title(&runs), &labels, &sections)
+            markdown::render(&page::title(&runs), &labels, &skipped, &sections)
         }
-        Format::Json => json::render(&runs, &sections, generated_utc)?,
+        Format::Json => json::render(&runs, &skipped, &sections, generated_utc)?,
     };
     match &out {
         Some(out) => {

@@ -15,6 +15,7 @@ mod options;
 mod output;
 mod page;
 mod progress;
+mod room;
 mod sections;
 mod store;
 mod terminal;

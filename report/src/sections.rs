@@ -4,16 +4,27 @@
 
 use anyhow::Result;
 use contention::present::machine::MachineRun;
+use contention::present::room::{difference_section, KeyEffects};
 use contention::present::{self, Measured, Section};
 use contention::reference;
 use contention::runs::Run;
 
 use crate::experiment::Experiment;
 
-/// The sections of a report, in its order. The machine section holds the core-to-core
-/// latency too, so `c2c` has no section of its own.
+/// The sections of a report, in its order: for several machines first the room (more than
+/// two) or their difference (two), then every experiment. The machine section holds the
+/// core-to-core latency too, so `c2c` has no section of its own.
 pub fn all(runs: &[Run]) -> Result<Vec<Section>> {
-    Experiment::all().iter().filter_map(|&experiment| section(runs, experiment).transpose()).collect()
+    let mut sections = Vec::new();
+    match runs {
+        [a, b] => sections.push(difference_section(&KeyEffects::of(a), &KeyEffects::of(b))),
+        [_, _, _, ..] => sections.push(crate::room::section(runs)?),
+        _ => {}
+    }
+    for &experiment in Experiment::all() {
+        sections.extend(section(runs, experiment)?);
+    }
+    Ok(sections)
 }
 
 /// The section of `experiment` over `runs` (one machine, or several compared); `None` for

@@ -1,4 +1,4 @@
-//! Measuring and saving, in one place: run folders on disk (`<out>/<host>-<utc>/`) with one
+//! Measuring and saving, in one place: run folders on disk (`<out>/<label>-<utc>/`) with one
 //! CSV per experiment and a manifest rewritten after each experiment, so a later failure
 //! loses nothing already measured. Every file is written whole or not at all: to a
 //! temporary file, then renamed. Reading a run back is the lib's (`contention::runs`).
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::harness::{Outcome, Progress};
 use contention::present::machine::{assess, MachineRun};
-use contention::runs::{ExperimentRecord, Manifest, Run, MANIFEST};
+use contention::runs::{default_label, ExperimentRecord, Manifest, Run, MANIFEST};
 use contention::{Machine, RunError};
 use serde::Serialize;
 
@@ -31,9 +31,10 @@ pub fn measure_into(
 ) -> Result<PathBuf> {
     prepare_output_folder(out)?;
     let machine = Machine::describe();
-    let dir = create_run_folder(out, &run_folder_name(&machine))?;
+    let label = options.label.clone().unwrap_or_else(|| default_label(&machine.hostname));
+    let dir = create_run_folder(out, &run_folder_name(&label, &machine.utc_time))?;
     let tool = format!("contention {}", env!("CARGO_PKG_VERSION"));
-    let mut manifest = Manifest::new(tool, options.command_line.clone(), options.profile, machine);
+    let mut manifest = Manifest::new(label, tool, options.command_line.clone(), options.profile, machine);
     write_manifest(&dir, &manifest)?;
     for &experiment in &options.experiments {
         let mut reporter = Reporter::new(experiment.name());
@@ -116,15 +117,13 @@ fn prepare_output_folder(out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// "<host>-<utc>" with the time compacted so the name is valid on every filesystem.
-fn run_folder_name(machine: &Machine) -> String {
-    let host: String = machine
-        .hostname
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
-        .collect();
-    let utc: String = machine.utc_time.chars().filter(|c| *c != '-' && *c != ':').collect();
-    format!("{host}-{utc}")
+/// "<label>-<utc>" with the label's odd characters replaced and the time compacted, so the
+/// name is valid on every filesystem.
+fn run_folder_name(label: &str, utc_time: &str) -> String {
+    let label: String =
+        label.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
+    let utc: String = utc_time.chars().filter(|c| *c != '-' && *c != ':').collect();
+    format!("{label}-{utc}")
 }
 
 /// Most suffixes tried for runs started in the same second on the same host.

@@ -43,6 +43,7 @@ pub fn gather_facts(
         trial_spread_cv: scaling.and_then(scaling::trial_spread).map(|(cv, _)| cv),
         background: worst(|conditions| conditions.background_share),
         steal: worst(|conditions| conditions.steal_share),
+        threads_pinned: scaling.map(|summaries| summaries.iter().all(|summary| summary.all_pinned)),
     }
 }
 

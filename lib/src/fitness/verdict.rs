@@ -34,6 +34,10 @@ pub struct Facts {
     pub background: Option<Disturbance>,
     /// The largest share of CPU time the hypervisor stole while an experiment ran.
     pub steal: Option<Disturbance>,
+    /// Every scaling trial's threads were pinned to their CPUs (false where the OS refused
+    /// or offers no thread affinity).
+    #[serde(default)]
+    pub threads_pinned: Option<bool>,
 }
 
 /// A share of CPU time (0..1) and the experiment it was worst during.
@@ -76,6 +80,7 @@ pub enum ReasonKind {
     NoisyTrials,
     BackgroundLoad,
     StealTime,
+    NotPinned,
 }
 
 impl ReasonKind {
@@ -90,6 +95,7 @@ impl ReasonKind {
             ReasonKind::NoisyTrials => "noisy trials",
             ReasonKind::BackgroundLoad => "background load during the run",
             ReasonKind::StealTime => "steal time during the run",
+            ReasonKind::NotPinned => "threads not pinned",
         }
     }
 }
@@ -138,6 +144,7 @@ pub fn verdict(facts: &Facts) -> Verdict {
         noisy_trials(facts),
         background_load(facts),
         steal_time(facts),
+        not_pinned(facts),
     ]
     .into_iter()
     .flatten()
@@ -148,6 +155,20 @@ pub fn verdict(facts: &Facts) -> Verdict {
 
 fn reason(kind: ReasonKind, fitness: Fitness, text: String) -> Option<Reason> {
     Some(Reason { kind, fitness, text })
+}
+
+fn not_pinned(facts: &Facts) -> Option<Reason> {
+    if facts.threads_pinned != Some(false) {
+        return None;
+    }
+    reason(
+        ReasonKind::NotPinned,
+        Fitness::Limited,
+        "The experiments could not pin their threads to CPUs here (the OS refused, or offers no thread \
+         affinity): the scheduler may move threads between CPUs or stack two on one, so effects can show \
+         smaller and noisier than on a machine that pins them."
+            .into(),
+    )
 }
 
 fn one_cpu(facts: &Facts) -> Option<Reason> {

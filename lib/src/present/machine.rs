@@ -205,6 +205,7 @@ mod tests {
             trial_spread_cv: Some(0.02),
             background: None,
             steal: None,
+            threads_pinned: Some(true),
         }
     }
 

@@ -1,9 +1,12 @@
 //! The run format: a run folder (`data/runs/<label>-<utc>/`) holds `manifest.json` and one
-//! CSV per experiment. This module owns the manifest's types, the format version and the one
-//! typed reader; the report and the notebooks read runs through it and nothing else.
+//! CSV per experiment; a [`pack`] holds the same files in one file. This module owns the
+//! manifest's types, the format version and the one typed reader; the report and the
+//! notebooks read runs (folders and packs alike) through it and nothing else.
 
 mod check;
+mod label;
 mod manifest;
+pub mod pack;
 mod read;
 
 use std::path::{Path, PathBuf};
@@ -11,8 +14,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub use check::MAX_CSV_BYTES;
+pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
-pub use read::{parse_rows, read_rows};
+pub use read::{parse_counted, parse_rows, read_rows};
 
 /// Every experiment a run may hold, in the report's order.
 pub const EXPERIMENTS: &[&str] = &[
@@ -65,7 +69,11 @@ pub enum RunsError {
     TooLarge { path: String, bytes: u64, limit: u64 },
     #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
     UnknownExperiment { path: String, name: String },
-    #[error("{path} is missing: the manifest lists it but the run folder does not hold it")]
+    #[error("{path} is not a readable run pack: {message}")]
+    Pack { path: String, message: String },
+    #[error("{path} names the file '{file}': a run's files are plain names such as stride.csv")]
+    FileName { path: String, file: String },
+    #[error("{path} is missing: the manifest lists it but the run does not hold it")]
     MissingFile { path: String },
     #[error("{path} has {found} rows but the manifest records {expected}: the file is incomplete or altered")]
     RowCount { path: String, found: usize, expected: usize },
@@ -78,6 +86,8 @@ pub enum RunsError {
 pub struct Run {
     pub dir: PathBuf,
     pub manifest: Manifest,
+    /// The manifest's label, made unique among runs loaded together ([`load_all`]).
+    pub label: String,
     pub stride: Option<Vec<crate::stride::Row>>,
     pub sharing: Option<Vec<crate::sharing::Row>>,
     pub counters: Option<Vec<crate::counters::Row>>,
@@ -90,9 +100,95 @@ pub struct Run {
 }
 
 impl Run {
-    /// Reads `dir`: its manifest (this format version only), then every experiment it lists.
-    pub fn load(dir: impl AsRef<Path>) -> Result<Self, RunsError> {
-        let dir = dir.as_ref();
+    /// Reads a run folder or a [`pack`]: its manifest (this format version only), then every
+    /// experiment it lists.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, RunsError> {
+        let path = path.as_ref();
+        let files = RunFiles::open(path)?;
+        let manifest_path = path.join(MANIFEST);
+        let manifest = parse_manifest(&manifest_path, &files.text(path, MANIFEST)?)?;
+        let label = match manifest.label.as_str() {
+            "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
+            given => given.to_string(),
+        };
+        let mut run = Self {
+            dir: path.to_path_buf(),
+            manifest,
+            label,
+            stride: None,
+            sharing: None,
+            counters: None,
+            c2c: None,
+            machine: None,
+            gc: None,
+            gc_go: None,
+            pool: None,
+        };
+        listed_files(&run.manifest, &manifest_path)?;
+        for record in run.manifest.experiments.clone() {
+            let text = files.text(path, &record.file)?;
+            run.read_experiment(&record, &text)?;
+            if let Some((file, rows)) = go_file(&record) {
+                let (shown, text) = (path.join(&file).display().to_string(), files.text(path, &file)?);
+                run.gc_go = Some(match rows {
+                    Some(rows) => parse_counted(&shown, &text, rows)?,
+                    None => parse_rows(&shown, &text)?,
+                });
+            }
+        }
+        Ok(run)
+    }
+
+    fn read_experiment(&mut self, record: &ExperimentRecord, text: &str) -> Result<(), RunsError> {
+        let shown = self.dir.join(&record.file).display().to_string();
+        match record.name.as_str() {
+            crate::stride::EXPERIMENT => self.stride = Some(parse_counted(&shown, text, record.rows)?),
+            crate::sharing::EXPERIMENT => self.sharing = Some(parse_counted(&shown, text, record.rows)?),
+            crate::counters::EXPERIMENT => self.counters = Some(parse_counted(&shown, text, record.rows)?),
+            // A machine with one CPU has no pair: its file holds no rows, not even a header.
+            crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
+            crate::c2c::EXPERIMENT => self.c2c = Some(parse_counted(&shown, text, record.rows)?),
+            crate::fitness::EXPERIMENT => self.machine = Some(parse_counted(&shown, text, record.rows)?),
+            crate::gc::EXPERIMENT => self.gc = Some(parse_counted(&shown, text, record.rows)?),
+            crate::pool::EXPERIMENT => self.pool = Some(parse_counted(&shown, text, record.rows)?),
+            name => {
+                let path = self.dir.join(MANIFEST).display().to_string();
+                return Err(RunsError::UnknownExperiment { path, name: name.into() });
+            }
+        }
+        Ok(())
+    }
+
+    /// How charts and tables name this run: its manifest's label, or for runs without one
+    /// [`crate::format::run_label`].
+    pub fn label(&self) -> String {
+        self.label.clone()
+    }
+
+    /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
+    pub fn config_text(&self, experiment: &str) -> Option<String> {
+        self.manifest.record(experiment).map(|record| crate::format::config_text(&record.config))
+    }
+}
+
+/// Where a run's files are: a folder on disk, or a pack already read into memory.
+enum RunFiles {
+    Folder,
+    Pack(std::collections::BTreeMap<String, String>),
+}
+
+impl RunFiles {
+    /// A pack when `path` is a file, else a run folder.
+    fn open(path: &Path) -> Result<Self, RunsError> {
+        if path.is_file() {
+            Ok(Self::Pack(pack::read(path)?))
+        } else {
+            Self::folder(path)
+        }
+    }
+
+    /// A run folder: it exists, holds something, and holds a manifest.
+    fn folder(dir: &Path) -> Result<Self, RunsError> {
         let shown = || dir.display().to_string();
         match std::fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => {}
@@ -109,78 +205,52 @@ impl Run {
         if !dir.join(MANIFEST).is_file() {
             return Err(RunsError::NoManifest { dir: shown() });
         }
-        let manifest = read_manifest(&dir.join(MANIFEST))?;
-        let mut run = Self {
-            dir: dir.to_path_buf(),
-            manifest,
-            stride: None,
-            sharing: None,
-            counters: None,
-            c2c: None,
-            machine: None,
-            gc: None,
-            gc_go: None,
-            pool: None,
-        };
-        for record in run.manifest.experiments.clone() {
-            run.read_experiment(&record)?;
+        Ok(Self::Folder)
+    }
+
+    /// The text of the run's file `name` (a plain file name).
+    fn text(&self, run: &Path, name: &str) -> Result<String, RunsError> {
+        let path = run.join(name);
+        let shown = path.display().to_string();
+        match self {
+            Self::Folder if !path.is_file() => Err(RunsError::MissingFile { path: shown }),
+            Self::Folder => std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source }),
+            Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
         }
-        Ok(run)
-    }
-
-    fn read_experiment(&mut self, record: &ExperimentRecord) -> Result<(), RunsError> {
-        let path = self.dir.join(&record.file);
-        let expected = Some(record.rows);
-        match record.name.as_str() {
-            crate::stride::EXPERIMENT => self.stride = Some(read_rows(&path, expected)?),
-            crate::sharing::EXPERIMENT => self.sharing = Some(read_rows(&path, expected)?),
-            crate::counters::EXPERIMENT => self.counters = Some(read_rows(&path, expected)?),
-            // A machine with one CPU has no pair: its file holds no rows, not even a header.
-            crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
-            crate::c2c::EXPERIMENT => self.c2c = Some(read_rows(&path, expected)?),
-            crate::fitness::EXPERIMENT => self.machine = Some(read_rows(&path, expected)?),
-            crate::gc::EXPERIMENT => {
-                self.gc = Some(read_rows(&path, expected)?);
-                self.gc_go = self.read_go_rows(record)?;
-            }
-            crate::pool::EXPERIMENT => self.pool = Some(read_rows(&path, expected)?),
-            name => {
-                let path = self.dir.join(MANIFEST).display().to_string();
-                return Err(RunsError::UnknownExperiment { path, name: name.into() });
-            }
-        }
-        Ok(())
-    }
-
-    /// The Go rows the GC record says were written (its `config.go`, from the CLI).
-    fn read_go_rows(&self, record: &ExperimentRecord) -> Result<Option<Vec<crate::gc::GoRow>>, RunsError> {
-        let go = &record.config["go"];
-        if go["status"] != "ran" {
-            return Ok(None);
-        }
-        let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV);
-        let rows = go["rows"].as_u64().map(|rows| rows as usize);
-        read_rows(&self.dir.join(file), rows).map(Some)
-    }
-
-    /// How charts and tables name this run: see [`crate::format::run_label`].
-    pub fn label(&self) -> String {
-        crate::format::run_label(&self.manifest.machine.hostname, &self.manifest.started_utc)
-    }
-
-    /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
-    pub fn config_text(&self, experiment: &str) -> Option<String> {
-        self.manifest.record(experiment).map(|record| crate::format::config_text(&record.config))
     }
 }
 
-/// Reads a manifest, refusing other format versions by name.
-fn read_manifest(path: &Path) -> Result<Manifest, RunsError> {
+/// Every file `manifest` names (each experiment's, and the Go rows' beside the GC's), each
+/// checked to be a plain name that cannot reach outside the run.
+fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>, RunsError> {
+    let mut files = Vec::new();
+    for record in &manifest.experiments {
+        files.push(record.file.clone());
+        files.extend(go_file(record).map(|(file, _)| file));
+    }
+    match files.iter().find(|file| !pack::is_run_file_name(file)) {
+        Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
+        None => Ok(files),
+    }
+}
+
+/// The Go benchmark's file beside the GC rows and its row count, when the GC record says it
+/// ran (its `config.go`, written by the CLI).
+fn go_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
+    let go = &record.config["go"];
+    if record.name != crate::gc::EXPERIMENT || go["status"] != "ran" {
+        return None;
+    }
+    let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV).to_string();
+    Some((file, go["rows"].as_u64().map(|rows| rows as usize)))
+}
+
+/// Parses a manifest, refusing other format versions by name.
+fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
     let not_a_manifest =
         |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_manifest)?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").map(|found| (found.as_u64(), found)) {
         Some((Some(version), _)) if version == u64::from(FORMAT_VERSION) => {}
         Some((Some(found), _)) => return Err(RunsError::Version { path: shown, found }),
@@ -199,8 +269,9 @@ pub struct FoundRuns {
     pub skipped: Vec<String>,
 }
 
-/// Every run folder directly under `dir` (those holding a manifest), oldest first. A run
-/// that cannot be read is named in `skipped` with why; a missing `dir` holds no runs.
+/// Every run folder (holding a manifest) and [`pack`] directly under `dir`, oldest first, read by
+/// [`load_all`]. A run that cannot be read is named in `skipped` with why; a missing `dir`
+/// holds no runs.
 pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let dir = dir.as_ref();
     let entries = match std::fs::read_dir(dir) {
@@ -208,18 +279,33 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
         Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
     };
-    let mut folders: Vec<PathBuf> =
-        entries.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.join(MANIFEST).is_file()).collect();
+    let is_run = |path: &PathBuf| {
+        path.join(MANIFEST).is_file() || path.extension().is_some_and(|extension| extension == pack::PACK_EXTENSION)
+    };
+    let mut folders: Vec<PathBuf> = entries.filter_map(Result::ok).map(|entry| entry.path()).filter(is_run).collect();
     folders.sort();
+    let mut found = load_all(&folders);
+    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
+    Ok(found)
+}
+
+/// Reads every run in `paths`, in order: one that cannot be read is named in `skipped` with
+/// why, and the labels of those read are made unique ([`disambiguate`]), so legends and
+/// grouped tables never merge two runs.
+pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
     let mut found = FoundRuns::default();
-    for folder in folders {
-        match Run::load(&folder) {
+    for path in paths {
+        match Run::load(path) {
             Ok(run) => found.runs.push(run),
             Err(error) => found.skipped.push(error.to_string()),
         }
     }
-    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
-    Ok(found)
+    let mut labels: Vec<String> = found.runs.iter().map(Run::label).collect();
+    disambiguate(&mut labels);
+    for (run, label) in found.runs.iter_mut().zip(labels) {
+        run.label = label;
+    }
+    found
 }
 
 #[cfg(test)]
@@ -251,6 +337,15 @@ mod tests {
         std::fs::remove_dir_all(&parent).unwrap();
         assert!(found.runs.is_empty());
         assert!(found.skipped[0].contains("is from format version 2"), "{:?}", found.skipped);
+    }
+
+    #[test]
+    fn runs_loaded_together_get_unique_labels() {
+        let fixture = Path::new(FIXTURES).join("run-fixture");
+        let found = load_all(&[fixture.clone(), fixture.clone(), "/nonexistent/run".into()]);
+        let labels: Vec<String> = found.runs.iter().map(Run::label).collect();
+        assert_eq!(labels, ["vm (2026-12-01 16:44 UTC)", "vm (2026-12-01 16:44 UTC) (2)"]);
+        assert!(found.skipped[0].contains("does not exist"), "{:?}", found.skipped);
     }
 
     #[test]
