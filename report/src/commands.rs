@@ -23,10 +23,10 @@ pub fn execute(options: Options) -> Result<()> {
         }
         Options::Report(report) => write_report(report),
         Options::Pack { run, out } => {
-            check_writable(&out)?;
+            let target = resolve_out(&out)?;
             // A run that would not load is bad input: it is not packed.
             let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
-            write_atomic(&out, pack.as_bytes())?;
+            write_atomic(&target, pack.as_bytes())?;
             say(&format!("run packed into {}", out.display()));
             Ok(())
         }
