@@ -60,7 +60,7 @@ fn bad_pool_values_exit_2_naming_the_value_and_what_is_allowed() {
         (&["--hit-wait-ms", "2,1"], "invalid hit-wait-ms = 2,1: MIN,MAX with MIN <= MAX (the range is reversed)"),
         (&["--miss-wait-ms", "80,40"], "invalid miss-wait-ms = 80,40: MIN,MAX with MIN <= MAX (the range is reversed)"),
         (&["--miss-wait-ms", "40"], "invalid miss-wait-ms = 40: two milliseconds, MIN,MAX"),
-                (&["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
+        (&["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
         (&["--trials", "18446744073709551615"], "invalid trials = 18446744073709551615: 1 to 10000"),
         (&["--rate-per-cpu", "0"], "invalid rate-per-cpu = 0: requests per second above 0"),
         (&["--work-share", "2"], "invalid work-share = 2: a share above 0 and at most 1"),

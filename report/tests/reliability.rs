@@ -98,7 +98,7 @@ fn from_names_a_file_or_a_link_loop_as_what_it_is() {
     let dir = scratch("from-kinds");
     let file = dir.join("not-a-run");
     std::fs::write(&file, "hello").unwrap();
-    refused(&["report", "--from", file.to_str().unwrap(), "--out", "-"], "is a file, not a folder");
+    refused(&["report", "--from", file.to_str().unwrap(), "--out", "-"], "is not a readable run pack");
     let (loop_a, loop_b) = (dir.join("loop-a"), dir.join("loop-b"));
     symlink(&loop_b, &loop_a).unwrap();
     symlink(&loop_a, &loop_b).unwrap();

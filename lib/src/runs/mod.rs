@@ -213,8 +213,14 @@ impl RunFiles {
         let path = run.join(name);
         let shown = path.display().to_string();
         match self {
-            Self::Folder if !path.is_file() => Err(RunsError::MissingFile { path: shown }),
-            Self::Folder => std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source }),
+            Self::Folder => {
+                let meta = match std::fs::metadata(&path) {
+                    Ok(meta) if meta.is_file() => meta,
+                    _ => return Err(RunsError::MissingFile { path: shown }),
+                };
+                check::check_csv_size(&path, meta.len())?;
+                std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source })
+            }
             Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
         }
     }
