@@ -33,12 +33,16 @@ pub mod c2c;
 pub mod chart;
 pub mod counters;
 pub mod error;
+pub mod evidence;
+#[doc(hidden)]
+pub mod fault;
 pub mod fitness;
 pub mod format;
 pub mod gc;
 pub mod harness;
 pub mod machine;
 pub mod perf;
+pub mod placement;
 pub mod pool;
 pub mod present;
 pub mod reference;

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
+use super::placement::PlacementSeen;
+use super::{clocks, placement};
 use crate::stats::HIGH_VARIATION_CV;
 
 /// Threads the articles' false-sharing experiments use.
@@ -34,6 +36,13 @@ pub struct Facts {
     pub background: Option<Disturbance>,
     /// The largest share of CPU time the hypervisor stole while an experiment ran.
     pub steal: Option<Disturbance>,
+    /// Where the trials' threads ran (`None`: no trial recorded its CPUs).
+    #[serde(default)]
+    pub placement: Option<PlacementSeen>,
+    /// The largest move of the mean CPU clock during one experiment, a signed share
+    /// (`None`: the clocks could not be read).
+    #[serde(default)]
+    pub clock_change: Option<Disturbance>,
 }
 
 /// A share of CPU time (0..1) and the experiment it was worst during.
@@ -76,6 +85,9 @@ pub enum ReasonKind {
     NoisyTrials,
     BackgroundLoad,
     StealTime,
+    SharedPhysicalCores,
+    NotPinned,
+    ClockMoved,
 }
 
 impl ReasonKind {
@@ -90,6 +102,9 @@ impl ReasonKind {
             ReasonKind::NoisyTrials => "noisy trials",
             ReasonKind::BackgroundLoad => "background load during the run",
             ReasonKind::StealTime => "steal time during the run",
+            ReasonKind::SharedPhysicalCores => "threads shared physical cores",
+            ReasonKind::NotPinned => "threads could not be pinned",
+            ReasonKind::ClockMoved => "the CPU clock moved during an experiment",
         }
     }
 }
@@ -138,6 +153,9 @@ pub fn verdict(facts: &Facts) -> Verdict {
         noisy_trials(facts),
         background_load(facts),
         steal_time(facts),
+        placement::shared_cores(facts),
+        placement::unpinned(facts),
+        clocks::clock_moved(facts),
     ]
     .into_iter()
     .flatten()
@@ -266,16 +284,22 @@ fn unchecked(facts: &Facts) -> Vec<String> {
     let mut missing = Vec::new();
     let pairs_exist = facts.usable_cpus >= 2;
     if pairs_exist && facts.typical_one_way_ns.is_none() {
-        missing.push("core-to-core latency (run `contention run c2c`)".to_string());
+        missing.push("core-to-core latency (run `contention run c2c`, at least 5 samples per pair)".to_string());
     }
     if pairs_exist && facts.speedup_at_two_threads.is_none() {
-        missing.push("parallel scaling (run `contention run machine`)".to_string());
+        missing.push("parallel scaling (run `contention run machine` with at least 5 trials)".to_string());
     }
     if facts.trial_spread_cv.is_none() {
-        missing.push("trial spread (run `contention run machine`)".to_string());
+        missing.push("trial spread (run `contention run machine` with at least 5 trials)".to_string());
     }
     if pairs_exist && facts.usable_cores.is_none() {
         missing.push("which CPUs share a physical core (no topology readable)".to_string());
+    }
+    if pairs_exist && facts.placement.is_none() {
+        missing.push("where the threads ran (no trial recorded its CPUs)".to_string());
+    }
+    if facts.clock_change.is_none() {
+        missing.push("CPU clock during the run (no cpufreq in sysfs)".to_string());
     }
     if facts.background.is_none() || facts.steal.is_none() {
         missing.push("background load and steal time (no /proc/stat, or every experiment too short)".to_string());

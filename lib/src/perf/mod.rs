@@ -7,24 +7,37 @@
 //!
 //! # What is counted
 //!
-//! [`count_cache_misses`] opens the generic `cache-misses` event (the kernel maps it to the
-//! CPU's last-level or coherence miss event) for the calling thread with `inherit`, so it also
-//! counts every thread the trial spawns; their counts are added when they exit, so read it
-//! only after the trial has joined its workers (the harness always does). User space only:
-//! the setting unprivileged processes are allowed. The count covers the whole trial,
-//! including thread start-up, which is small beside millions of increments.
+//! - **Last-level cache misses**: the generic `cache-misses` event
+//!   (`PERF_COUNT_HW_CACHE_MISSES`), which the kernel maps to the CPU's last-level-cache
+//!   miss event. A false-sharing transfer between cores of one socket is mostly an LLC
+//!   *hit* (the line comes from another core via a snoop), so this counts little of it.
+//! - **Snoop hit-modified loads**: loads whose line was found *modified* in another core's
+//!   cache, the coherence transfer false sharing is made of. Only where the PMU has such an
+//!   event this lab knows: Intel family 6 (`MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM`, raw
+//!   `0x04d2`). Elsewhere (AMD, Arm, VMs) it reads unavailable.
+//!
+//! Each worker opens its own counters (this thread only, user space, the setting
+//! unprivileged processes are allowed) *before* the start gate, disabled, enables them
+//! right after the gate opens and reads them right after its work: the counted region is
+//! the work, not thread creation or pinning. The team's count is the workers' sum.
 //!
 //! # Using it in an experiment
 //!
 //! ```
-//! use contention::perf::count_cache_misses;
-//! let (sum, cache_misses) = count_cache_misses(|| (0..1000u64).sum::<u64>());
+//! use contention::perf::ThreadCounters;
+//! let counters = ThreadCounters::open();
+//! counters.enable();
+//! let sum = (0..1000u64).sum::<u64>();
+//! let counts = counters.finish();
 //! assert_eq!(sum, 499_500);
-//! // `cache_misses` is a count here, or `Unavailable` on a machine without counters.
-//! let _ = cache_misses.count();
+//! // Each reading is a count here, or `Unavailable` on a machine without counters.
+//! let _ = (counts.llc_misses.count(), counts.snoop_hit_modified.count());
 //! ```
 
+mod sys;
+
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -98,147 +111,100 @@ impl Visitor<'_> for ReadingVisitor {
     }
 }
 
-/// Runs `trial` with a cache-miss counter around it (see the module docs). Returns the
-/// trial's result and the count, or `Unavailable` where the kernel allows no counter.
-pub fn count_cache_misses<T>(trial: impl FnOnce() -> T) -> (T, CounterReading) {
-    let counter = TrialCounter::start();
-    let result = trial();
-    (result, counter.finish())
+/// The counts of one thread, or the sum over a team's threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TeamCounts {
+    pub llc_misses: CounterReading,
+    pub snoop_hit_modified: CounterReading,
 }
 
-/// Whether this process may count cache misses, and if not, why: for the machine section.
+impl TeamCounts {
+    pub const UNAVAILABLE: Self =
+        Self { llc_misses: CounterReading::Unavailable, snoop_hit_modified: CounterReading::Unavailable };
+
+    /// The sum of two threads' counts; unavailable where either is.
+    pub fn plus(self, other: Self) -> Self {
+        let add = |a: CounterReading, b: CounterReading| match (a, b) {
+            (CounterReading::Counted(a), CounterReading::Counted(b)) => CounterReading::Counted(a.saturating_add(b)),
+            _ => CounterReading::Unavailable,
+        };
+        Self {
+            llc_misses: add(self.llc_misses, other.llc_misses),
+            snoop_hit_modified: add(self.snoop_hit_modified, other.snoop_hit_modified),
+        }
+    }
+}
+
+/// Whether this process may count last-level cache misses, and if not, why: for the
+/// machine section.
 pub fn availability() -> Result<(), String> {
-    sys::open_cache_misses().map(sys::close)
+    sys::open(sys::Event::LlcMisses).map(sys::close)
 }
 
-/// An open counter (or the reason there is none), started before a trial.
+/// The coherence event this CPU offers (its name), or why there is none.
+pub fn coherence_availability() -> Result<&'static str, String> {
+    let name = sys::hit_modified_event_name().ok_or_else(|| {
+        "no snoop hit-modified event is known for this CPU (the lab knows Intel family 6's)".to_string()
+    })?;
+    sys::open(sys::Event::SnoopHitModified).map(sys::close)?;
+    Ok(name)
+}
+
+/// One thread's counters, opened disabled (see the module docs).
 #[derive(Debug)]
-pub struct TrialCounter {
-    fd: Option<i32>,
+pub struct ThreadCounters {
+    llc_misses: Option<i32>,
+    snoop_hit_modified: Option<i32>,
 }
 
-impl TrialCounter {
-    /// Opens and enables the counter; never fails (see [`CounterReading::Unavailable`]).
-    pub fn start() -> Self {
-        Self { fd: sys::open_cache_misses().ok() }
-    }
-
-    /// Reads the count since [`TrialCounter::start`] and closes the counter.
-    pub fn finish(mut self) -> CounterReading {
-        match self.fd.take() {
-            Some(fd) => {
-                let reading = sys::read(fd).map_or(CounterReading::Unavailable, CounterReading::Counted);
-                sys::close(fd);
-                reading
+impl ThreadCounters {
+    /// Opens the calling thread's counters, disabled; never fails (a refused counter reads
+    /// [`CounterReading::Unavailable`]). An event the kernel refused once is not asked for
+    /// again: every trial opens counters on every worker.
+    pub fn open() -> Self {
+        static REFUSED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+        let open = |event: sys::Event, refused: &AtomicBool| {
+            if refused.load(Ordering::Relaxed) {
+                return None;
             }
-            None => CounterReading::Unavailable,
+            let fd = sys::open(event).ok();
+            refused.store(fd.is_none(), Ordering::Relaxed);
+            fd
+        };
+        Self {
+            llc_misses: open(sys::Event::LlcMisses, &REFUSED[0]),
+            snoop_hit_modified: open(sys::Event::SnoopHitModified, &REFUSED[1]),
         }
+    }
+
+    /// Starts counting.
+    pub fn enable(&self) {
+        self.fds().for_each(sys::enable);
+    }
+
+    /// Stops counting, reads and closes the counters.
+    pub fn finish(mut self) -> TeamCounts {
+        self.fds().for_each(sys::disable);
+        let read = |fd: Option<i32>| {
+            let reading = fd.and_then(sys::read).map_or(CounterReading::Unavailable, CounterReading::Counted);
+            fd.into_iter().for_each(sys::close);
+            reading
+        };
+        TeamCounts {
+            llc_misses: read(self.llc_misses.take()),
+            snoop_hit_modified: read(self.snoop_hit_modified.take()),
+        }
+    }
+
+    fn fds(&self) -> impl Iterator<Item = i32> {
+        self.llc_misses.into_iter().chain(self.snoop_hit_modified)
     }
 }
 
-impl Drop for TrialCounter {
+impl Drop for ThreadCounters {
     fn drop(&mut self) {
-        if let Some(fd) = self.fd.take() {
-            sys::close(fd);
-        }
+        self.llc_misses.take().into_iter().chain(self.snoop_hit_modified.take()).for_each(sys::close);
     }
-}
-
-/// The `perf_event_open(2)` system call, its attribute block and the counter's file.
-#[cfg(target_os = "linux")]
-mod sys {
-    /// `struct perf_event_attr` up to `PERF_ATTR_SIZE_VER5` (112 bytes); the kernel accepts
-    /// any published size and zero-fills the rest.
-    #[repr(C)]
-    #[derive(Default)]
-    struct EventAttr {
-        kind: u32,
-        size: u32,
-        config: u64,
-        sample_period: u64,
-        sample_type: u64,
-        read_format: u64,
-        /// Bit flags: disabled, inherit, pinned, exclusive, exclude_user, exclude_kernel, ...
-        flags: u64,
-        wakeup_events: u32,
-        bp_type: u32,
-        config1: u64,
-        config2: u64,
-        branch_sample_type: u64,
-        sample_regs_user: u64,
-        sample_stack_user: u32,
-        clockid: i32,
-        sample_regs_intr: u64,
-        aux_watermark: u32,
-        sample_max_stack: u16,
-        reserved: u16,
-    }
-
-    const PERF_TYPE_HARDWARE: u32 = 0;
-    const PERF_COUNT_HW_CACHE_MISSES: u64 = 3;
-    const FLAG_INHERIT: u64 = 1 << 1;
-    const FLAG_EXCLUDE_KERNEL: u64 = 1 << 5;
-    const FLAG_EXCLUDE_HV: u64 = 1 << 6;
-    const PERF_FLAG_FD_CLOEXEC: libc::c_ulong = 1 << 3;
-
-    pub fn open_cache_misses() -> Result<i32, String> {
-        let attr = EventAttr {
-            kind: PERF_TYPE_HARDWARE,
-            size: std::mem::size_of::<EventAttr>() as u32,
-            config: PERF_COUNT_HW_CACHE_MISSES,
-            // Enabled from the start; this thread and every thread it spawns from now on.
-            flags: FLAG_INHERIT | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV,
-            ..EventAttr::default()
-        };
-        let (this_thread, any_cpu, no_group) = (0 as libc::pid_t, -1 as libc::c_int, -1 as libc::c_int);
-        // SAFETY: `attr` is a valid, fully initialised perf_event_attr whose `size` field
-        // matches its layout; the kernel only reads it during the call.
-        let fd = unsafe {
-            libc::syscall(
-                libc::SYS_perf_event_open,
-                &attr as *const EventAttr,
-                this_thread,
-                any_cpu,
-                no_group,
-                PERF_FLAG_FD_CLOEXEC,
-            )
-        };
-        if fd < 0 {
-            let error = std::io::Error::last_os_error();
-            let paranoid = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid").unwrap_or_default();
-            return Err(format!(
-                "the kernel refused perf_event_open for cache misses ({error}; perf_event_paranoid = {})",
-                if paranoid.trim().is_empty() { "unknown" } else { paranoid.trim() }
-            ));
-        }
-        Ok(fd as i32)
-    }
-
-    /// The counter's value: one native-endian u64 (no read_format flags were set).
-    pub fn read(fd: i32) -> Option<u64> {
-        let mut value = [0u8; 8];
-        // SAFETY: `value` is 8 writable bytes and `fd` is an open perf counter owned by
-        // the caller.
-        let got = unsafe { libc::read(fd, value.as_mut_ptr().cast(), value.len()) };
-        (got == 8).then(|| u64::from_ne_bytes(value))
-    }
-
-    pub fn close(fd: i32) {
-        // SAFETY: `fd` was returned by perf_event_open and is closed exactly once (the
-        // caller takes it out of its Option first).
-        unsafe { libc::close(fd) };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-mod sys {
-    pub fn open_cache_misses() -> Result<i32, String> {
-        Err("hardware counters are read with Linux perf_event_open; this OS has none".into())
-    }
-    pub fn read(_fd: i32) -> Option<u64> {
-        None
-    }
-    pub fn close(_fd: i32) {}
 }
 
 #[cfg(test)]
@@ -246,16 +212,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_trial_runs_whether_or_not_counters_are_available() {
-        let (value, reading) = count_cache_misses(|| 42);
-        assert_eq!(value, 42);
-        // Availability and the reading agree: counted exactly when the kernel allows it.
-        assert_eq!(
-            availability().is_ok(),
-            reading.count().is_some(),
-            "availability {:?}, reading {reading}",
-            availability()
-        );
+    fn availability_and_readings_agree() {
+        let counters = ThreadCounters::open();
+        counters.enable();
+        let counts = counters.finish();
+        assert_eq!(availability().is_ok(), counts.llc_misses.count().is_some(), "{:?}", availability());
+        let coherence = coherence_availability();
+        assert_eq!(coherence.is_ok(), counts.snoop_hit_modified.count().is_some(), "{coherence:?}");
+    }
+
+    #[test]
+    fn team_counts_add_and_stay_unavailable_where_any_thread_was() {
+        let counted =
+            TeamCounts { llc_misses: CounterReading::Counted(3), snoop_hit_modified: CounterReading::Counted(4) };
+        let sum = counted.plus(counted);
+        assert_eq!(sum.llc_misses, CounterReading::Counted(6));
+        assert_eq!(sum.snoop_hit_modified, CounterReading::Counted(8));
+        assert_eq!(counted.plus(TeamCounts::UNAVAILABLE), TeamCounts::UNAVAILABLE);
     }
 
     #[test]
@@ -270,7 +243,8 @@ mod tests {
     }
 
     #[test]
-    fn an_unstarted_counter_reads_unavailable() {
-        assert_eq!(TrialCounter { fd: None }.finish(), CounterReading::Unavailable);
+    fn unopened_counters_read_unavailable() {
+        let counters = ThreadCounters { llc_misses: None, snoop_hit_modified: None };
+        assert_eq!(counters.finish(), TeamCounts::UNAVAILABLE);
     }
 }

@@ -190,6 +190,7 @@ mod tests {
                     layout,
                     threads: 2,
                     trial,
+                    trials_planned: 3,
                     total_increments: 2_000,
                     increments_per_thread: 1_000,
                     cells,
@@ -198,6 +199,7 @@ mod tests {
                     elapsed_ns: (elapsed_ms * 1e6) as u64,
                     ns_per_increment: elapsed_ms * 1e6 / 1_000.0,
                     pinned: true,
+                    cpus: "0,1".into(),
                     verified: true,
                 });
             }

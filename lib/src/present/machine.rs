@@ -205,6 +205,8 @@ mod tests {
             trial_spread_cv: Some(0.02),
             background: None,
             steal: None,
+            placement: None,
+            clock_change: None,
         }
     }
 
@@ -229,6 +231,8 @@ mod tests {
             scaling: None,
             conditions: Vec::new(),
             counter_readings: Vec::new(),
+            placement: None,
+            clocks: Vec::new(),
         };
         let section = section(&[run]).unwrap();
         assert!(section.findings.iter().any(|f| f.text.contains("it needs two CPUs")));

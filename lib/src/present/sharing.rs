@@ -212,14 +212,17 @@ mod tests {
                     case,
                     threads,
                     trial,
+                    trials_planned: 3,
                     total_increments: 2_000,
                     increments_per_thread: 2_000 / threads,
                     distance_bytes,
                     elapsed_ns: (elapsed_ms * 1e6) as u64,
                     ns_per_increment: elapsed_ms * 1e6 / (2_000 / threads) as f64,
                     pinned: true,
+                    cpus: "0,1".into(),
                     verified: true,
                     cache_misses: CounterReading::Unavailable,
+                    snoop_hit_modified: CounterReading::Unavailable,
                 });
             }
         }
