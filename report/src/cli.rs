@@ -7,6 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::experiment::Experiment;
+use crate::output::Format;
 
 #[derive(Debug, Parser)]
 #[command(name = "contention", version, about = "Make hardware contention visible on this machine.")]
@@ -89,13 +90,13 @@ pub struct MeasureArgs {
     /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
     #[arg(long, value_name = "WORKLOAD")]
     pub workload: Option<String>,
-    /// Pool sizing: fixed-pool sizes to sweep (default: cores+1 up past twice the formula's answer).
+    /// Pool sizing: fixed-pool sizes to sweep (default: cores+1, 2, 4, 8 and 40 per CPU, the formula's answer).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub pool_sizes: Vec<usize>,
     /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
     #[arg(long, value_delimiter = ',', value_name = "P", allow_negative_numbers = true)]
     pub hit: Vec<f64>,
-    /// Pool sizing: arrivals per second (default: 80% of this machine's CPUs for the CPU work).
+    /// Pool sizing: arrivals per second in all (default: --rate-per-cpu x this machine's CPUs).
     #[arg(long, value_name = "R", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Pool sizing: which way of serving the requests to run.
@@ -107,6 +108,30 @@ pub struct MeasureArgs {
     /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
     #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
     pub miss_wait_ms: Vec<f64>,
+    /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
+    #[arg(long, value_name = "R", allow_negative_numbers = true)]
+    pub rate_per_cpu: Option<f64>,
+    /// Pool sizing: share of the CPUs the requests' own work takes at the offered rate (default 0.15).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    pub work_share: Option<f64>,
+    /// Pool sizing: CPU work per request in ms (overrides --work-share).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    pub cpu_work_ms: Option<f64>,
+    /// Pool sizing: CPU work under the shared lock per request, microseconds (default 50).
+    #[arg(long, value_name = "US")]
+    pub lock_hold_us: Option<u64>,
+    /// Pool sizing: database connections misses acquire (default: 1.25 per CPU, HikariCP's 10 on 8 cores).
+    #[arg(long, value_name = "N")]
+    pub db_connections: Option<usize>,
+    /// Pool sizing: a request waiting longer in a queue is dropped, counted at this latency (default 1000).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    pub queue_timeout_ms: Option<f64>,
+    /// Pool sizing: seconds of the closed-loop capacity probe after each run (default 1).
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub capacity_seconds: Option<f64>,
+    /// Pool sizing: callers of the capacity probe (default: 40 per CPU).
+    #[arg(long, value_name = "N")]
+    pub capacity_clients: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -130,21 +155,14 @@ pub struct ReportArgs {
     pub runs: PathBuf,
 }
 
-/// `report --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Html,
-    Markdown,
-    Json,
-}
+/// `report --format`: named as in [`Format::name`].
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Format::Html, Format::Markdown, Format::Json]
+    }
 
-impl Format {
-    pub fn default_file(self) -> &'static str {
-        match self {
-            Format::Html => "report.html",
-            Format::Markdown => "report.md",
-            Format::Json => "report.json",
-        }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
     }
 }
 

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::runs::Run;
 
-use crate::cli::Format;
 use crate::experiment::Experiment;
 use crate::options::{MeasureOptions, Options, ReportOptions, Source};
+use crate::output::Format;
 use crate::store::{self, write_atomic};
 use crate::usage::usage;
 use crate::{json, markdown, page, sections, terminal};

@@ -11,6 +11,7 @@ mod experiment;
 mod json;
 mod markdown;
 mod options;
+mod output;
 mod page;
 mod progress;
 mod sections;

@@ -41,7 +41,7 @@ fn run_writes_complete_rows_and_a_manifest_that_reads_back() {
     assert!(lines[1..].iter().all(|line| line.split(',').nth(3) == Some("2")), "every row records the trials planned");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["format_version"], 4);
+    assert_eq!(manifest["format_version"], 5);
     assert_eq!(manifest["experiments"][0]["name"], "stride");
     assert_eq!(manifest["experiments"][0]["rows"], 4);
     assert_eq!(manifest["experiments"][0]["config"]["strides_bytes"], serde_json::json!([8, 64]));

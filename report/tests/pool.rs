@@ -10,8 +10,11 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     let out = scratch("run");
     let flags =
         ["--quick", "--pool-sizes", "2,6", "--hit", "0.5", "--rate", "300", "--seconds", "0.3", "--trials", "1"];
+    let downstream =
+        ["--db-connections", "2", "--lock-hold-us", "20", "--capacity-seconds", "0.1", "--capacity-clients", "6"];
     let mut args = vec!["run", "pool", "--out", out.to_str().unwrap()];
     args.extend(flags);
+    args.extend(downstream);
     let output = contention(&args);
     assert!(output.status.success(), "{}", stderr(&output));
     let run = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().path();
@@ -24,7 +27,12 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     let number = |row: &csv::StringRecord, name: &str| row[column(name)].parse::<u64>().unwrap();
     for row in &rows {
         assert_eq!(number(row, "arrived"), number(row, "completed") + number(row, "dropped"), "{row:?}");
-        assert_eq!(number(row, "histogram_count"), number(row, "completed"), "{row:?}");
+        assert_eq!(number(row, "histogram_count"), number(row, "arrived"), "{row:?}");
+        assert_eq!(number(row, "censored"), number(row, "dropped"), "{row:?}");
+        assert_eq!(number(row, "hits") + number(row, "misses"), number(row, "arrived"), "{row:?}");
+        assert_eq!(number(row, "db_connections"), 2, "{row:?}");
+        let float = |name: &str| row[column(name)].parse::<f64>().unwrap();
+        assert!(float("p99_ms") >= float("p50_ms") && float("capacity_per_sec") > 0.0, "{row:?}");
         assert_eq!(&row[column("verified")], "true");
     }
     let variants: Vec<&str> = rows.iter().map(|row| &row[column("variant")]).collect();
@@ -34,7 +42,7 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     assert!(output.status.success(), "{}", stderr(&output));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("data-title=\"pool latency\"") && html.contains("data-title=\"pool switches\""));
-    assert!(html.contains("simulated IO"));
+    assert!(html.contains("bounded database connection pool"));
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -53,6 +61,14 @@ fn bad_pool_values_exit_2_naming_the_value_and_what_is_allowed() {
         (&["--miss-wait-ms", "80,40"], "invalid miss-wait-ms = 80,40: MIN,MAX with MIN <= MAX (the range is reversed)"),
         (&["--miss-wait-ms", "40"], "invalid miss-wait-ms = 40: two milliseconds, MIN,MAX"),
         (&["--trials", "0"], "invalid trials = 0: at least 1"),
+        (&["--rate-per-cpu", "0"], "invalid rate-per-cpu = 0: requests per second above 0"),
+        (&["--work-share", "2"], "invalid work-share = 2: a share above 0 and at most 1"),
+        (&["--cpu-work-ms", "-1"], "invalid cpu-work-ms = -1: CPU work per request from 0.001 to 1000 ms"),
+        (&["--db-connections", "0"], "invalid db-connections = 0: 1 to 4096 connections"),
+        (&["--capacity-clients", "0"], "invalid capacity-clients = 0: 1 to 65536 callers"),
+        (&["--capacity-seconds", "0"], "invalid capacity-seconds = 0: a run length above 0 seconds"),
+        (&["--queue-timeout-ms", "-5"], "invalid queue-timeout-ms = -5: above 0 milliseconds"),
+        (&["--lock-hold-us", "2000000"], "invalid lock-hold-us = 2000000: 0 to 1000000 microseconds"),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", "pool", "--out", out.to_str().unwrap()];

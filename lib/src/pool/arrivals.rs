@@ -72,16 +72,17 @@ pub fn schedule(load: &Load, seed: u64) -> Vec<Request> {
         if time_ns >= window_ns {
             return requests;
         }
-        let hit = rng.next_f64() < load.hit_rate;
-        let [low_ms, high_ms] = if hit { load.hit_wait_ms } else { load.miss_wait_ms };
-        let wait_ms = low_ms + (high_ms - low_ms) * rng.next_f64();
-        requests.push(Request {
-            arrival_ns: time_ns as u64,
-            wait_ns: (wait_ms * 1e6) as u64,
-            hit,
-            seed: rng.next_u64(),
-        });
+        requests.push(draw_request(load, &mut rng, time_ns as u64));
     }
+}
+
+/// One request arriving at `arrival_ns`: a hit with probability `hit_rate`, its wait
+/// uniform in its class's range.
+pub fn draw_request(load: &Load, rng: &mut SplitMix64, arrival_ns: u64) -> Request {
+    let hit = rng.next_f64() < load.hit_rate;
+    let [low_ms, high_ms] = if hit { load.hit_wait_ms } else { load.miss_wait_ms };
+    let wait_ms = low_ms + (high_ms - low_ms) * rng.next_f64();
+    Request { arrival_ns, wait_ns: (wait_ms * 1e6) as u64, hit, seed: rng.next_u64() }
 }
 
 /// Releases every request at its scheduled time through `submit`, sleeping in between, and

@@ -5,13 +5,13 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::formula;
-use crate::error::ConfigError;
-use crate::harness::logical_cpus;
 
 /// Largest pool the sweep accepts: enough for the article's 320 threads on many cores.
 pub const MAX_POOL_THREADS: usize = 4096;
 /// Bounds the pre-generated schedule (rate x seconds) and so the run's memory.
 pub const MAX_REQUESTS_PER_RUN: f64 = 5_000_000.0;
+/// Most callers the capacity probe accepts.
+pub const MAX_CAPACITY_CLIENTS: usize = 65_536;
 
 /// How the requests are served.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -44,6 +44,18 @@ impl Variant {
     }
 }
 
+/// The article's service: 1 180 requests/s on 8 cores.
+pub const ARTICLE_QPS: f64 = 1180.0;
+pub const ARTICLE_CORES: f64 = 8.0;
+/// HikariCP's default `maximumPoolSize` (10) on the article's 8 cores, scaled per CPU as the
+/// load is: misses then keep the pool about half busy (1.4 of 3 connections on 2 CPUs at
+/// 92% hits), so bursts of misses queue for a connection.
+pub const DB_CONNECTIONS_PER_CPU: f64 = 10.0 / ARTICLE_CORES;
+/// Closed-loop callers per CPU in the capacity probe: the incident's 40 threads per CPU, so
+/// every thread of every default pool has a request to serve. The same callers for every
+/// case, so capacities compare.
+pub const CAPACITY_CLIENTS_PER_CPU: usize = 40;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
     pub variants: Vec<Variant>,
@@ -53,24 +65,37 @@ pub struct Config {
     pub short_sweep: bool,
     /// Probabilities that a request is served from the cache (the article: 0.92, then 0.97).
     pub hit_rates: Vec<f64>,
-    /// Real CPU work per request (hashing), calibrated on this machine at start.
-    pub cpu_work: Duration,
-    /// Simulated IO of a cache hit, uniform between the two ends (ms).
-    pub hit_wait_ms: [f64; 2],
-    /// Simulated IO of a miss (the database path), uniform between the two ends (ms).
-    pub miss_wait_ms: [f64; 2],
-    /// Requests per second; `None` offers `target_utilization` of this machine's CPUs.
+    /// Arrivals per second per CPU (the article: 1 180 / 8 = 147.5), whatever the pool size.
+    pub rate_per_cpu_per_s: f64,
+    /// Requests per second in all; overrides `rate_per_cpu_per_s`.
     pub rate_per_s: Option<f64>,
-    /// U in Goetz's formula, and the CPU share the default rate offers.
+    /// Share of the CPUs the requests' own CPU work takes at the offered rate (the article:
+    /// about 1 ms per request at 147.5/s per CPU, 15%); sets the work per request.
+    pub work_cpu_share: f64,
+    /// Real CPU work per request (hashing, calibrated here); overrides `work_cpu_share`.
+    pub cpu_work: Option<Duration>,
+    /// CPU work under the one shared lock every request takes: 5% of the article's 1 ms, a
+    /// shared cache's bookkeeping or a synchronized logger's append.
+    pub lock_hold: Duration,
+    /// The database connection pool misses acquire; `None` = [`DB_CONNECTIONS_PER_CPU`].
+    pub db_connections: Option<usize>,
+    /// IO wait of a cache hit, uniform between the two ends (ms).
+    pub hit_wait_ms: [f64; 2],
+    /// IO wait of a miss while it holds a database connection, uniform (ms).
+    pub miss_wait_ms: [f64; 2],
+    /// U in Goetz's formula (the article: 0.8).
     pub target_utilization: f64,
     /// How long requests arrive in each measured run.
     pub window: Duration,
-    /// A request that waited longer than this in a queue is dropped (its caller gave up).
+    /// A request that waited longer than this in a queue is dropped (its caller gave up) and
+    /// counts at this latency, censored.
     pub queue_timeout: Duration,
-    /// Split variant: threads of the cache-step pool; `None` = the per-class formula.
+    /// How long the closed-loop capacity probe runs after each case's run.
+    pub capacity_window: Duration,
+    /// Callers of the capacity probe; `None` = [`CAPACITY_CLIENTS_PER_CPU`] per CPU.
+    pub capacity_clients: Option<usize>,
+    /// Split variant: threads of the CPU-and-cache pool; `None` = Little's law with headroom.
     pub split_fast_threads: Option<usize>,
-    /// Split variant: the miss pool's size; `None` = Little's law for misses, plus headroom.
-    pub split_db_connections: Option<usize>,
     pub trials: usize,
     /// Round trips per context-switch probe trial (each round trip is two switches).
     pub probe_round_trips: u64,
@@ -82,82 +107,120 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// The article's shape (hit 1-2 ms, miss 40-80 ms, 92% then 97% hits) at 80% of this
-    /// machine's CPUs, each case run three times for 3 s.
+    /// The article's regime scaled to this machine's CPUs (147.5 requests/s per CPU, CPU
+    /// work 15% of the CPUs, hit 1-2 ms, miss 40-80 ms, 92% then 97% hits), each case run
+    /// three times for 3 s plus a 1 s capacity probe.
     fn default() -> Self {
         Self {
             variants: Variant::available(),
             pool_sizes: None,
             short_sweep: false,
             hit_rates: vec![0.92, 0.97],
-            cpu_work: Duration::from_micros(500),
+            rate_per_cpu_per_s: ARTICLE_QPS / ARTICLE_CORES,
+            rate_per_s: None,
+            work_cpu_share: 0.15,
+            cpu_work: None,
+            lock_hold: Duration::from_micros(50),
+            db_connections: None,
             hit_wait_ms: [1.0, 2.0],
             miss_wait_ms: [40.0, 80.0],
-            rate_per_s: None,
             target_utilization: 0.8,
             window: Duration::from_secs(3),
             queue_timeout: Duration::from_secs(1),
+            capacity_window: Duration::from_secs(1),
+            capacity_clients: None,
             split_fast_threads: None,
-            split_db_connections: None,
             trials: 3,
             probe_round_trips: 20_000,
             warmup: Duration::from_millis(300),
-            budget: Duration::from_secs(240),
+            budget: Duration::from_secs(270),
             seed: 0x005E_ED0F_9001,
         }
     }
 }
 
 impl Config {
-    /// Seconds, not minutes: one hit rate, five pool sizes, 0.6 s runs, a 0.3 s queue timeout.
+    /// Seconds, not minutes: one hit rate, four pool sizes, 0.8 s runs with a 0.3 s queue
+    /// timeout, 0.5 s capacity probes.
     pub fn quick() -> Self {
         Self {
             short_sweep: true,
             hit_rates: vec![0.92],
-            window: Duration::from_millis(600),
+            window: Duration::from_millis(800),
             queue_timeout: Duration::from_millis(300),
+            capacity_window: Duration::from_millis(500),
             probe_round_trips: 5_000,
             warmup: Duration::from_millis(100),
-            budget: Duration::from_secs(20),
+            budget: Duration::from_secs(35),
             ..Self::default()
         }
     }
 
-    /// Mean simulated wait per request at `hit_rate`, in milliseconds.
+    /// Mean IO wait per request at `hit_rate`, in milliseconds: this service's W.
     pub fn mean_wait_ms(&self, hit_rate: f64) -> f64 {
         let mid = |[low, high]: [f64; 2]| (low + high) / 2.0;
         hit_rate * mid(self.hit_wait_ms) + (1.0 - hit_rate) * mid(self.miss_wait_ms)
     }
 
-    pub fn cpu_work_ms(&self) -> f64 {
-        self.cpu_work.as_secs_f64() * 1e3
-    }
-
-    /// The arrival rate: as configured, else `target_utilization` of this machine's CPUs.
+    /// The arrival rate: as configured, else `rate_per_cpu_per_s` x this machine's CPUs.
     pub fn offered_rate_per_s(&self, cpus: usize) -> f64 {
-        self.rate_per_s.unwrap_or_else(|| self.target_utilization * cpus as f64 / self.cpu_work.as_secs_f64())
+        self.rate_per_s.unwrap_or(self.rate_per_cpu_per_s * cpus as f64)
     }
 
-    /// Goetz's answer for this machine from the *mean* W/C at `hit_rate`.
+    /// CPU work per request: as configured, else `work_cpu_share` of the CPUs at the offered
+    /// rate (C = share x CPUs / rate).
+    pub fn cpu_work_for(&self, cpus: usize) -> Duration {
+        // An input that gives no finite duration gives zero, which validation refuses.
+        self.cpu_work.unwrap_or_else(|| {
+            Duration::try_from_secs_f64(self.work_cpu_share * cpus as f64 / self.offered_rate_per_s(cpus))
+                .unwrap_or(Duration::ZERO)
+        })
+    }
+
+    /// CPU work per request on this machine's CPUs, in milliseconds.
+    pub fn cpu_work_ms(&self) -> f64 {
+        self.cpu_work_for(crate::harness::logical_cpus()).as_secs_f64() * 1e3
+    }
+
+    pub fn db_connections_for(&self, cpus: usize) -> usize {
+        self.db_connections.unwrap_or((DB_CONNECTIONS_PER_CPU * cpus as f64).ceil() as usize).max(1)
+    }
+
+    pub fn capacity_clients_for(&self, cpus: usize) -> usize {
+        self.capacity_clients.unwrap_or(CAPACITY_CLIENTS_PER_CPU * cpus)
+    }
+
+    /// Goetz's answer for this machine from this service's *mean* W/C at `hit_rate`.
     pub fn formula_threads(&self, cpus: usize, hit_rate: f64) -> usize {
-        let threads = formula::goetz_threads(
+        let compute_ms = self.cpu_work_for(cpus).as_secs_f64() * 1e3;
+        formula::rounded(formula::goetz_threads(
             cpus as f64,
             self.target_utilization,
             self.mean_wait_ms(hit_rate),
-            self.cpu_work_ms(),
-        );
-        (threads.round() as usize).max(1)
+            compute_ms,
+        ))
     }
 
-    /// The fixed-pool sizes: as configured, else cores+1, 2, 4 and 8 per CPU (the article's
-    /// fix, 64 on 8 cores), the formula's answer for the first hit rate and twice that, and 40
-    /// per CPU (the article's 320 on 8 cores). A short sweep skips 2 and 4 per CPU.
+    /// Goetz's answer for this machine from the article's inputs (W = 49 ms, C = 1 ms).
+    pub fn article_formula_threads(&self, cpus: usize) -> usize {
+        formula::rounded(formula::goetz_threads(
+            cpus as f64,
+            self.target_utilization,
+            formula::ARTICLE_WAIT_MS,
+            formula::ARTICLE_COMPUTE_MS,
+        ))
+    }
+
+    /// The fixed-pool sizes: as configured, else cores+1, 8 per CPU (the article's fix: 64
+    /// on 8 cores), the formula's answer with this service's mean W for the first hit rate,
+    /// 40 per CPU (the article's 320 on 8 cores) and the formula's answer with the article's
+    /// W (the same at U = 0.8), plus 2 and 4 per CPU unless the sweep is short.
     pub fn sweep(&self, cpus: usize) -> Vec<usize> {
         if let Some(sizes) = &self.pool_sizes {
             return sizes.clone();
         }
         let formula = self.formula_threads(cpus, self.hit_rates.first().copied().unwrap_or(1.0));
-        let mut sizes = vec![cpus + 1, 8 * cpus, formula, 2 * formula, 40 * cpus];
+        let mut sizes = vec![cpus + 1, 8 * cpus, formula, 40 * cpus, self.article_formula_threads(cpus)];
         if !self.short_sweep {
             sizes.extend([2 * cpus, 4 * cpus]);
         }
@@ -166,93 +229,4 @@ impl Config {
         sizes.dedup();
         sizes
     }
-
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.variants.is_empty() {
-            return Err(ConfigError::new("variant", "(none)", "fixed, split, async or all"));
-        }
-        if self.variants.contains(&Variant::Async) && !cfg!(feature = "async") {
-            return Err(ConfigError::new("variant", "async", "fixed or split: this build lacks the `async` feature"));
-        }
-        self.validate_pool_sizes()?;
-        if self.hit_rates.is_empty() {
-            return Err(ConfigError::new("hit", "(none)", "at least one hit rate between 0 and 1"));
-        }
-        if let Some(&bad) = self.hit_rates.iter().find(|hit| !(0.0..=1.0).contains(*hit)) {
-            return Err(ConfigError::new("hit", bad, "a probability between 0 and 1"));
-        }
-        validate_range("hit-wait-ms", self.hit_wait_ms)?;
-        validate_range("miss-wait-ms", self.miss_wait_ms)?;
-        if self.cpu_work < Duration::from_micros(1) {
-            return Err(ConfigError::new("cpu_work", self.cpu_work.as_micros(), "at least 1 microsecond"));
-        }
-        if !(self.target_utilization > 0.0 && self.target_utilization <= 1.0) {
-            return Err(ConfigError::new(
-                "target_utilization",
-                self.target_utilization,
-                "a share above 0 and at most 1",
-            ));
-        }
-        self.validate_load()?;
-        for (field, size) in
-            [("split_fast_threads", self.split_fast_threads), ("split_db_connections", self.split_db_connections)]
-        {
-            if let Some(bad) = size.filter(|&n| n == 0 || n > MAX_POOL_THREADS) {
-                return Err(ConfigError::new(field, bad, format!("1 to {MAX_POOL_THREADS} threads")));
-            }
-        }
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
-        if self.probe_round_trips == 0 {
-            return Err(ConfigError::new("probe_round_trips", 0, "at least 1"));
-        }
-        Ok(())
-    }
-
-    fn validate_pool_sizes(&self) -> Result<(), ConfigError> {
-        let Some(sizes) = &self.pool_sizes else { return Ok(()) };
-        if sizes.is_empty() {
-            return Err(ConfigError::new("pool-sizes", "(none)", "at least one pool size, e.g. 3,16,80"));
-        }
-        if let Some(&bad) = sizes.iter().find(|&&size| size == 0 || size > MAX_POOL_THREADS) {
-            return Err(ConfigError::new("pool-sizes", bad, format!("1 to {MAX_POOL_THREADS} threads")));
-        }
-        Ok(())
-    }
-
-    fn validate_load(&self) -> Result<(), ConfigError> {
-        if let Some(rate) = self.rate_per_s.filter(|rate| !(rate.is_finite() && *rate > 0.0)) {
-            return Err(ConfigError::new("rate", rate, "requests per second above 0"));
-        }
-        if self.window.is_zero() {
-            return Err(ConfigError::new("seconds", 0, "a run length above 0 seconds"));
-        }
-        if self.queue_timeout.is_zero() {
-            return Err(ConfigError::new("queue_timeout", 0, "above 0 seconds"));
-        }
-        let requests = self.offered_rate_per_s(logical_cpus()) * self.window.as_secs_f64();
-        if requests > MAX_REQUESTS_PER_RUN {
-            return Err(ConfigError::new(
-                "rate",
-                format!("{:.0} x {} s", self.offered_rate_per_s(logical_cpus()), self.window.as_secs_f64()),
-                format!("at most {MAX_REQUESTS_PER_RUN:.0} requests per run (rate x seconds)"),
-            ));
-        }
-        Ok(())
-    }
-}
-
-fn validate_range(field: &'static str, [low, high]: [f64; 2]) -> Result<(), ConfigError> {
-    if !(low.is_finite() && high.is_finite() && low >= 0.0) {
-        return Err(ConfigError::new(field, format!("{low},{high}"), "two finite milliseconds, at least 0"));
-    }
-    if low > high {
-        return Err(ConfigError::new(
-            field,
-            format!("{low},{high}"),
-            "MIN,MAX with MIN <= MAX (the range is reversed)",
-        ));
-    }
-    Ok(())
 }

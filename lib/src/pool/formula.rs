@@ -5,6 +5,21 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Config;
 
+/// The article's inputs: W = 49 ms (a mean *response time* under load, queueing included,
+/// not the mean wait of its two paths) and C = 1 ms.
+pub const ARTICLE_WAIT_MS: f64 = 49.0;
+pub const ARTICLE_COMPUTE_MS: f64 = 1.0;
+/// The article's two paths: 92% hits at 1-2 ms, misses at 40-80 ms.
+pub const ARTICLE_HIT_RATE: f64 = 0.92;
+pub const ARTICLE_HIT_WAIT_MS: [f64; 2] = [1.0, 2.0];
+pub const ARTICLE_MISS_WAIT_MS: [f64; 2] = [40.0, 80.0];
+
+/// The mean wait of the article's own paths (6.18 ms): what W should have been.
+pub fn article_path_wait_ms() -> f64 {
+    let mid = |[low, high]: [f64; 2]| (low + high) / 2.0;
+    ARTICLE_HIT_RATE * mid(ARTICLE_HIT_WAIT_MS) + (1.0 - ARTICLE_HIT_RATE) * mid(ARTICLE_MISS_WAIT_MS)
+}
+
 /// Headroom over the mean concurrency a per-class pool needs (Little's law): a pool sized to
 /// the mean is fully busy on average, so any burst queues.
 pub const SPLIT_HEADROOM: f64 = 1.5;
@@ -15,6 +30,11 @@ pub fn goetz_threads(cpus: f64, utilization: f64, wait: f64, compute: f64) -> f6
     cpus * utilization * (1.0 + wait / compute)
 }
 
+/// A pool size from the formula: the nearest whole thread, at least one.
+pub fn rounded(threads: f64) -> usize {
+    (threads.round() as usize).max(1)
+}
+
 /// Little's law: the mean number of requests in a stage is arrival rate x time in the stage.
 pub fn mean_concurrency(rate_per_s: f64, seconds_in_stage: f64) -> f64 {
     rate_per_s * seconds_in_stage
@@ -23,24 +43,24 @@ pub fn mean_concurrency(rate_per_s: f64, seconds_in_stage: f64) -> f64 {
 /// The two pools of the split variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SplitSizes {
-    /// Does every request's CPU work and waits on the cache for hits.
+    /// Does every request's CPU work and shared section, and waits on the cache for hits.
     pub fast_threads: usize,
-    /// Waits on the database for misses: bounded like a connection pool.
-    pub db_connections: usize,
+    /// Waits on the database for misses: one thread per database connection.
+    pub miss_threads: usize,
 }
 
-/// Per-class sizing: each pool holds [`SPLIT_HEADROOM`] times the mean number of requests in
-/// its stage, by Little's law, unless the config sets the size. The fast pool keeps at least
-/// one thread per CPU so the CPU work can use every CPU.
-pub fn split_sizes(config: &Config, cpus: usize, hit_rate: f64, rate_per_s: f64) -> SplitSizes {
+/// Per-class sizing: the fast pool holds [`SPLIT_HEADROOM`] times the mean number of requests
+/// in its stage (Little's law) and at least one thread per CPU, so the CPU work can use every
+/// CPU, unless the config sets it; the miss pool has one thread per database connection, as
+/// more could only wait for one.
+pub fn split_sizes(config: &Config, cpus: usize, hit_rate: f64) -> SplitSizes {
     let mid = |[low, high]: [f64; 2]| (low + high) / 2.0 / 1e3;
-    let fast_stage_s = config.cpu_work.as_secs_f64() + hit_rate * mid(config.hit_wait_ms);
-    let db_stage_s = mid(config.miss_wait_ms);
-    let fast = (SPLIT_HEADROOM * mean_concurrency(rate_per_s, fast_stage_s)).ceil() as usize;
-    let db = (SPLIT_HEADROOM * mean_concurrency(rate_per_s * (1.0 - hit_rate), db_stage_s)).ceil() as usize;
+    let fast_stage_s =
+        config.cpu_work_for(cpus).as_secs_f64() + config.lock_hold.as_secs_f64() + hit_rate * mid(config.hit_wait_ms);
+    let fast = (SPLIT_HEADROOM * mean_concurrency(config.offered_rate_per_s(cpus), fast_stage_s)).ceil() as usize;
     SplitSizes {
         fast_threads: config.split_fast_threads.unwrap_or(fast.max(cpus)),
-        db_connections: config.split_db_connections.unwrap_or(db.max(1)),
+        miss_threads: config.db_connections_for(cpus),
     }
 }
 
@@ -63,12 +83,18 @@ mod tests {
 
     #[test]
     fn split_pools_follow_littles_law_with_headroom() {
-        let config = Config { cpu_work: std::time::Duration::from_millis(1), ..Config::default() };
-        // 1000 req/s, hit 0.5: fast stage 1 ms + 0.5 x 1.5 ms = 1.75 ms -> 1.75 x 1.5 = 2.625 -> 3;
-        // misses 500/s x 60 ms = 30 -> 45.
-        let sizes = split_sizes(&config, 2, 0.5, 1000.0);
-        assert_eq!(sizes, SplitSizes { fast_threads: 3, db_connections: 45 });
-        let fixed = Config { split_fast_threads: Some(7), split_db_connections: Some(9), ..config };
-        assert_eq!(split_sizes(&fixed, 2, 0.5, 1000.0), SplitSizes { fast_threads: 7, db_connections: 9 });
+        let config = Config {
+            cpu_work: Some(std::time::Duration::from_millis(1)),
+            lock_hold: std::time::Duration::ZERO,
+            rate_per_s: Some(4000.0),
+            db_connections: Some(9),
+            ..Config::default()
+        };
+        // 4000 req/s, hit 0.5: fast stage 1 ms + 0.5 x 1.5 ms = 1.75 ms -> 7 x 1.5 = 10.5 -> 11.
+        assert_eq!(split_sizes(&config, 2, 0.5), SplitSizes { fast_threads: 11, miss_threads: 9 });
+        let fixed = Config { split_fast_threads: Some(7), ..config.clone() };
+        assert_eq!(split_sizes(&fixed, 2, 0.5).fast_threads, 7);
+        // At least one thread per CPU.
+        assert_eq!(split_sizes(&Config { rate_per_s: Some(10.0), ..config }, 4, 0.5).fast_threads, 4);
     }
 }

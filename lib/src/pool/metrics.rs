@@ -1,89 +1,9 @@
-//! What a run measures: every request's fate (completed, with its latency in an HDR
-//! histogram, or dropped), and the whole process's CPU time, context switches and memory.
+//! What a run costs the whole process: CPU time, context switches and memory.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use hdrhistogram::Histogram;
-
-use super::arrivals::Job;
-
-/// Latencies are recorded in microseconds, from 1 us to an hour, to 3 significant digits.
-const LATENCY_MAX_US: u64 = 3_600_000_000;
 /// How often the dispatcher samples the resident set.
 const RSS_SAMPLE_EVERY: Duration = Duration::from_millis(10);
-
-/// Counts every request's fate. Shared by all of a run's threads (or tasks).
-#[derive(Debug)]
-pub struct Tally {
-    completed: AtomicU64,
-    /// Completions before the arrival window closed: the steady-state throughput, without
-    /// the drain after the last arrival.
-    completed_in_window: AtomicU64,
-    window_end: OnceLock<Instant>,
-    dropped: AtomicU64,
-    latency_us: Mutex<Histogram<u64>>,
-    queue_timeout: Duration,
-}
-
-impl Tally {
-    pub fn new(queue_timeout: Duration) -> Self {
-        let histogram =
-            Histogram::new_with_bounds(1, LATENCY_MAX_US, 3).expect("1 us .. 1 h at 3 digits is a valid range");
-        Self {
-            completed: AtomicU64::new(0),
-            completed_in_window: AtomicU64::new(0),
-            window_end: OnceLock::new(),
-            dropped: AtomicU64::new(0),
-            latency_us: Mutex::new(histogram),
-            queue_timeout,
-        }
-    }
-
-    /// Marks when arrivals stop; completions after it still count, but not as in-window.
-    pub fn close_window_at(&self, end: Instant) {
-        let _ = self.window_end.set(end);
-    }
-
-    /// Drops `job` (counting it) when it waited in a queue past the timeout: its caller has
-    /// given up, so serving it would only delay the others. Returns true when dropped.
-    pub fn drop_if_expired(&self, job: &Job) -> bool {
-        let expired = job.arrived.elapsed() > self.queue_timeout;
-        if expired {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
-        }
-        expired
-    }
-
-    /// Records a finished request's latency, from its scheduled arrival to now. A latency the
-    /// histogram cannot hold is not recorded, so the run's count check fails loudly.
-    pub fn complete(&self, job: &Job) {
-        let now = Instant::now();
-        let latency_us = (now.saturating_duration_since(job.arrived).as_micros() as u64).max(1);
-        let _ = self.latency_us.lock().unwrap_or_else(PoisonError::into_inner).record(latency_us);
-        self.completed.fetch_add(1, Ordering::Relaxed);
-        if self.window_end.get().is_some_and(|end| now <= *end) {
-            self.completed_in_window.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    pub fn completed(&self) -> u64 {
-        self.completed.load(Ordering::Relaxed)
-    }
-
-    pub fn completed_in_window(&self) -> u64 {
-        self.completed_in_window.load(Ordering::Relaxed)
-    }
-
-    pub fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
-    }
-
-    pub fn histogram(&self) -> Histogram<u64> {
-        self.latency_us.lock().unwrap_or_else(PoisonError::into_inner).clone()
-    }
-}
 
 /// Resource use of the whole process: every thread, live or exited (`getrusage(RUSAGE_SELF)`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,65 +1,68 @@
 //! The split pool, sized per class instead of by the mean: a small pool does every request's
-//! CPU work and the cache wait of hits; misses move on to a second pool bounded like a
-//! database connection pool, so slow misses can no longer occupy the threads hits need.
+//! CPU work, the shared section and the cache wait of hits; misses move on to a second pool
+//! with one thread per database connection, so slow misses can no longer occupy the threads
+//! hits need.
 
-use std::hint::black_box;
 use std::thread;
 
-use super::arrivals::{dispatch, Request};
-use super::fixed::{join_all, simulated_io, spawn_workers, CaseResult, ServeParams};
+use super::closed::Feed;
+use super::fixed::{join_all, spawn_workers};
 use super::formula::SplitSizes;
-use super::metrics::{Meter, Tally};
+use super::metrics::Meter;
 use super::queue::JobQueue;
+use super::serve::{CaseResult, ServeParams, Service};
 use crate::error::RunError;
 
-/// Serves `requests` on the two pools. A request is dropped if it waited past the timeout
-/// (counted from its arrival) in either queue.
-pub fn run(sizes: SplitSizes, requests: &[Request], params: ServeParams) -> Result<CaseResult, RunError> {
+/// Serves the feed's requests on the two pools. A request is dropped if it waited past the
+/// timeout (counted from its arrival) in either queue.
+pub fn run(sizes: SplitSizes, feed: Feed, params: ServeParams) -> Result<CaseResult, RunError> {
     let fast_queue = JobQueue::default();
-    let db_queue = JobQueue::default();
-    let tally = Tally::new(params.queue_timeout);
-    let work = params.work;
+    let miss_queue = JobQueue::default();
+    let service = Service::new(&params, &feed);
     let serve_fast = || {
-        while let Some(job) = fast_queue.pop() {
-            if tally.drop_if_expired(&job) {
-                continue;
+        service.run_delay.around(|| {
+            while let Some(job) = fast_queue.pop() {
+                if service.tally.drop_if_expired(&job) {
+                    continue;
+                }
+                service.compute(&job);
+                if job.request.hit {
+                    service.cache(&job);
+                } else {
+                    miss_queue.push(job);
+                }
             }
-            black_box(work.run(job.request.seed));
-            if job.request.hit {
-                simulated_io(&job);
-                tally.complete(&job);
-            } else {
-                db_queue.push(job);
-            }
-        }
+        });
     };
-    let serve_db = || {
-        while let Some(job) = db_queue.pop() {
-            if !tally.drop_if_expired(&job) {
-                simulated_io(&job);
-                tally.complete(&job);
+    let serve_misses = || {
+        service.run_delay.around(|| {
+            while let Some(job) = miss_queue.pop() {
+                if !service.tally.drop_if_expired(&job) {
+                    service.database(&job);
+                }
             }
-        }
+        });
     };
     let (arrived, metered) = thread::scope(|scope| {
-        let db_workers = spawn_workers(scope, "db", sizes.db_connections, &db_queue, &serve_db)?;
+        let miss_workers = spawn_workers(scope, "miss", sizes.miss_threads, &miss_queue, &serve_misses)?;
         let fast_workers = match spawn_workers(scope, "fast", sizes.fast_threads, &fast_queue, &serve_fast) {
             Ok(workers) => workers,
             Err(error) => {
-                db_queue.close();
+                miss_queue.close();
                 return Err(error);
             }
         };
         let mut meter = Meter::start();
-        tally.close_window_at(meter.start_instant() + params.window);
-        let arrived = dispatch(meter.start_instant(), requests, |job| fast_queue.push(job), || meter.sample_memory());
-        // The fast pool finishes first: it is the only producer of the database queue.
+        service.tally.count_between(feed.counted(meter.start_instant()));
+        let arrived =
+            feed.run(meter.start_instant(), &service.tally, |job| fast_queue.push(job), || meter.sample_memory());
+        // The fast pool finishes first: it is the only producer of the miss queue.
         fast_queue.close();
         let fast_joined = join_all(fast_workers);
-        db_queue.close();
-        let db_joined = join_all(db_workers);
-        fast_joined.and(db_joined)?;
+        miss_queue.close();
+        let miss_joined = join_all(miss_workers);
+        fast_joined.and(miss_joined)?;
         Ok::<_, RunError>((arrived, meter.finish()))
     })?;
-    Ok(CaseResult::new(arrived, &tally, metered, fast_queue.peak_len(), db_queue.peak_len()))
+    Ok(service.finish(arrived, metered, fast_queue.peak_len(), miss_queue.peak_len()))
 }

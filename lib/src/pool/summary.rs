@@ -21,23 +21,45 @@ pub struct PoolSummary {
     pub trials: usize,
     pub cpus: u64,
     pub formula_threads: u64,
+    pub article_formula_threads: u64,
     pub mean_wait_ms: f64,
     pub cpu_work_ms: f64,
+    pub lock_hold_ms: f64,
+    pub queue_timeout_ms: f64,
     pub offered_rate_per_s: f64,
+    /// U in Goetz's formula.
+    pub utilization: f64,
     pub completed_per_s: Summary,
+    /// Closed-loop completions per second.
+    pub capacity_per_s: Summary,
+    /// Percentiles over every arrival, drops at the timeout.
+    pub mean_ms: Summary,
     pub p50_ms: Summary,
     pub p99_ms: Summary,
     pub p999_ms: Summary,
+    pub hit_p99_ms: Summary,
+    pub miss_p99_ms: Summary,
+    /// Some trial's p99 (overall, hits, misses) reached the timeout with drops recorded at
+    /// it: that median is a lower bound.
+    pub p99_lower_bound: bool,
+    pub hit_p99_lower_bound: bool,
+    pub miss_p99_lower_bound: bool,
+    pub lock_wait_ms: Summary,
+    pub db_wait_ms: Summary,
+    /// Run-queue delay per completed request; `None` where some trial could not read it.
+    pub run_delay_ms: Option<Summary>,
     /// Voluntary plus involuntary, per second of the run.
     pub switches_per_s: Summary,
     pub voluntary_per_s: Summary,
     pub involuntary_per_s: Summary,
+    pub switches_per_request: Summary,
     pub cpu_share: Summary,
     /// CPUs' worth of time spent switching: median switches/s x the probe's cost per switch.
     pub switching_cpus: f64,
-    /// Dropped / arrived over all trials.
+    /// Dropped (censored) / arrived over all trials.
     pub dropped_share: f64,
     pub peak_queue: u64,
+    pub peak_db_queue: u64,
     pub peak_rss_bytes: u64,
     pub switch_cost_ns: f64,
 }
@@ -94,29 +116,47 @@ fn summarize_case(key: CaseKey, rows: &[Row]) -> Option<PoolSummary> {
     let per_s = |count: fn(&Row) -> u64| {
         Summary::of(&group.iter().map(|row| count(row) as f64 / (row.elapsed_ns as f64 / 1e9)).collect::<Vec<_>>())
     };
+    let lower_bound = |value: fn(&Row) -> f64| group.iter().any(|row| row.is_lower_bound(value(row)));
     let switches_per_s = per_s(|row| row.voluntary_switches + row.involuntary_switches)?;
     let arrived: u64 = group.iter().map(|row| row.arrived).sum();
     let dropped: u64 = group.iter().map(|row| row.dropped).sum();
+    let peak = |value: fn(&Row) -> u64| group.iter().map(|row| value(row)).max().unwrap_or(0);
     Some(PoolSummary {
         key,
         trials: group.len(),
         cpus: first.cpus,
         formula_threads: first.formula_threads,
+        article_formula_threads: first.article_formula_threads,
         mean_wait_ms: first.mean_wait_ms,
         cpu_work_ms: first.cpu_work_ns as f64 / 1e6,
+        lock_hold_ms: first.lock_hold_ns as f64 / 1e6,
+        queue_timeout_ms: first.queue_timeout_ms,
         offered_rate_per_s: first.offered_rate_per_s,
+        utilization: first.target_utilization,
         completed_per_s: of(|row| row.completed_per_s)?,
+        capacity_per_s: of(|row| row.capacity_per_sec)?,
+        mean_ms: of(|row| row.mean_ms)?,
         p50_ms: of(|row| row.p50_ms)?,
         p99_ms: of(|row| row.p99_ms)?,
         p999_ms: of(|row| row.p999_ms)?,
+        hit_p99_ms: of(|row| row.hit_p99_ms)?,
+        miss_p99_ms: of(|row| row.miss_p99_ms)?,
+        p99_lower_bound: lower_bound(|row| row.p99_ms),
+        hit_p99_lower_bound: lower_bound(|row| row.hit_p99_ms),
+        miss_p99_lower_bound: lower_bound(|row| row.miss_p99_ms),
+        lock_wait_ms: of(|row| row.lock_wait_ms)?,
+        db_wait_ms: of(|row| row.db_wait_ms)?,
+        run_delay_ms: if group.iter().all(|row| row.run_delay_measured) { of(|row| row.run_delay_ms) } else { None },
         switching_cpus: switches_per_s.median * first.switch_cost_ns / 1e9,
         switches_per_s,
         voluntary_per_s: per_s(|row| row.voluntary_switches)?,
         involuntary_per_s: per_s(|row| row.involuntary_switches)?,
+        switches_per_request: of(Row::switches_per_request)?,
         cpu_share: of(|row| row.cpu_share)?,
         dropped_share: if arrived == 0 { 0.0 } else { dropped as f64 / arrived as f64 },
-        peak_queue: group.iter().map(|row| row.peak_queue).max().unwrap_or(0),
-        peak_rss_bytes: group.iter().map(|row| row.peak_rss_bytes).max().unwrap_or(0),
+        peak_queue: peak(|row| row.peak_queue),
+        peak_db_queue: peak(|row| row.peak_db_queue),
+        peak_rss_bytes: peak(|row| row.peak_rss_bytes),
         switch_cost_ns: first.switch_cost_ns,
     })
 }

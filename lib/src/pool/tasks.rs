@@ -1,51 +1,88 @@
 //! The async variant, the analogue of Java's virtual threads: every request is a tokio task
-//! on a runtime with one worker thread per CPU; the CPU work runs on a worker, and the
-//! simulated IO is a timer (`tokio::time::sleep`), which frees the worker instead of
-//! blocking a thread. tokio's timer wheel ticks in milliseconds, so waits end up to about
-//! 1 ms late; that is part of what this variant costs and is measured as latency.
+//! on a runtime with one worker thread per CPU. The CPU work and the shared section run on a
+//! worker (the section's `std` mutex blocks that worker, as `synchronized` pins a virtual
+//! thread); a miss acquires its database connection from a fair async semaphore of the same
+//! size as the other variants' pool, so waiting frees the worker, and gives up at its
+//! caller's deadline as they do; the IO waits are timers.
+//! tokio's timer wheel ticks in milliseconds, so waits end up to about 1 ms late; that is
+//! part of what this variant costs and is measured as latency.
 
-use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use super::arrivals::{dispatch, Request};
-use super::fixed::{CaseResult, ServeParams};
-use super::metrics::{Meter, Tally};
+use tokio::sync::Semaphore;
+
+use super::closed::Feed;
+use super::metrics::Meter;
+use super::serve::{CaseResult, ServeParams, Service};
 use super::EXPERIMENT;
 use crate::error::RunError;
 
-/// Serves `requests` as tasks on `worker_threads` tokio workers.
-pub fn run(worker_threads: usize, requests: &[Request], params: ServeParams) -> Result<CaseResult, RunError> {
+/// Tasks spawned but not yet started (the async counterpart of a pool's queue), and misses
+/// waiting for a connection, with the most of each seen at once.
+#[derive(Debug, Default)]
+struct Waiting {
+    not_started: AtomicUsize,
+    peak_not_started: AtomicUsize,
+    for_connection: AtomicUsize,
+    peak_for_connection: AtomicUsize,
+}
+
+fn enter(count: &AtomicUsize, peak: &AtomicUsize) {
+    peak.fetch_max(count.fetch_add(1, Ordering::Relaxed) + 1, Ordering::Relaxed);
+}
+
+/// Serves the feed's requests as tasks on `worker_threads` tokio workers.
+pub fn run(worker_threads: usize, feed: Feed, params: ServeParams) -> Result<CaseResult, RunError> {
+    let service = Arc::new(Service::new(&params, &feed));
+    let (on_start, on_stop) = (Arc::clone(&service), Arc::clone(&service));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(worker_threads)
         .thread_name(format!("{EXPERIMENT}-async"))
         .enable_time()
+        // Each worker's run-queue delay, from its start to its stop (see `schedstat`).
+        .on_thread_start(move || on_start.run_delay.begin_thread())
+        .on_thread_stop(move || on_stop.run_delay.end_thread())
         .build()
         .map_err(|source| RunError::Spawn { experiment: EXPERIMENT, source })?;
-    let tally = Arc::new(Tally::new(params.queue_timeout));
-    let work = params.work;
-    // Tasks spawned but not yet started: the async counterpart of a pool's queue.
-    let not_started = Arc::new(AtomicUsize::new(0));
-    let mut peak_not_started = 0;
-    let mut tasks = Vec::with_capacity(requests.len());
+    let connections = Arc::new(Semaphore::new(params.db_connections));
+    let waiting = Arc::new(Waiting::default());
+    let mut tasks = Vec::new();
     let mut meter = Meter::start();
     let start = meter.start_instant();
-    tally.close_window_at(start + params.window);
-    let arrived = dispatch(
+    service.tally.count_between(feed.counted(start));
+    let arrived = feed.run(
         start,
-        requests,
+        &service.tally,
         |job| {
-            peak_not_started = peak_not_started.max(not_started.fetch_add(1, Ordering::Relaxed) + 1);
-            let (tally, not_started) = (Arc::clone(&tally), Arc::clone(&not_started));
+            enter(&waiting.not_started, &waiting.peak_not_started);
+            let (service, connections, waiting) =
+                (Arc::clone(&service), Arc::clone(&connections), Arc::clone(&waiting));
             tasks.push(runtime.spawn(async move {
-                not_started.fetch_sub(1, Ordering::Relaxed);
-                if tally.drop_if_expired(&job) {
+                waiting.not_started.fetch_sub(1, Ordering::Relaxed);
+                if service.tally.drop_if_expired(&job) {
                     return;
                 }
-                black_box(work.run(job.request.seed));
-                tokio::time::sleep(Duration::from_nanos(job.request.wait_ns)).await;
-                tally.complete(&job);
+                service.compute(&job);
+                let wait = Duration::from_nanos(job.request.wait_ns);
+                if job.request.hit {
+                    tokio::time::sleep(wait).await;
+                } else {
+                    enter(&waiting.for_connection, &waiting.peak_for_connection);
+                    let asked = Instant::now();
+                    let deadline = tokio::time::Instant::from_std(service.tally.deadline(&job));
+                    let connection = tokio::time::timeout_at(deadline, connections.acquire()).await;
+                    waiting.for_connection.fetch_sub(1, Ordering::Relaxed);
+                    service.tally.record_db_wait(asked.elapsed());
+                    let Ok(Ok(connection)) = connection else {
+                        service.tally.give_up(&job);
+                        return;
+                    };
+                    tokio::time::sleep(wait).await;
+                    drop(connection);
+                }
+                service.tally.complete(&job);
             }));
         },
         || meter.sample_memory(),
@@ -58,9 +95,11 @@ pub fn run(worker_threads: usize, requests: &[Request], params: ServeParams) -> 
         all_joined
     });
     let metered = meter.finish();
+    // Dropping the runtime stops its workers, which adds their run-queue delay.
     drop(runtime);
     if !all_joined {
         return Err(RunError::WorkerPanicked { experiment: EXPERIMENT });
     }
-    Ok(CaseResult::new(arrived, &tally, metered, peak_not_started, 0))
+    let peak_queue = waiting.peak_not_started.load(Ordering::Relaxed);
+    Ok(service.finish(arrived, metered, peak_queue, waiting.peak_for_connection.load(Ordering::Relaxed)))
 }

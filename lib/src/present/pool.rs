@@ -3,12 +3,15 @@
 //! and the sentences the data supports.
 
 mod article;
+mod cases;
 
-use super::{Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use super::{Figure, Finding, Measured, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
+use crate::chart::Series;
 use crate::format;
-use crate::pool::{findings, summarize, PoolSummary, Row, Variant, EXPERIMENT};
+use crate::pool::format_ms;
+use crate::pool::{findings, summarize, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
 use crate::reference::PoolReference;
 
 pub const TITLE: &str = "Thread-pool sizing";
@@ -44,17 +47,21 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Res
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
     for m in &measured {
         section.findings.extend(findings(&m.summaries).into_iter().map(|text| Finding::about(m.label, text)));
+        section.findings.extend(why_big_pools(&m.summaries).into_iter().map(|text| Finding::about(m.label, text)));
     }
     section.figures.extend(figures(&measured)?);
     section.tables.push(article::comparison(article, &measured));
-    section.tables.extend(measured.iter().map(cases_table));
+    section.tables.extend(measured.iter().map(cases::table));
     section.notes.extend(measured.iter().filter_map(setup));
     section.notes.push(Finding::general(
-        "Medians over trials. p99 interval: a distribution-free interval for the median p99 (with 3 trials, the \
-         lowest to the highest trial). CPU used: process CPU time over CPUs x wall time. CPUs switching: switches \
-         per second x the probe's cost of one switch (two threads handing a token back and forth on one CPU). \
-         Percentiles cover completed requests; dropped ones waited past the queue timeout. Peak RSS is sampled \
-         every 10 ms. Noisy p99 values varied by more than 10% between trials.",
+        "Medians over trials. Percentiles cover every arrival: a request dropped after waiting past the timeout \
+         (for a thread or a database connection) counts at the timeout, censored, and a percentile that reached \
+         it is marked >= as a lower bound. p99 interval: a distribution-free interval for the median p99 (with 3 \
+         trials, the lowest to the highest trial). Run-queue delay: the serving threads' wait for a CPU \
+         (schedstat) per completed request. Lock and db: mean waits for the shared lock per request and for a \
+         connection per miss. Capacity: completions per second of a closed loop of callers after each run. CPU \
+         used: process CPU time over CPUs x wall time. CPUs switching: switches per second x the probe's cost of \
+         one switch. Peak RSS is sampled every 10 ms. Noisy p99 values varied by more than 10% between trials.",
     ));
     section.notes.extend(super::config_notes(machines));
     Ok(section)
@@ -65,51 +72,57 @@ fn setup(m: &Summarised) -> Option<Finding> {
     Some(Finding::about(
         m.label,
         format!(
-            "{} CPUs; {:.2} ms of hashing per request (calibrated); {:.0} requests/s offered; one context switch \
-             cost {:.1} us in the probe.",
+            "{} CPUs; {:.0} requests/s offered open-loop ({:.1} per CPU, the article's 1 180 on 8 cores), whatever \
+             the pool size; {} of hashing per request (calibrated: {} of the CPUs at that rate), then {} of work \
+             under one shared lock (a shared cache's bookkeeping), then the IO wait: hits 1-2 ms, misses 40-80 ms \
+             holding one of {} database connections (HikariCP's default 10 on 8 cores, per CPU), handed over \
+             first-come as a JDBC pool does. One context switch cost {:.1} us in the probe.",
             s.cpus,
-            s.cpu_work_ms,
             s.offered_rate_per_s,
+            s.offered_rate_per_s / s.cpus as f64,
+            format_ms(s.cpu_work_ms),
+            format::percent(s.cpu_work_ms / 1e3 * s.offered_rate_per_s / s.cpus as f64),
+            format_ms(s.lock_hold_ms),
+            s.key.db_connections,
             s.switch_cost_ns / 1e3
         ),
     ))
 }
 
-fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
-    let suffix = |m: &Summarised| if measured.len() > 1 { format!(", {}", m.label) } else { String::new() };
-    let fixed = |m: &Summarised, name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary| {
-        fixed_series(format!("{name}{}", suffix(m)), &m.summaries, m.first_hit(), pick)
-    };
-    let latency: Vec<LatencyLines> = measured
-        .iter()
-        .map(|m| LatencyLines { p99: fixed(m, "p99", |s| &s.p99_ms), p50: fixed(m, "p50", |s| &s.p50_ms) })
-        .collect();
-    let formula: Vec<Marker> = measured
-        .iter()
-        .filter_map(|m| m.summaries.first())
-        .map(|s| Marker { label: format!("formula: {}", s.formula_threads), value: s.formula_threads as f64 })
-        .collect();
-    let levels: Vec<Marker> = measured
-        .iter()
-        .flat_map(|m| {
-            let hit = m.first_hit();
-            m.summaries.iter().filter(move |s| s.key.variant != Variant::Fixed && s.key.hit_rate == hit).map(move |s| {
-                Marker { label: format!("{} p99{}", s.key.variant.name(), suffix(m)), value: s.p99_ms.median }
-            })
-        })
-        .collect();
-    let hit_note = measured.first().map_or(String::new(), |m| format!(" at {:.0}% hits", m.first_hit() * 100.0));
-    let switches: Vec<SwitchLines> = measured
-        .iter()
-        .map(|m| SwitchLines {
-            voluntary: fixed(m, "voluntary", |s| &s.voluntary_per_s),
-            involuntary: fixed(m, "involuntary", |s| &s.involuntary_per_s),
-            throughput: fixed(m, "completed", |s| &s.completed_per_s),
-            offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
-        })
-        .collect();
-    let points = |pick: fn(&PoolSummary) -> String| {
-        let lines: Vec<String> = measured
+/// How the charts name one machine's lines, and its fixed pools at the first hit rate.
+struct Charting<'a> {
+    measured: &'a [Summarised<'a>],
+}
+
+impl Charting<'_> {
+    fn suffix(&self, m: &Summarised) -> String {
+        if self.measured.len() > 1 {
+            format!(", {}", m.label)
+        } else {
+            String::new()
+        }
+    }
+
+    fn fixed(&self, m: &Summarised, name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary) -> Series {
+        fixed_series(format!("{name}{}", self.suffix(m)), &m.summaries, m.first_hit(), pick)
+    }
+
+    fn formula(&self) -> Vec<Marker> {
+        self.measured
+            .iter()
+            .filter_map(|m| m.summaries.first())
+            .map(|s| Marker { label: format!("formula: {}", s.formula_threads), value: s.formula_threads as f64 })
+            .collect()
+    }
+
+    fn hit_note(&self) -> String {
+        self.measured.first().map_or(String::new(), |m| format!(" at {:.0}% hits", m.first_hit() * 100.0))
+    }
+
+    /// Each machine's fixed pools, one value each, for the text stand-in.
+    fn points(&self, pick: fn(&PoolSummary) -> String) -> String {
+        let lines: Vec<String> = self
+            .measured
             .iter()
             .map(|m| {
                 let fixed =
@@ -118,79 +131,72 @@ fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
             })
             .collect();
         lines.join("; ")
-    };
-    Ok([
-        Figure {
-            title: "pool latency".into(),
-            svg: pool_latency_chart(&format!("Latency against pool size{hit_note}"), &latency, &formula, &levels)?,
-            caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
-                      interval; both axes logarithmic. The vertical line is the formula's answer from the mean W/C; \
-                      the dotted horizontal lines are the split and async variants' p99, which have no single pool size."
-                .into(),
-            text: format!(
-                "p99 per fixed pool size. {}",
-                points(|s| format!("{} threads: {} ms", s.key.pool_threads, format::number(s.p99_ms.median)))
-            ),
-        },
-        Figure {
-            title: "pool switches".into(),
-            svg: pool_switches_chart(&format!("Context switches and throughput{hit_note}"), &switches, &formula)?,
-            caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \
-                      second, including the dispatcher's wake-ups. Below: completed requests per second against the \
-                      offered rate (dotted); a pool that cannot keep up falls below it and drops requests."
-                .into(),
-            text: format!(
-                "Context switches per second per fixed pool size. {}",
-                points(|s| format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median))
-            ),
-        },
-    ])
+    }
 }
 
-fn cases_table(m: &Summarised) -> Table {
-    let numbers = [
-        "hits",
-        "threads",
-        "trials",
-        "completed/s",
-        "p50 (ms)",
-        "p99 (ms)",
-        "p99 interval",
-        "p99.9 (ms)",
-        "switches/s vol / invol",
-        "CPU used",
-        "CPUs switching",
-        "dropped",
-        "peak queue",
-        "peak RSS",
-    ];
-    let mut columns = vec![Column::text("variant")];
-    columns.extend(numbers.iter().map(|label| Column::number(*label)));
-    let rows = m.summaries.iter().map(case_row).collect();
-    Table { caption: format!("Every case: {}", m.label), columns, rows }
+fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
+    let charting = Charting { measured };
+    Ok([latency_figure(&charting)?, switches_figure(&charting)?])
 }
 
-fn case_row(s: &PoolSummary) -> Vec<Cell> {
-    let threads = match s.key.variant {
-        Variant::Split => format!("{} + {} db", s.key.pool_threads, s.key.db_connections),
-        Variant::Async => format!("{} workers", s.key.pool_threads),
-        Variant::Fixed => s.key.pool_threads.to_string(),
-    };
-    vec![
-        Cell::from(s.key.variant.name()),
-        Cell::from(format::percent(s.key.hit_rate)),
-        Cell::from(threads),
-        Cell::from(s.trials.to_string()),
-        Cell::from(format!("{:.0}", s.completed_per_s.median)),
-        Cell::from(format::number(s.p50_ms.median)),
-        Cell::noisy(format::number(s.p99_ms.median), s.p99_ms.is_noisy()),
-        Cell::from(format::interval(s.p99_ms.median_low, s.p99_ms.median_high)),
-        Cell::from(format::number(s.p999_ms.median)),
-        Cell::from(format!("{:.0} / {:.0}", s.voluntary_per_s.median, s.involuntary_per_s.median)),
-        Cell::from(format::percent(s.cpu_share.median)),
-        Cell::from(format!("{:.3}", s.switching_cpus)),
-        Cell::from(format::percent(s.dropped_share)),
-        Cell::from(s.peak_queue.to_string()),
-        if s.peak_rss_bytes == 0 { Cell::missing() } else { Cell::from(format::bytes(s.peak_rss_bytes)) },
-    ]
+fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
+    let latency: Vec<LatencyLines> = charting
+        .measured
+        .iter()
+        .map(|m| LatencyLines {
+            p99: charting.fixed(m, "p99", |s| &s.p99_ms),
+            p50: charting.fixed(m, "p50", |s| &s.p50_ms),
+        })
+        .collect();
+    let levels: Vec<Marker> = charting
+        .measured
+        .iter()
+        .flat_map(|m| {
+            let hit = m.first_hit();
+            let suffix = charting.suffix(m);
+            m.summaries
+                .iter()
+                .filter(move |s| s.key.variant != Variant::Fixed && s.key.hit_rate == hit)
+                .map(move |s| Marker { label: format!("{} p99{suffix}", s.key.variant.name()), value: s.p99_ms.median })
+        })
+        .collect();
+    let title = format!("Latency against pool size{}", charting.hit_note());
+    Ok(Figure {
+        title: "pool latency".into(),
+        svg: pool_latency_chart(&title, &latency, &charting.formula(), &levels)?,
+        caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
+                  interval; both axes logarithmic. The vertical line is the formula's answer from the mean W/C; \
+                  the dotted horizontal lines are the split and async variants' p99, which have no single pool size."
+            .into(),
+        text: format!(
+            "p99 per fixed pool size. {}",
+            charting.points(|s| format!("{} threads: {} ms", s.key.pool_threads, format::number(s.p99_ms.median)))
+        ),
+    })
+}
+
+fn switches_figure(charting: &Charting) -> Result<Figure, PresentError> {
+    let switches: Vec<SwitchLines> = charting
+        .measured
+        .iter()
+        .map(|m| SwitchLines {
+            voluntary: charting.fixed(m, "voluntary", |s| &s.voluntary_per_s),
+            involuntary: charting.fixed(m, "involuntary", |s| &s.involuntary_per_s),
+            throughput: charting.fixed(m, "completed", |s| &s.completed_per_s),
+            offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
+        })
+        .collect();
+    let title = format!("Context switches and throughput{}", charting.hit_note());
+    Ok(Figure {
+        title: "pool switches".into(),
+        svg: pool_switches_chart(&title, &switches, &charting.formula())?,
+        caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \
+                  second, including the dispatcher's wake-ups. Below: completed requests per second against the \
+                  offered rate (dotted); a pool that cannot keep up falls below it and drops requests."
+            .into(),
+        text: format!(
+            "Context switches per second per fixed pool size. {}",
+            charting.points(|s| format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median))
+        ),
+    })
 }

@@ -12,7 +12,7 @@ use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
 /// message rather than misread.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// The file every run folder holds.
 pub const MANIFEST: &str = "manifest.json";
 

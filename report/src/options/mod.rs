@@ -15,8 +15,9 @@ use std::path::PathBuf;
 use anyhow::Result;
 use contention::runs::Profile;
 
-use crate::cli::{Cli, Command, Format, MeasureArgs};
+use crate::cli::{Cli, Command, MeasureArgs};
 use crate::experiment::Experiment;
+use crate::output::Format;
 
 /// What the command was asked to do.
 #[derive(Debug)]

@@ -17,6 +17,14 @@ pub fn sized(args: &MeasureArgs) -> bool {
         || args.variant.is_some()
         || !args.hit_wait_ms.is_empty()
         || !args.miss_wait_ms.is_empty()
+        || args.rate_per_cpu.is_some()
+        || args.work_share.is_some()
+        || args.cpu_work_ms.is_some()
+        || args.lock_hold_us.is_some()
+        || args.db_connections.is_some()
+        || args.queue_timeout_ms.is_some()
+        || args.capacity_seconds.is_some()
+        || args.capacity_clients.is_some()
 }
 
 /// The experiment's config from the flags; validated only when it was asked for.
@@ -29,10 +37,29 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.hit_rates = args.hit.clone();
     }
     config.rate_per_s = args.rate.or(config.rate_per_s);
-    if let Some(seconds) = args.seconds {
-        config.window = Duration::try_from_secs_f64(seconds)
-            .map_err(|_| usage(format!("invalid seconds = {seconds}: a run length above 0 seconds")))?;
+    config.rate_per_cpu_per_s = args.rate_per_cpu.unwrap_or(config.rate_per_cpu_per_s);
+    config.work_cpu_share = args.work_share.unwrap_or(config.work_cpu_share);
+    config.db_connections = args.db_connections.or(config.db_connections);
+    config.capacity_clients = args.capacity_clients.or(config.capacity_clients);
+    if let Some(micros) = args.lock_hold_us {
+        config.lock_hold = Duration::from_micros(micros);
     }
+    let length = |flag: &str, value: Option<f64>, per_second: f64, allowed: &str| {
+        value
+            .map(|value| {
+                Duration::try_from_secs_f64(value / per_second)
+                    .map_err(|_| usage(format!("invalid {flag} = {value}: {allowed}")))
+            })
+            .transpose()
+    };
+    let run_length = "a run length above 0 seconds";
+    config.window = length("seconds", args.seconds, 1.0, run_length)?.unwrap_or(config.window);
+    config.capacity_window =
+        length("capacity-seconds", args.capacity_seconds, 1.0, run_length)?.unwrap_or(config.capacity_window);
+    config.queue_timeout =
+        length("queue-timeout-ms", args.queue_timeout_ms, 1e3, "above 0 milliseconds")?.unwrap_or(config.queue_timeout);
+    let work = "CPU work per request from 0.001 to 1000 ms (set directly, or by --work-share and the rate)";
+    config.cpu_work = length("cpu-work-ms", args.cpu_work_ms, 1e3, work)?.or(config.cpu_work);
     if let Some(variant) = args.variant {
         config.variants = match variant {
             VariantArg::Fixed => vec![Variant::Fixed],

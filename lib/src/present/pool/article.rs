@@ -1,6 +1,7 @@
 //! The article's incident and fix beside each machine: its pool sizes scaled per CPU, its
 //! numbers as published, ours from the same pool sizes per CPU.
 
+use super::cases::bounded;
 use super::Summarised;
 use crate::format;
 use crate::pool::{format_ms, PoolSummary, Variant};
@@ -50,6 +51,10 @@ fn fix<'a>(m: &'a Summarised) -> Option<&'a PoolSummary> {
     fixed_at(m, FIX_PER_CPU, m.first_hit())
 }
 
+fn p99(s: &PoolSummary) -> String {
+    bounded(s.p99_ms.median, s.p99_lower_bound)
+}
+
 fn variant_at<'a>(m: &'a Summarised, variant: Variant) -> Option<&'a PoolSummary> {
     m.summaries.iter().find(|s| s.key.variant == variant && s.key.hit_rate == m.first_hit())
 }
@@ -84,7 +89,7 @@ fn sizing_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Ce
         row(measured, "CPUs", a("cores"), &|m| m.summaries.first().map(|s| s.cpus.to_string())),
         row(
             measured,
-            "Goetz's formula with the mean W/C (ms)",
+            "Goetz's formula with this service's mean W/C (ms)",
             format!("8 x {} x (1 + 49/1) = 320", a("formula_utilization")),
             &|m| {
                 let utilization = m.target_utilization.as_ref()?;
@@ -96,20 +101,34 @@ fn sizing_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Ce
                 })
             },
         ),
+        row(
+            measured,
+            "Goetz's formula with the article's W = 49 ms (a response time under load)",
+            a("incident_threads"),
+            &|m| {
+                let utilization = m.target_utilization.as_ref()?;
+                m.summaries
+                    .first()
+                    .map(|s| format!("{} x {utilization} x (1 + 49/1) = {}", s.cpus, s.article_formula_threads))
+            },
+        ),
         row(measured, "pool size, incident (40 per CPU)", a("incident_threads"), &|m| {
             incident(m).map(|s| s.key.pool_threads.to_string())
         }),
-        row(measured, "p99, incident pool", a("incident_p99"), &|m| incident(m).map(|s| format_ms(s.p99_ms.median))),
+        row(measured, "p99, incident pool", a("incident_p99"), &|m| incident(m).map(p99)),
         row(measured, "pool size, fix (8 per CPU)", a("fix_threads"), &|m| {
             fix(m).map(|s| s.key.pool_threads.to_string())
         }),
-        row(measured, "p99, fix pool", a("fix_p99"), &|m| fix(m).map(|s| format_ms(s.p99_ms.median))),
+        row(measured, "p99, fix pool", a("fix_p99"), &|m| fix(m).map(p99)),
         row(measured, "throughput, incident -> fix pool", format!("{} -> {}", a("incident_qps"), a("fix_qps")), &|m| {
             let (big, small) = (incident(m)?, fix(m)?);
-            Some(format!("{:.0} -> {:.0} requests/s", big.completed_per_s.median, small.completed_per_s.median))
+            Some(format!(
+                "capacity {:.0} -> {:.0} requests/s (closed loop)",
+                big.capacity_per_s.median, small.capacity_per_s.median
+            ))
         }),
         row(measured, "p99 at 97% hits, incident pool", format!("above {}", a("hit_rate_after_p99_floor")), &|m| {
-            fixed_at(m, INCIDENT_PER_CPU, 0.97).map(|s| format_ms(s.p99_ms.median))
+            fixed_at(m, INCIDENT_PER_CPU, 0.97).map(p99)
         }),
     ]
 }
@@ -126,12 +145,15 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
             measured,
             "context switches per completed request, incident pool",
             format!("{} (derived: switches / QPS)", format::number(per_request)),
-            &|m| {
-                incident(m)
-                    .filter(|s| s.completed_per_s.median > 0.0)
-                    .map(|s| format!("{:.1}", s.switches_per_s.median / s.completed_per_s.median))
-            },
+            &|m| incident(m).map(|s| format!("{:.1}", s.switches_per_request.median)),
         ),
+        row(measured, "mean wait for a CPU, incident pool", format!("{} (perf sched)", a("scheduling_wait")), &|m| {
+            incident(m).map(|s| {
+                s.run_delay_ms.as_ref().map_or("unavailable (no schedstat)".into(), |delay| {
+                    format!("{} per request (schedstat)", format_ms(delay.median))
+                })
+            })
+        }),
         row(measured, "CPU busy, incident pool", a("incident_cpu_busy"), &|m| {
             incident(m).map(|s| format::percent(s.cpu_share.median))
         }),
@@ -151,8 +173,8 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
             &|m| {
                 let (fixed, tasks) = (incident(m)?, variant_at(m, Variant::Async)?);
                 Some(format!(
-                    "{:.0} -> {:.0} requests/s (incident pool -> async)",
-                    fixed.completed_per_s.median, tasks.completed_per_s.median
+                    "capacity {:.0} -> {:.0} requests/s (incident pool -> async)",
+                    fixed.capacity_per_s.median, tasks.capacity_per_s.median
                 ))
             },
         ),
