@@ -236,7 +236,19 @@ mod tests {
         let table = &section.tables[0];
         assert_eq!(table.rows.len(), 3, "8, 64 and the article's 128");
         let texts = |row: &Vec<Cell>| row.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
-        assert_eq!(texts(&table.rows[0]), ["8", "2407", "122.46x", "41.0", "40.0–42.0", "3.90x", "41000"]);
+        // 40-42 ms over 1000 adds is 40000-42000 ns per add; the article's 2407 ms over 10 M adds is 241 ns.
+        assert_eq!(
+            texts(&table.rows[0]),
+            [
+                "8",
+                "241",
+                "122.46x",
+                "41000",
+                "40000–42000",
+                "3.90x",
+                "3 trials, interval covers 75%, too few for a claim; outliers none"
+            ]
+        );
         // The article has no 64-byte row, and the machine no 128-byte one: shown as missing, not invented.
         assert_eq!(texts(&table.rows[1])[1..3], ["n/a", "n/a"]);
         assert_eq!(texts(&table.rows[2])[3..], ["n/a", "n/a", "n/a", "n/a"]);
@@ -251,8 +263,8 @@ mod tests {
         let section = section(&machines, &article()).unwrap();
         assert_eq!(section.tables[0].columns.len(), 3 + 2 * 4);
         let text = &section.figures[0].text;
-        assert!(text.contains("laptop: 8 B: 41.0 ms (3.90x), 64 B"), "{text}");
-        assert!(text.ends_with("server: 8 B: 41.0 ms (1.00x)"), "{text}");
+        assert!(text.contains("laptop: 8 B: 41000 ns per add (3.90x), 64 B: 10500 ns per add (1.00x)"), "{text}");
+        assert!(text.ends_with("server: 8 B: 41000 ns per add (1.00x)"), "{text}");
         assert!(section.figures[0].svg.starts_with("<svg"));
         assert!(section.summary().starts_with("laptop: "));
     }
