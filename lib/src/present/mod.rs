@@ -18,6 +18,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::chart::ChartError;
+use crate::evidence::Evidence;
 use crate::perf::CounterReading;
 use crate::runs::{Run, RunsError};
 use crate::stats::Summary;
@@ -177,6 +178,12 @@ impl Cell {
     /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
     pub fn missing() -> Self {
         Self::from(crate::format::NOT_AVAILABLE)
+    }
+
+    /// What a case's claim stands on, beside it: trials, coverage and budget cuts (the
+    /// [`crate::evidence`] rule), then the Tukey outliers among `summary`'s samples.
+    pub fn evidence(evidence: &Evidence, summary: &Summary) -> Self {
+        Self::from(format!("{}; outliers {}", evidence.describe(), summary.outliers.describe(summary.samples)))
     }
 }
 

@@ -125,11 +125,7 @@ fn cells(summary: Option<&StrideSummary>) -> [Cell; 4] {
             Cell::noisy(format::number(s.ns_per_op.median), s.ns_per_op.is_noisy()),
             Cell::from(format::interval(s.ns_per_op.median_low, s.ns_per_op.median_high)),
             Cell::from(format::ratio(s.relative_to_fastest)),
-            Cell::from(format!(
-                "{}; outliers {}",
-                s.evidence.describe(),
-                s.ns_per_op.outliers.describe(s.ns_per_op.samples)
-            )),
+            Cell::evidence(&s.evidence, &s.ns_per_op),
         ],
     }
 }

@@ -18,6 +18,8 @@ pub struct MachineRun<'a> {
     pub label: String,
     pub machine: &'a Machine,
     pub c2c: Option<&'a [crate::c2c::Row]>,
+    /// Samples each c2c pair was to take (its config), to tell a budget cut from a plan.
+    pub c2c_samples_planned: Option<u64>,
     pub scaling: Option<&'a [fitness::Row]>,
     /// Each experiment's name and what the machine did while it ran.
     pub conditions: Vec<(String, Conditions)>,
@@ -37,6 +39,10 @@ impl<'a> MachineRun<'a> {
             label: run.label(),
             machine: &run.manifest.machine,
             c2c: run.c2c.as_deref(),
+            c2c_samples_planned: run
+                .manifest
+                .record(crate::c2c::EXPERIMENT)
+                .and_then(|record| record.config.get("samples_per_pair")?.as_u64()),
             scaling: run.machine.as_deref(),
             conditions: run
                 .manifest
