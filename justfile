@@ -16,11 +16,11 @@ report *flags:
 machine:
     {{contention}} run machine c2c --quick
 
-# Measure the given experiments into data/runs/<host>-<utc>/, e.g. `just run stride --quick`.
+# Measure the given experiments into data/runs/<label>-<utc>/, e.g. `just run stride --quick`.
 run +args:
     {{contention}} run {{args}}
 
-# Re-render a saved run without measuring: `just render data/runs/<host>-<utc>`.
+# Re-render a saved run without measuring: `just render data/runs/<label>-<utc>`.
 render run_dir:
     {{contention}} report --from {{run_dir}}
 

@@ -4,10 +4,14 @@ without skipping a run or experiment it could not read.
 
 evcxr reports a panic as success by default, so the kernel runs with a CI-only config
 folder (EVCXR_CONFIG_DIR) whose init.evcxr sets `:preserve_vars_on_panic 0` (a panic then
-fails the cell) and `:cache` (compiled crates kept across kernels, so warm runs are short).
+fails the cell). Warm runs are short because the kernel (notebooks/kernel.sh) builds in a
+folder it keeps; evcxr's `:cache` is not used: its copies of serde's and thiserror's builds
+name a folder that is gone, and every cell then rebuilt them and the lib.
 An `Err` returned through `?` only prints to stderr and still "succeeds", so any stderr
-output fails the check too. The committed notebooks are never written to: executed copies
-go to a temporary folder (or --keep DIR).
+output fails the check too, and so does a "Compiling" line after the setup cell, in a cell's
+output or in what the kernel wrote to its own stderr while the cell ran (the terminal that
+runs Jupyter shows those lines: a later cell rebuilt the lib or a crate). The committed
+notebooks are never written to: executed copies go to a temporary folder (or --keep DIR).
 
 Usage (from the repository root, after notebooks/setup.sh):
     .venv/bin/python notebooks/check.py                # cleared check, then execute all
@@ -31,11 +35,14 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 
 HERE = Path(__file__).resolve().parent
 VENV = HERE.parent / ".venv"
-INIT_EVCXR = ":preserve_vars_on_panic 0\n:cache 2048\n"
+INIT_EVCXR = ":preserve_vars_on_panic 0\n"
 # Text that means something failed even when the cell reported success.
 FAILURE_TEXT = re.compile(r"panicked at|^error(\[E\d+\])?:|^Error:|Subprocess terminated", re.MULTILINE)
 # A run or experiment the notebook could not read and left out: its numbers are missing.
 SKIPPED_TEXT = re.compile(r"\bskipped\b", re.IGNORECASE)
+# Cargo's line for a crate it builds: after the setup cell it means a cell rebuilt the lib or
+# its dependencies (seconds lost, and a page of build log shown to the reader).
+COMPILING_TEXT = re.compile(r"^\s*Compiling \S+ v\S+", re.MULTILINE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.
 NOTEBOOK_S = 180
 
@@ -92,8 +99,46 @@ def problems_in(notebook):
     return found
 
 
+class KernelLog:
+    """The kernel's own stderr, cell by cell. evcxr writes cargo's "Compiling" lines there
+    (the terminal that runs Jupyter shows them), not into the cell's output."""
+
+    def __init__(self, folder):
+        self.path = Path(folder) / "kernel-stderr.log"
+        # Append mode: the kernel's writes land at the end whatever this process reads.
+        self.file = open(self.path, "a+", encoding="utf-8")
+        self.read_up_to = 0
+        self.by_cell = {}
+
+    def cell_executed(self, cell, cell_index, **_):
+        with open(self.path, encoding="utf-8", errors="replace") as log:
+            log.seek(self.read_up_to)
+            self.by_cell[cell_index] = log.read()
+            self.read_up_to = log.tell()
+
+
+def compiled_crates(text):
+    return [match.split()[1] for match in COMPILING_TEXT.findall(strip_colours(text))]
+
+
+def rebuilds_after_setup(notebook, kernel_log):
+    """One problem per code cell after the first (the setup cell) whose output or kernel log
+    shows cargo compiling a crate, naming the crates."""
+    code_cells = [(index, cell) for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+    found = []
+    for index, cell in code_cells[1:]:
+        text = "\n".join([*(output_text(output) for output in cell.get("outputs", [])), kernel_log.by_cell.get(index, "")])
+        if crates := compiled_crates(text):
+            found.append(f"cell {index}: rebuilt {len(crates)} crates after the setup cell: {', '.join(sorted(set(crates)))}")
+    return found
+
+
+def strip_colours(text):
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
 def first_lines(text, count=4):
-    plain = re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
+    plain = strip_colours(text).strip()
     lines = [line.strip() for line in plain.splitlines() if line.strip()]
     more = f" | ... ({len(lines) - count} more lines)" if len(lines) > count else ""
     return " | ".join(lines[:count]) + more
@@ -109,30 +154,38 @@ def cell_seconds(cell):
 
 
 def execute(path, out_dir, timeout):
-    """Runs one notebook; returns (problems, seconds of the first code cell, total seconds)."""
+    """Runs one notebook; returns (problems, seconds of the first code cell, crates it
+    compiled, total seconds)."""
     notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(
-        notebook,
-        kernel_name="rust",
-        timeout=timeout,
-        allow_errors=False,
-        record_timing=True,
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    problems = []
-    start = time.monotonic()
-    try:
-        client.execute()
-    except CellExecutionError as error:
-        problems.append(f"a cell failed: {first_lines(str(error), 6)}")
-    except (CellTimeoutError, DeadKernelError) as error:
-        problems.append(f"{type(error).__name__}: {first_lines(str(error))}")
-    total = time.monotonic() - start
+    with tempfile.TemporaryDirectory(prefix="kernel-log-") as log_dir:
+        kernel_log = KernelLog(log_dir)
+        client = NotebookClient(
+            notebook,
+            kernel_name="rust",
+            timeout=timeout,
+            allow_errors=False,
+            record_timing=True,
+            resources={"metadata": {"path": str(path.parent)}},
+            on_cell_executed=kernel_log.cell_executed,
+        )
+        problems = []
+        start = time.monotonic()
+        try:
+            client.execute(stderr=kernel_log.file)
+        except CellExecutionError as error:
+            problems.append(f"a cell failed: {first_lines(str(error), 6)}")
+        except (CellTimeoutError, DeadKernelError) as error:
+            problems.append(f"{type(error).__name__}: {first_lines(str(error))}")
+            problems.append(f"the kernel's last words: {first_lines(kernel_log.path.read_text()[-2000:])}")
+        total = time.monotonic() - start
+        kernel_log.file.close()
     problems.extend(problem for problem in problems_in(notebook) if problem not in problems)
+    problems.extend(rebuilds_after_setup(notebook, kernel_log))
     nbformat.write(notebook, out_dir / path.name)
-    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    first = cell_seconds(code_cells[0]) if code_cells else None
-    return problems, first, total
+    code_cells = [index for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+    first = cell_seconds(notebook.cells[code_cells[0]]) if code_cells else None
+    setup_crates = len(compiled_crates(kernel_log.by_cell.get(code_cells[0], ""))) if code_cells else 0
+    return problems, first, setup_crates, total
 
 
 def main():
@@ -160,7 +213,9 @@ def main():
         os.environ["RUST_BACKTRACE"] = "0"
         jupyter_path = [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]
         os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter_path))
+        started = time.monotonic()
         failed = sum(check_one(path, out_dir, args.timeout) for path in paths)
+        print(f"{len(paths)} notebooks executed in {time.monotonic() - started:.0f} s")
     if failed or args.keep:
         print(f"executed copies in {out_dir}")
     else:
@@ -171,12 +226,12 @@ def main():
 
 def check_one(path, out_dir, timeout):
     """Executes one notebook and prints how it went; returns True when it failed."""
-    problems, first, total = execute(path, out_dir, timeout)
+    problems, first, setup_crates, total = execute(path, out_dir, timeout)
     after_setup = total - (first or 0)
     budget = "" if after_setup <= NOTEBOOK_S else f" (over the {NOTEBOOK_S} s budget)"
-    first_text = f"{first:.1f} s" if first is not None else "-"
+    first_text = f"{first:.1f} s, {setup_crates} crates compiled" if first is not None else "-"
     status = "FAIL" if problems else "ok"
-    print(f"{status:4} {path.name}: setup cell (:dep) {first_text}, the rest {after_setup:.1f} s{budget}", flush=True)
+    print(f"{status:4} {path.name}: setup cell (:dep) {first_text}; the rest {after_setup:.1f} s{budget}", flush=True)
     for problem in problems:
         print(f"     {problem}")
     return bool(problems)

@@ -1,43 +1,110 @@
 #!/usr/bin/env bash
 # Sets up the notebooks on this machine; safe to run again (each step is skipped when done):
-#   1. evcxr_jupyter 0.22.0, the Rust kernel (cargo install --locked: ~9 minutes on 2 CPUs),
+#   1. evcxr_jupyter 0.22.0, the Rust kernel (cargo install --locked: ~12 minutes on 2 CPUs),
 #   2. rustup's rust-src component (evcxr's completions and type hints need it),
 #   3. Jupyter in the project-local virtual environment .venv (notebooks/requirements.txt),
 #   4. the kernel registered inside .venv (share/jupyter/kernels/rust), not in the user's
 #      global Jupyter folder; notebooks/lab.sh and notebooks/check.py put it first in
 #      JUPYTER_PATH so it wins over any other "rust" kernel.
+# An evcxr_jupyter already installed at another version is used as it is (the script says
+# so); `--install-evcxr` replaces it by 0.22.0, the version the notebooks are checked with.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv"
 evcxr_version=0.22.0
+crates=270 # what `cargo install` compiles for it on Linux
+usage="usage: bash notebooks/setup.sh [--install-evcxr]"
+install_evcxr=false
+for arg in "$@"; do
+    case "$arg" in
+        --install-evcxr) install_evcxr=true ;;
+        -h | --help) echo "$usage"; exit 0 ;;
+        *) echo "setup.sh: unknown option '$arg' ($usage)" >&2; exit 2 ;;
+    esac
+done
+started=$SECONDS
 step() { printf '== %s\n' "$*"; }
+took() { local s=$((SECONDS - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
+# Which evcxr_jupyter to use: the checked version, another one already installed, or none yet.
 cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
-if ! cargo install --list | grep -qx "evcxr_jupyter v$evcxr_version:"; then
-    step "installing evcxr_jupyter $evcxr_version (about 9 minutes on 2 CPUs, once)"
-    # A shared CARGO_TARGET_DIR would keep evcxr's build artifacts beside the project's.
-    env -u CARGO_TARGET_DIR cargo install --locked --quiet "evcxr_jupyter@$evcxr_version"
-fi
+cargo_version="$(cargo install --list | sed -n 's/^evcxr_jupyter v\([^ :]*\).*/\1/p')"
 evcxr="$cargo_bin/evcxr_jupyter"
-[ -x "$evcxr" ] || evcxr="$(command -v evcxr_jupyter)"
+[ -n "$cargo_version" ] || evcxr="$(command -v evcxr_jupyter || true)"
+if [ "$install_evcxr" = true ] && [ "$cargo_version" != "$evcxr_version" ]; then
+    evcxr=""
+fi
+has_rust_src=false
+rustup component list --installed 2>/dev/null | grep -q '^rust-src' && has_rust_src=true
+jupyter_current=false
+cmp -s "$root/notebooks/requirements.txt" "$venv/.notebooks-requirements.txt" && jupyter_current=true
 
-if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
-    step "adding rustup's rust-src component"
+# The plan first, with what each step costs on a small machine (2 CPUs, a fresh laptop).
+plan() { printf '   %-44s %s\n' "$1" "$2"; }
+step "setting up the notebooks (times measured on a 2-CPU machine)"
+if [ -z "$evcxr" ]; then
+    plan "1. evcxr_jupyter $evcxr_version (the Rust kernel)" "cargo install: about 12 minutes, once"
+elif [ "$cargo_version" = "$evcxr_version" ]; then
+    plan "1. evcxr_jupyter $evcxr_version" "installed"
+else
+    plan "1. evcxr_jupyter ${cargo_version:-of unknown version}" "installed at $evcxr: using it"
+fi
+plan "2. rustup's rust-src" "$($has_rust_src && echo present || echo 'a few seconds, once')"
+plan "3. Jupyter in .venv" "$($jupyter_current && echo 'up to date' || echo 'pip: about 20 s, once')"
+kernel_dir="$venv/share/jupyter/kernels/rust"
+launcher="$root/notebooks/kernel.sh"
+registered() { grep -qF "\"$launcher\"" "$kernel_dir/kernel.json" 2>/dev/null && grep -qF "\"$evcxr\"" "$kernel_dir/kernel.json"; }
+plan "4. the kernel registered in .venv" "$(registered && echo registered || echo 'under a second')"
+plan "then each notebook's first code cell" "about a minute the first time, seconds after"
+
+if [ -z "$evcxr" ]; then
+    step "1. installing evcxr_jupyter $evcxr_version (about 12 minutes on 2 CPUs; progress below)"
+    began=$SECONDS
+    # A shared CARGO_TARGET_DIR would keep evcxr's build artifacts beside the project's.
+    install=(env -u CARGO_TARGET_DIR cargo install --locked "evcxr_jupyter@$evcxr_version")
+    if [ -t 2 ]; then
+        "${install[@]}" # a terminal: cargo draws its own bar (crates built / to build)
+    else
+        # A log or a pipe gets no bar: each line of cargo's, with the time so far and which
+        # crate of about $crates it is compiling.
+        crate=0
+        "${install[@]}" 2>&1 | while IFS= read -r line; do
+            count=""
+            case "$line" in *Compiling*) crate=$((crate + 1)) count=" crate $crate of ~$crates:" ;; esac
+            printf '   [%s]%s %s\n' "$(took "$began")" "$count" "${line#"${line%%[! ]*}"}"
+        done
+    fi
+    evcxr="$cargo_bin/evcxr_jupyter"
+    step "   evcxr_jupyter $evcxr_version installed in $(took "$began")"
+elif [ "$cargo_version" != "$evcxr_version" ]; then
+    step "1. using evcxr_jupyter ${cargo_version:-of unknown version} ($evcxr); the notebooks are" \
+        "checked with $evcxr_version: \`bash notebooks/setup.sh --install-evcxr\` installs it (~12 min)"
+fi
+
+if ! $has_rust_src; then
+    step "2. adding rustup's rust-src component"
     rustup component add rust-src
 fi
 
-[ -x "$venv/bin/python" ] || { step "creating $venv"; python3 -m venv "$venv"; }
-stamp="$venv/.notebooks-requirements.txt"
-if ! cmp -s "$root/notebooks/requirements.txt" "$stamp"; then
-    step "installing Jupyter into $venv"
+if ! $jupyter_current; then
+    [ -x "$venv/bin/python" ] || { step "3. creating $venv"; python3 -m venv "$venv"; }
+    step "3. installing Jupyter into $venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/notebooks/requirements.txt"
-    cp "$root/notebooks/requirements.txt" "$stamp"
+    cp "$root/notebooks/requirements.txt" "$venv/.notebooks-requirements.txt"
 fi
 
-kernel_dir="$venv/share/jupyter/kernels/rust"
-if ! grep -qF "\"$evcxr\"" "$kernel_dir/kernel.json" 2>/dev/null; then
-    step "registering the evcxr kernel in $kernel_dir"
-    # evcxr_jupyter --install writes to $JUPYTER_PATH/kernels/rust when JUPYTER_PATH is set.
+if ! registered; then
+    step "4. registering the evcxr kernel in $kernel_dir"
+    # evcxr_jupyter --install writes to $JUPYTER_PATH/kernels/rust when JUPYTER_PATH is set;
+    # then kernel.sh goes in front of it (a build folder each kernel keeps for the next).
     JUPYTER_PATH="$venv/share/jupyter" "$evcxr" --install >/dev/null
+    "$venv/bin/python" - "$kernel_dir/kernel.json" "$launcher" <<'PYTHON'
+import json, sys
+path, launcher = sys.argv[1:]
+spec = json.load(open(path))
+spec["argv"] = ["bash", launcher, *spec["argv"]]
+json.dump(spec, open(path, "w"), indent=2)
+PYTHON
 fi
-step "notebooks ready: kernel $(JUPYTER_PATH="$venv/share/jupyter" "$venv/bin/jupyter" kernelspec list | grep -w rust | xargs)"
+kernel="$(JUPYTER_PATH="$venv/share/jupyter" "$venv/bin/jupyter" kernelspec list | grep -w rust | xargs)"
+step "notebooks ready in $(took "$started"): kernel $kernel"

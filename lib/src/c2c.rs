@@ -25,6 +25,7 @@ use crate::fitness::verdict::SLOW_ONE_WAY_NS;
 use crate::harness::{
     available_cpu_ids, run_team_on, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS,
 };
+use crate::limits::{check_duration, check_range, MAX_BUDGET, MAX_ROUND_TRIPS_PER_PAIR, MAX_ROWS};
 use crate::stats::Summary;
 
 pub const EXPERIMENT: &str = "c2c";
@@ -65,12 +66,30 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.samples_per_pair == 0 {
-            return Err(ConfigError::new("samples", 0, "at least 1 sample per pair"));
+        check_duration("budget", self.budget, Duration::ZERO, MAX_BUDGET)?;
+        self.check_cpus()?;
+        let most_round_trips = MAX_ROUND_TRIPS_PER_PAIR / 2;
+        check_range("round_trips_per_sample", self.round_trips_per_sample, 1, most_round_trips, "round trips")?;
+        let cpus = self.cpus_to_measure().len();
+        let pairs = cpus.saturating_mul(cpus.saturating_sub(1)) / 2;
+        // One more sample per pair is taken and dropped.
+        let by_rows = (MAX_ROWS / pairs.max(1)).saturating_sub(1);
+        let by_time = usize::try_from(MAX_ROUND_TRIPS_PER_PAIR / self.round_trips_per_sample - 1).unwrap_or(usize::MAX);
+        let most_samples = by_rows.min(by_time);
+        if most_samples == 0 {
+            let allowed = format!("few enough CPUs that {pairs} pairs fit in {MAX_ROWS} rows: list fewer with --cpus");
+            return Err(ConfigError::new("cpus", format!("{cpus} CPUs"), allowed));
         }
-        if self.round_trips_per_sample == 0 {
-            return Err(ConfigError::new("round_trips_per_sample", 0, "at least 1"));
-        }
+        let pairs_in_words = if pairs == 1 { "1 pair".to_string() } else { format!("{pairs} pairs") };
+        let unit = format!(
+            "samples per pair ({pairs_in_words} of CPUs; a run keeps at most {MAX_ROWS} rows, a pair at most \
+             {MAX_ROUND_TRIPS_PER_PAIR} round trips)"
+        );
+        check_range("samples", self.samples_per_pair, 1, most_samples, &unit)
+    }
+
+    /// Listed CPUs must be ones this process may run on, each once, at least two.
+    fn check_cpus(&self) -> Result<(), ConfigError> {
         if self.cpus.is_empty() {
             return Ok(());
         }

@@ -28,7 +28,9 @@ pub enum RunError {
     /// A trial's result failed its check: the measurement is void, never a dropped row.
     #[error("{experiment}: trial {trial} ({case}) failed verification: expected {expected}, got {actual}")]
     Verification { experiment: &'static str, case: String, trial: usize, expected: u64, actual: u64 },
-    #[error("{experiment}: could not start worker threads: {source}")]
+    /// The OS refused a thread; the cause is the `source`, not repeated in the message
+    /// (a report that prints the chain would otherwise say it twice).
+    #[error("{experiment}: could not start worker threads")]
     Spawn {
         experiment: &'static str,
         #[source]
@@ -36,4 +38,20 @@ pub enum RunError {
     },
     #[error("{experiment}: a worker thread panicked")]
     WorkerPanicked { experiment: &'static str },
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn a_spawn_failure_names_its_cause_once_in_the_chain() {
+        let source = std::io::Error::from_raw_os_error(libc::EAGAIN);
+        let error = RunError::Spawn { experiment: "stride", source };
+        let cause = error.source().map(ToString::to_string).unwrap_or_default();
+        assert!(cause.contains("os error 11"), "{cause}");
+        assert_eq!(error.to_string(), "stride: could not start worker threads");
+    }
 }

@@ -40,6 +40,7 @@ pub mod fitness;
 pub mod format;
 pub mod gc;
 pub mod harness;
+pub mod limits;
 pub mod machine;
 pub mod perf;
 pub mod placement;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
+use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget};
 use crate::perf::CounterReading;
 
 mod finding;
@@ -24,8 +25,8 @@ pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
 
-/// Most worker threads accepted: with the widest padding they fill the 1 MiB arena.
-pub const MAX_THREADS: usize = 256;
+/// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
+pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Widest padding accepted (a page; no machine has coherence units larger than that).
 pub const MAX_PADDING_BYTES: usize = 4096;
 /// Distance between counters in the false-sharing case: adjacent 64-bit words.
@@ -90,32 +91,12 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return Err(ConfigError::new("threads", self.threads, format!("1 to {MAX_THREADS}")));
-        }
-        check_total(self.total_increments, self.threads)?;
+        check_range("threads", self.threads, 1, MAX_THREADS, "threads")?;
+        check_even_total(self.total_increments, self.threads)?;
         check_padding(self.padding_bytes)?;
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
-        Ok(())
+        check_trials(self.trials, 1)?;
+        check_warmup_and_budget(self.warmup, self.budget)
     }
-}
-
-/// The total must split evenly, so every thread does the same share and the sum is exact.
-pub(crate) fn check_total(total: u64, threads: usize) -> Result<(), ConfigError> {
-    let threads = (threads as u64).max(1);
-    if total != 0 && total % threads == 0 {
-        return Ok(());
-    }
-    let below = total / threads * threads;
-    let above = (total / threads).saturating_add(1).saturating_mul(threads);
-    let nearest = if below == 0 { format!("e.g. {above}") } else { format!("e.g. {below} or {above}") };
-    Err(ConfigError::new(
-        "total",
-        total,
-        format!("a positive multiple of threads = {threads}, so every thread does the same share ({nearest})"),
-    ))
 }
 
 fn check_padding(padding_bytes: usize) -> Result<(), ConfigError> {

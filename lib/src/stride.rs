@@ -10,6 +10,7 @@ use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::evidence::{self, Evidence, TooFewTrials};
 use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
+use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
 
@@ -17,6 +18,10 @@ pub const EXPERIMENT: &str = "stride";
 
 /// The largest arena the sweep allocates: bounds `threads x largest stride`.
 pub const MAX_ARENA_BYTES: usize = 1 << 20;
+/// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
+pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
+/// Most strides one sweep measures; every stride's arena is allocated before the trials.
+pub const MAX_STRIDES: usize = 32;
 
 /// A median within this fraction of the best counts as "as fast as the best".
 pub const KNEE_TOLERANCE: f64 = 0.10;
@@ -62,34 +67,45 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.threads == 0 {
-            return Err(ConfigError::new("threads", 0, "at least 1"));
-        }
-        if self.strides_bytes.is_empty() {
-            return Err(ConfigError::new("strides", "(none)", "at least one stride, e.g. 8,16,32,64,128,256"));
-        }
-        if let Some(&bad) = self.strides_bytes.iter().find(|&&stride| stride < 8 || stride % 8 != 0) {
-            return Err(ConfigError::new("strides", bad, "multiples of 8 bytes, at least 8"));
-        }
-        let widest = self.strides_bytes.iter().copied().max().unwrap_or(8);
-        let max_threads = MAX_ARENA_BYTES / widest;
-        if self.threads > max_threads {
-            return Err(ConfigError::new(
-                "threads",
-                self.threads,
-                format!(
-                    "at most {max_threads} with strides up to {widest} bytes (the arena holds {MAX_ARENA_BYTES} bytes)"
-                ),
-            ));
-        }
-        if self.iters_per_thread == 0 {
-            return Err(ConfigError::new("iters", 0, "at least 1 increment per thread"));
-        }
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
-        Ok(())
+        check_range("threads", self.threads, 1, MAX_THREADS, "threads")?;
+        check_strides(&self.strides_bytes, self.threads)?;
+        let max_iters = MAX_INCREMENTS_PER_TRIAL / self.threads as u64;
+        let unit = format!(
+            "increments per thread (threads = {}; a trial does at most {MAX_INCREMENTS_PER_TRIAL} in all)",
+            self.threads
+        );
+        check_range("iters", self.iters_per_thread, 1, max_iters, &unit)?;
+        check_trials(self.trials, 1)?;
+        check_warmup_and_budget(self.warmup, self.budget)
     }
+}
+
+/// At least one stride, at most [`MAX_STRIDES`], each a multiple of 8 that leaves room in
+/// the arena for every thread's counter. Checked after the threads, so a stride too wide
+/// is blamed on the stride the user gave, not on a thread count they never set.
+fn check_strides(strides_bytes: &[usize], threads: usize) -> Result<(), ConfigError> {
+    if strides_bytes.is_empty() {
+        return Err(ConfigError::new("strides", "(none)", "at least one stride, e.g. 8,16,32,64,128,256"));
+    }
+    if strides_bytes.len() > MAX_STRIDES {
+        return Err(ConfigError::new(
+            "strides",
+            format!("{} strides", strides_bytes.len()),
+            format!("at most {MAX_STRIDES} strides (each gets its own arena of up to {MAX_ARENA_BYTES} bytes)"),
+        ));
+    }
+    let widest = MAX_ARENA_BYTES / threads.max(1) / 8 * 8;
+    if let Some(&bad) = strides_bytes.iter().find(|&&stride| stride < 8 || stride % 8 != 0 || stride > widest) {
+        return Err(ConfigError::new(
+            "strides",
+            bad,
+            format!(
+                "multiples of 8 bytes from 8 to {widest} (with threads = {threads}, threads x stride must fit \
+                 the {MAX_ARENA_BYTES}-byte arena)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// One trial at one stride.

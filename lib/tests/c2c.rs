@@ -19,6 +19,20 @@ fn unknown_duplicate_and_lonely_cpus_are_refused_by_name() {
 }
 
 #[test]
+fn samples_and_round_trips_are_bounded_by_rows_and_time() {
+    let huge = Config { cpus: vec![], samples_per_pair: usize::MAX, ..Config::quick() };
+    let error = huge.validate().unwrap_err();
+    assert_eq!((error.field, error.value.as_str()), ("samples", "18446744073709551615"));
+    assert!(error.allowed.starts_with("1 to "), "{error}");
+    let long = Config { round_trips_per_sample: u64::MAX, ..Config::quick() };
+    let error = long.validate().unwrap_err();
+    assert_eq!(error.to_string(), "invalid round_trips_per_sample = 18446744073709551615: 1 to 300000000 round trips");
+    let slow = Config { samples_per_pair: 1_000_000, round_trips_per_sample: 1_000, ..Config::quick() };
+    assert_eq!(slow.validate().unwrap_err().field, "samples", "a pair would take 1e9 round trips");
+    assert!(Config::default().validate().is_ok());
+}
+
+#[test]
 fn the_matrix_has_one_cell_per_pair_with_every_sample() {
     let config = Config { samples_per_pair: 5, round_trips_per_sample: 20, ..Config::quick() };
     let cpus = config.cpus_to_measure();

@@ -64,14 +64,22 @@ fn counters_sit_eight_bytes_or_one_padding_apart() {
 #[test]
 fn bad_configs_are_refused_naming_the_value_and_the_allowed_range() {
     let refused = |config: Config| config.validate().unwrap_err().to_string();
-    assert_eq!(refused(Config { threads: 0, ..small(1) }), "invalid threads = 0: 1 to 256");
+    assert_eq!(refused(Config { threads: 0, ..small(1) }), "invalid threads = 0: 1 to 256 threads");
+    let share = "so every thread does the same share";
     assert_eq!(
         refused(Config { total_increments: 7, ..small(2) }),
-        "invalid total = 7: a positive multiple of threads = 2, so every thread does the same share (e.g. 6 or 8)"
+        format!("invalid total = 7: a positive multiple of threads = 2 up to 6000000000, {share} (e.g. 6 or 8)")
     );
     assert_eq!(
         refused(Config { total_increments: 0, ..small(2) }),
-        "invalid total = 0: a positive multiple of threads = 2, so every thread does the same share (e.g. 2)"
+        format!("invalid total = 0: a positive multiple of threads = 2 up to 6000000000, {share} (e.g. 2)")
+    );
+    assert_eq!(
+        refused(Config { total_increments: u64::MAX, ..small(2) }),
+        format!(
+            "invalid total = 18446744073709551615: a positive multiple of threads = 2 up to 6000000000, {share} \
+             (e.g. 6000000000)"
+        )
     );
     for padding in [0, 4, 96, 8192] {
         assert_eq!(
@@ -79,7 +87,7 @@ fn bad_configs_are_refused_naming_the_value_and_the_allowed_range() {
             format!("invalid padding = {padding}: a power of two from 8 to 4096 bytes (e.g. 64 or 128)")
         );
     }
-    assert_eq!(refused(Config { trials: 0, ..small(2) }), "invalid trials = 0: at least 1");
+    assert_eq!(refused(Config { trials: 0, ..small(2) }), "invalid trials = 0: 1 to 10000 trials per case");
     assert!(Config { padding_bytes: 8, ..small(2) }.validate().is_ok());
     assert!(Config::default().validate().is_ok());
     assert!(Config::quick().validate().is_ok());

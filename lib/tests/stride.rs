@@ -72,15 +72,30 @@ fn an_exhausted_budget_keeps_whole_rounds() {
 #[test]
 fn bad_configs_name_the_field_and_the_allowed_values() {
     let cases: Vec<(Config, &str)> = vec![
-        (Config { threads: 0, ..tiny(1) }, "invalid threads = 0: at least 1"),
-        (Config { strides_bytes: vec![8, 12], ..tiny(1) }, "invalid strides = 12: multiples of 8 bytes, at least 8"),
-        (Config { strides_bytes: vec![0], ..tiny(1) }, "invalid strides = 0: multiples of 8 bytes, at least 8"),
-        (Config { iters_per_thread: 0, ..tiny(1) }, "invalid iters = 0: at least 1 increment per thread"),
-        (Config { trials: 0, ..tiny(1) }, "invalid trials = 0: at least 1"),
+        (Config { threads: 0, ..tiny(1) }, "invalid threads = 0: 1 to 256 threads"),
+        (Config { threads: 257, ..tiny(1) }, "invalid threads = 257: 1 to 256 threads"),
         (
-            Config { threads: 9000, ..tiny(1) },
-            "invalid threads = 9000: at most 8192 with strides up to 128 bytes (the arena holds 1048576 bytes)",
+            Config { strides_bytes: vec![8, 12], ..tiny(1) },
+            "invalid strides = 12: multiples of 8 bytes from 8 to 1048576 (with threads = 1, threads x stride must fit \
+             the 1048576-byte arena)",
         ),
+        (
+            Config { strides_bytes: vec![2_097_152], ..tiny(2) },
+            "invalid strides = 2097152: multiples of 8 bytes from 8 to 524288 (with threads = 2, threads x stride \
+             must fit the 1048576-byte arena)",
+        ),
+        (
+            Config { strides_bytes: vec![8; 33], ..tiny(1) },
+            "invalid strides = 33 strides: at most 32 strides (each gets its own arena of up to 1048576 bytes)",
+        ),
+        (
+            Config { iters_per_thread: 0, ..tiny(2) },
+            "invalid iters = 0: 1 to 3000000000 increments per thread (threads = 2; a trial does at most \
+             6000000000 in all)",
+        ),
+        (Config { trials: 0, ..tiny(1) }, "invalid trials = 0: 1 to 10000 trials per case"),
+        (Config { trials: usize::MAX, ..tiny(1) }, "invalid trials = 18446744073709551615: 1 to 10000 trials per case"),
+        (Config { budget: Duration::MAX, ..tiny(1) }, "invalid budget = 18446744073709552000: 0 to 86400 seconds"),
     ];
     for (config, message) in cases {
         assert_eq!(config.validate().unwrap_err().to_string(), message);

@@ -20,6 +20,7 @@ fn healthy() -> Facts {
         steal: Some(Disturbance { share: 0.0, during: "stride".into() }),
         placement: Some(PlacementSeen { trials: 40, ..PlacementSeen::default() }),
         clock_change: Some(Disturbance { share: 0.01, during: "stride".into() }),
+        threads_pinned: Some(true),
     }
 }
 
@@ -194,4 +195,18 @@ fn a_clock_that_moved_more_than_ten_percent_is_limited() {
     assert!(text.contains("fell by 30%") && text.contains("sharing"), "{text}");
     let steady = Facts { clock_change: Some(Disturbance { share: 0.10, during: "sharing".into() }), ..healthy() };
     assert!(verdict(&steady).reasons.is_empty());
+}
+
+#[test]
+fn unpinned_scaling_trials_limit_the_verdict_when_no_trial_recorded_its_placement() {
+    let facts = Facts { placement: None, threads_pinned: Some(false), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::NotPinned, Fitness::Limited));
+    let headline = verdict(&facts).headline();
+    assert!(
+        headline.starts_with("limited (threads could not be pinned); not checked: where the threads ran"),
+        "{headline}"
+    );
+    // Per-trial placement, where recorded, decides alone; nothing recorded at all: no reason.
+    assert!(verdict(&Facts { threads_pinned: Some(false), ..healthy() }).reasons.is_empty());
+    assert!(verdict(&Facts { placement: None, threads_pinned: None, ..healthy() }).reasons.is_empty());
 }

@@ -18,10 +18,21 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Measure experiments and save them under <OUT>/<host>-<utc>/ (CSV + manifest.json).
+    /// Measure experiments and save them under <OUT>/<label>-<utc>/ (CSV + manifest.json).
     Run(RunArgs),
     /// Write the report (HTML, markdown or JSON): measure first, or render saved runs.
     Report(ReportArgs),
+    /// Put a saved run (manifest + CSVs) into one text file, to mail or upload.
+    Pack(PackArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The run folder to pack.
+    pub run_dir: PathBuf,
+    /// The pack to write (default: <run folder's name>.contention-pack in this folder).
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -39,6 +50,9 @@ pub struct RunArgs {
 /// Sizes of the experiments; unset values take the experiment's defaults.
 #[derive(Debug, Clone, Default, Args)]
 pub struct MeasureArgs {
+    /// How pages name this run (default: the hostname and a short random suffix).
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
     /// Small sizes that finish in seconds (the notebooks' sizes).
     #[arg(long)]
     pub quick: bool,
@@ -66,9 +80,9 @@ pub struct MeasureArgs {
     /// Counters: cells of the striped (LongAdder-like) counter.
     #[arg(long, value_name = "N")]
     pub stripes: Option<usize>,
-    /// Core-to-core latency: logical CPU ids to pair (default: every CPU).
-    #[arg(long, value_delimiter = ',', value_name = "ID")]
-    pub cpus: Vec<usize>,
+    /// Core-to-core latency: logical CPUs to pair, ids and ranges, e.g. 0-3,8,10-11 (default: every CPU).
+    #[arg(long, value_name = "LIST")]
+    pub cpus: Option<String>,
     /// Core-to-core latency: measured samples per pair.
     #[arg(long, value_name = "N")]
     pub samples: Option<usize>,
@@ -90,11 +104,15 @@ pub struct MeasureArgs {
     /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
     #[arg(long, value_name = "WORKLOAD")]
     pub workload: Option<String>,
+    /// GC sweep: skip the real Go benchmark that otherwise runs beside the model when `go`
+    /// is on PATH.
+    #[arg(long)]
+    pub no_go: bool,
     /// Pool sizing: fixed-pool sizes to sweep (default: cores+1, 2, 4, 8 and 40 per CPU, the formula's answer).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub pool_sizes: Vec<usize>,
     /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
-    #[arg(long, value_delimiter = ',', value_name = "P", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true)]
     pub hit: Vec<f64>,
     /// Pool sizing: arrivals per second in all (default: --rate-per-cpu x this machine's CPUs).
     #[arg(long, value_name = "R", allow_negative_numbers = true)]
@@ -103,10 +121,10 @@ pub struct MeasureArgs {
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub hit_wait_ms: Vec<f64>,
     /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub miss_wait_ms: Vec<f64>,
     /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
     #[arg(long, value_name = "R", allow_negative_numbers = true)]
@@ -138,16 +156,19 @@ pub struct MeasureArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub measure: MeasureArgs,
-    /// Render this saved run instead of measuring.
+    /// Render this saved run (a run folder or a pack) instead of measuring.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "compare")]
     pub from: Option<PathBuf>,
-    /// Render several saved runs (e.g. a workshop's machines) side by side.
+    /// Render several saved runs (folders or packs, e.g. a workshop's machines) side by side;
+    /// one that cannot be read is skipped and named on the page.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
     pub compare: Vec<PathBuf>,
     /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.
     #[arg(long, value_enum, default_value_t = Format::Html)]
     pub format: Format,
     /// Where to write it, `-` for standard output (default: report.html, report.md or report.json).
+    /// Only regular files are written (a folder, FIFO, socket or device is refused); through a
+    /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Folder that receives the measured run (when measuring).

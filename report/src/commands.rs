@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use contention::runs::Run;
+use contention::runs::{load_all, FoundRuns, Run};
 
 use crate::experiment::Experiment;
 use crate::options::{MeasureOptions, Options, ReportOptions, Source};
@@ -22,6 +22,14 @@ pub fn execute(options: Options) -> Result<()> {
             Ok(())
         }
         Options::Report(report) => write_report(report),
+        Options::Pack { run, out } => {
+            let target = resolve_out(&out)?;
+            // A run that would not load is bad input: it is not packed.
+            let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
+            write_atomic(&target, pack.as_bytes())?;
+            say(&format!("run packed into {}", out.display()));
+            Ok(())
+        }
     }
 }
 
@@ -44,9 +52,7 @@ fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
 }
 
 fn write_report(report: ReportOptions) -> Result<()> {
-    if let Some(out) = &report.out {
-        check_writable(out)?;
-    }
+    let out = report.out.as_deref().map(resolve_out).transpose()?;
     let dirs = match report.source {
         Source::Saved(dirs) => dirs,
         Source::Measure(measure, runs) => {
@@ -55,20 +61,23 @@ fn write_report(report: ReportOptions) -> Result<()> {
             vec![dir]
         }
     };
-    // A run that cannot be read is bad input: one message, exit 2.
-    let runs: Vec<Run> =
-        dirs.iter().map(|dir| Run::load(dir).map_err(|error| usage(error.to_string()))).collect::<Result<_>>()?;
+    // A run that cannot be read is skipped and named on the page; with none readable the
+    // input is bad: one message, exit 2.
+    let FoundRuns { runs, skipped } = load_all(&dirs);
+    if runs.is_empty() {
+        return Err(usage(skipped.join("\n")));
+    }
     let sections = sections::all(&runs)?;
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
     let text = match report.format {
-        Format::Html => page::render(&runs, &sections, generated_utc)?,
+        Format::Html => page::render(&runs, &skipped, &sections, generated_utc)?,
         Format::Markdown => {
             let labels: Vec<String> = runs.iter().map(Run::label).collect();
-            markdown::render(&page::title(&runs), &labels, &sections)
+            markdown::render(&page::title(&runs), &labels, &skipped, &sections)
         }
-        Format::Json => json::render(&runs, &sections, generated_utc)?,
+        Format::Json => json::render(&runs, &skipped, &sections, generated_utc)?,
     };
-    match &report.out {
+    match &out {
         Some(out) => {
             write_atomic(out, text.as_bytes())?;
             say(&format!("report written to {}", out.display()));
@@ -78,20 +87,48 @@ fn write_report(report: ReportOptions) -> Result<()> {
     Ok(())
 }
 
-/// Fails early, as bad usage, when the report could not be written to `out`.
-fn check_writable(out: &Path) -> Result<()> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+/// Where the report goes: `out` itself, or the file a symbolic link at `out` points to (the
+/// link stays, its target is replaced atomically). Anything but a regular file or a new
+/// name is refused as bad usage, before measuring: a folder, a FIFO, a socket, a device.
+fn resolve_out(out: &Path) -> Result<PathBuf> {
     let fail = |reason: &str| usage(format!("invalid out = {}: {reason}", out.display()));
-    if out.is_dir() {
-        return Err(fail("it is a folder; give a file name such as report.html"));
+    let target = match std::fs::symlink_metadata(out) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => out.to_path_buf(),
+        Err(error) => return Err(fail(&format!("it cannot be inspected ({error})"))),
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(out)
+            .map_err(|error| fail(&format!("it is a symbolic link that does not lead to a file ({error})")))?,
+        Ok(_) => out.to_path_buf(),
+    };
+    match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => return Err(fail("it is a folder; give a file name such as report.html")),
+        Ok(meta) if !meta.is_file() => {
+            return Err(fail(&format!("it is a {}; the report is written only to regular files", kind(&meta))))
+        }
+        _ => {}
     }
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !parent.is_dir() {
         return Err(fail("its folder does not exist"));
     }
     let probe = parent.join(format!(".contention-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| fail(&format!("its folder is not writable ({e})")))?;
     let _ = std::fs::remove_file(probe);
-    Ok(())
+    Ok(target)
+}
+
+/// What a file that is neither a regular file nor a folder is, in words.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let file_type = meta.file_type();
+    if file_type.is_fifo() {
+        "FIFO (named pipe)"
+    } else if file_type.is_socket() {
+        "socket"
+    } else if file_type.is_block_device() || file_type.is_char_device() {
+        "device"
+    } else {
+        "special file"
+    }
 }
 
 /// Messages and findings go to stdout so scripts can read them (progress goes to stderr).

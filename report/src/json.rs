@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! { "format": "contention-report", "version": 1, "generated_utc": "...",
+//!   "skipped": ["why a run could not be read", ...],
 //!   "runs": [ { "label", "dir", "started_utc", "machine": {...description...},
 //!               "assessment": { "facts", "verdict": { "fitness", "reasons": [{kind, fitness, text}],
 //!                               "unchecked" }, "hardware_counters", "measured_under_load" },
@@ -35,6 +36,8 @@ struct Export<'a> {
     version: u32,
     generated_utc: String,
     runs: Vec<RunExport<'a>>,
+    /// Runs that could not be read, each with why.
+    skipped: &'a [String],
     sections: Vec<SectionExport<'a>>,
 }
 
@@ -80,12 +83,13 @@ struct FigureExport<'a> {
     text: &'a str,
 }
 
-pub fn render(runs: &[Run], sections: &[Section], generated_utc: String) -> Result<String> {
+pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_utc: String) -> Result<String> {
     let export = Export {
         format: "contention-report",
         version: VERSION,
         generated_utc,
         runs: runs.iter().map(run_export).collect(),
+        skipped,
         sections: sections.iter().map(section_export).collect(),
     };
     serde_json::to_string_pretty(&export).context("encoding the report as JSON")

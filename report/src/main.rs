@@ -8,12 +8,14 @@
 mod cli;
 mod commands;
 mod experiment;
+mod gc_go;
 mod json;
 mod markdown;
 mod options;
 mod output;
 mod page;
 mod progress;
+mod room;
 mod sections;
 mod store;
 mod terminal;

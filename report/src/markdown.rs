@@ -4,8 +4,12 @@
 use contention::present::{text, Section, Table};
 
 /// The whole report: title, summary, then every section.
-pub fn render(title: &str, machines: &[String], sections: &[Section]) -> String {
-    let mut out = format!("# {title}\n\nMeasured on {}.\n\n## Summary\n\n", machines.join(", "));
+pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[Section]) -> String {
+    let mut out = format!("# {title}\n\nMeasured on {}.\n\n", machines.join(", "));
+    for why in skipped {
+        out.push_str(&format!("_Skipped: {why}_\n\n"));
+    }
+    out.push_str("## Summary\n\n");
     for section in sections {
         out.push_str(&format!("- **{}**: {}\n", section.title, section.summary()));
     }

@@ -4,16 +4,27 @@
 
 use anyhow::Result;
 use contention::present::machine::MachineRun;
+use contention::present::room::{difference_section, KeyEffects};
 use contention::present::{self, Measured, Section};
 use contention::reference;
 use contention::runs::Run;
 
 use crate::experiment::Experiment;
 
-/// The sections of a report, in its order. The machine section holds the core-to-core
-/// latency too, so `c2c` has no section of its own.
+/// The sections of a report, in its order: for several machines first the room (more than
+/// two) or their difference (two), then every experiment. The machine section holds the
+/// core-to-core latency too, so `c2c` has no section of its own.
 pub fn all(runs: &[Run]) -> Result<Vec<Section>> {
-    Experiment::all().iter().filter_map(|&experiment| section(runs, experiment).transpose()).collect()
+    let mut sections = Vec::new();
+    match runs {
+        [a, b] => sections.push(difference_section(&KeyEffects::of(a), &KeyEffects::of(b))),
+        [_, _, _, ..] => sections.push(crate::room::section(runs)?),
+        _ => {}
+    }
+    for &experiment in Experiment::all() {
+        sections.extend(section(runs, experiment)?);
+    }
+    Ok(sections)
 }
 
 /// The section of `experiment` over `runs` (one machine, or several compared); `None` for
@@ -37,8 +48,11 @@ pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>> 
         )?,
         Experiment::Gc => {
             let (threads, ratios) = (reference::gc_threads()?, reference::gc_ratios()?);
-            present::gc::section(
+            let go: Vec<Option<&[contention::gc::GoRow]>> =
+                runs.iter().filter(|run| run.gc.is_some()).map(|run| run.gc_go.as_deref()).collect();
+            present::gc::section_with_go(
                 &Measured::from_runs(runs, name, |run| run.gc.as_ref()),
+                &go,
                 present::gc::GcArticle { threads: &threads, ratios: &ratios },
             )?
         }

@@ -1,4 +1,4 @@
-//! Measuring and saving, in one place: run folders on disk (`<out>/<host>-<utc>/`) with one
+//! Measuring and saving, in one place: run folders on disk (`<out>/<label>-<utc>/`) with one
 //! CSV per experiment and a manifest rewritten after each experiment, so a later failure
 //! loses nothing already measured. Every file is written whole or not at all: to a
 //! temporary file, then renamed. Reading a run back is the lib's (`contention::runs`).
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::harness::{Outcome, Progress};
 use contention::present::machine::{assess, MachineRun};
-use contention::runs::{ExperimentRecord, Manifest, Run, MANIFEST};
+use contention::runs::{default_label, ExperimentRecord, Manifest, Run, MANIFEST};
 use contention::{Machine, RunError};
 use serde::Serialize;
 
@@ -31,10 +31,10 @@ pub fn measure_into(
 ) -> Result<PathBuf> {
     prepare_output_folder(out)?;
     let machine = Machine::describe();
-    let dir = out.join(run_folder_name(&machine));
-    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let label = options.label.clone().unwrap_or_else(|| default_label(&machine.hostname));
+    let dir = create_run_folder(out, &run_folder_name(&label, &machine.utc_time))?;
     let tool = format!("contention {}", env!("CARGO_PKG_VERSION"));
-    let mut manifest = Manifest::new(tool, options.command_line.clone(), options.profile, machine);
+    let mut manifest = Manifest::new(label, tool, options.command_line.clone(), options.profile, machine);
     write_manifest(&dir, &manifest)?;
     for &experiment in &options.experiments {
         let mut reporter = Reporter::new(experiment.name());
@@ -69,7 +69,12 @@ fn measure(
         Experiment::Counters => {
             save(name, &options.counters, dir, || contention::counters::run(&options.counters, progress))
         }
-        Experiment::Gc => save(name, &options.gc, dir, || contention::gc::run(&options.gc, progress)),
+        Experiment::Gc => {
+            let mut record = save(name, &options.gc, dir, || contention::gc::run(&options.gc, &mut *progress))?;
+            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, dir, progress);
+            record.config["go"] = serde_json::to_value(go).context("recording the Go benchmark's status")?;
+            Ok(record)
+        }
         Experiment::Pool => save(name, &options.pool, dir, || contention::pool::run(&options.pool, progress)),
     }
 }
@@ -112,15 +117,30 @@ fn prepare_output_folder(out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// "<host>-<utc>" with the time compacted so the name is valid on every filesystem.
-fn run_folder_name(machine: &Machine) -> String {
-    let host: String = machine
-        .hostname
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
-        .collect();
-    let utc: String = machine.utc_time.chars().filter(|c| *c != '-' && *c != ':').collect();
-    format!("{host}-{utc}")
+/// "<label>-<utc>" with the label's odd characters replaced and the time compacted, so the
+/// name is valid on every filesystem.
+fn run_folder_name(label: &str, utc_time: &str) -> String {
+    let label: String =
+        label.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect();
+    let utc: String = utc_time.chars().filter(|c| *c != '-' && *c != ':').collect();
+    format!("{label}-{utc}")
+}
+
+/// Most suffixes tried for runs started in the same second on the same host.
+const MAX_SAME_SECOND_RUNS: u32 = 1000;
+
+/// Creates `out/<name>`, or `<name>-2`, `<name>-3`, ... when another run holds it:
+/// creating a folder is atomic, so each run folder has exactly one writer.
+fn create_run_folder(out: &Path, name: &str) -> Result<PathBuf> {
+    for attempt in 1..=MAX_SAME_SECOND_RUNS {
+        let dir = if attempt == 1 { out.join(name) } else { out.join(format!("{name}-{attempt}")) };
+        match fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error).with_context(|| format!("creating {}", dir.display())),
+        }
+    }
+    anyhow::bail!("{MAX_SAME_SECOND_RUNS} run folders named {name}* already exist in {}", out.display())
 }
 
 fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
@@ -158,6 +178,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_started_together_get_folders_of_their_own() {
+        let out = std::env::temp_dir().join(format!("contention-folders-{}", std::process::id()));
+        fs::create_dir_all(&out).unwrap();
+        let first = create_run_folder(&out, "host-20261201T000000Z").unwrap();
+        let second = create_run_folder(&out, "host-20261201T000000Z").unwrap();
+        let _ = fs::remove_dir_all(&out);
+        assert!(first.ends_with("host-20261201T000000Z"));
+        assert!(second.ends_with("host-20261201T000000Z-2"));
+    }
 
     #[test]
     fn atomic_write_replaces_whole_file_and_leaves_no_temporary() {

@@ -58,13 +58,19 @@ fn bad_values_exit_2_naming_the_value_and_what_is_allowed() {
     let out = scratch("bad");
     let out_arg = out.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["--strides", "12"], "invalid strides = 12: multiples of 8 bytes, at least 8"),
-        (&["--strides", "0"], "invalid strides = 0: multiples of 8 bytes, at least 8"),
-        (&["--threads", "0"], "invalid threads = 0: at least 1"),
-        (&["--threads", "9000"], "invalid threads = 9000: at most 4096 with strides up to 256 bytes"),
+        (&["--strides", "12"], "invalid strides = 12: multiples of 8 bytes from 8 to"),
+        (&["--strides", "0"], "invalid strides = 0: multiples of 8 bytes from 8 to"),
+        (
+            &["--threads", "1", "--strides", "2097152"],
+            "invalid strides = 2097152: multiples of 8 bytes from 8 to 1048576",
+        ),
+        (&["--threads", "0"], "invalid threads = 0: 1 to 256 threads"),
+        (&["--threads", "9000"], "invalid threads = 9000: 1 to 256 threads"),
         (&["--threads", "2,4"], "invalid threads = 2,4: the stride sweep takes one thread count"),
-        (&["--iters", "0"], "invalid iters = 0: at least 1 increment per thread"),
-        (&["--trials", "0"], "invalid trials = 0: at least 1"),
+        (&["--iters", "0"], "invalid iters = 0: 1 to "),
+        (&["--iters", "18446744073709551615"], "invalid iters = 18446744073709551615: 1 to "),
+        (&["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
+        (&["--trials", "18446744073709551615"], "invalid trials = 18446744073709551615: 1 to 10000 trials per case"),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", "stride", "--out", out_arg];

@@ -19,7 +19,8 @@ fn unknown_or_repeated_cpus_exit_2_before_anything_is_measured() {
         (&["--cpus", "0,4096"], "invalid cpus = 4096: a logical CPU this process may run on: 0"),
         (&["--cpus", "0,0"], "invalid cpus = 0: each CPU listed once"),
         (&["--cpus", "0"], "invalid cpus = 0: at least two CPUs to pair"),
-        (&["--samples", "0"], "invalid samples = 0: at least 1 sample per pair"),
+        (&["--samples", "0"], "invalid samples = 0: 1 to "),
+        (&["--samples", "18446744073709551615"], "invalid samples = 18446744073709551615: 1 to "),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", "c2c", "machine", "--out", out_arg];

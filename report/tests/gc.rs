@@ -4,6 +4,8 @@
 mod common;
 
 use common::*;
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn bad_values_exit_2_naming_the_value() {
@@ -16,16 +18,19 @@ fn bad_values_exit_2_naming_the_value() {
         ),
         (&["--threads", "0"], "invalid threads = 0: between 1 and 1024"),
         (&["--threads", "1,2,0"], "invalid threads = 0: between 1 and 1024"),
-        (&["--seconds", "0"], "invalid seconds = 0: more than 0 seconds per trial"),
-        (&["--seconds", "inf"], "invalid seconds = inf: a number of seconds above 0"),
+        (&["--seconds", "0"], "invalid seconds = 0: 0.001 to 600 seconds"),
+        (&["--seconds", "1e-12"], "invalid seconds = 0.000000000001: 0.001 to 600 seconds"),
+        (&["--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
+        (&["--seconds", "inf"], "invalid seconds = inf: 0.001 to 600 seconds"),
         (
             &["--live-bytes", "2147483648"],
             "invalid live-bytes = 2147483648: at most the heap ceiling (1073741824 bytes)",
         ),
         (&["--alloc-per-op", "4294967296"], "invalid alloc-per-op = 4294967296: at most half the heap ceiling"),
-        (&["--alloc-per-op", "10"], "invalid alloc-per-op = 10: at least 1 byte per object (34 objects per operation)"),
+        (&["--alloc-per-op", "10"], "invalid alloc-per-op = 10: at least 1 byte per object (33 objects per operation)"),
         (&["--workload", "rsa"], "invalid workload = rsa: ecdsa or hash"),
-        (&["--trials", "0"], "invalid trials = 0: at least 1"),
+        (&["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
+        (&["--trials", "18446744073709551615"], "invalid trials = 18446744073709551615: 1 to 10000"),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", "gc", "--out", out.to_str().unwrap()];
@@ -64,7 +69,10 @@ fn a_tiny_sweep_is_saved_verified_and_rendered() {
     let run = only_run_folder(&out);
     let csv = std::fs::read_to_string(run.join("gc.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].starts_with("threads,ratio,trial,workload,elapsed_ns,operations,ops_per_sec,collections,"));
+    assert!(lines[0].starts_with("threads,ratio,trial,workload,elapsed_ns,operations,ops_per_sec,cycles,"));
+    for column in ["pause_share", "stop_ns", "refill_wait_ns", "mark_ns", "sweep_ns"] {
+        assert!(lines[0].split(',').any(|name| name == column), "{column} in {}", lines[0]);
+    }
     assert_eq!(lines.len(), 1 + 2 * 2, "one row per (threads, ratio)");
     assert!(lines[1..].iter().all(|line| line.ends_with(",true") && line.contains(",ecdsa,")), "{csv}");
     assert_eq!(lines[1..].iter().filter(|line| line.contains(",off,")).count(), 2);
@@ -72,6 +80,7 @@ fn a_tiny_sweep_is_saved_verified_and_rendered() {
         serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["profile"], "custom");
     assert_eq!(manifest["experiments"][0]["config"]["ratios"], serde_json::json!(["100", "off"]));
+    check_go_beside(&run, &manifest["experiments"][0]["config"]["go"]);
     let page = out.join("page.html");
     let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -83,5 +92,61 @@ fn a_tiny_sweep_is_saved_verified_and_rendered() {
     assert_eq!(section.matches("<svg").count(), 2);
     assert!(section.contains("691054") && section.contains("30618"), "the article's numbers beside ours");
     assert!(!section.contains("Not measured"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// With `go` on PATH the Go benchmark ran over the same grid, verified; without it the
+/// manifest says how to add it.
+fn check_go_beside(run: &Path, go: &serde_json::Value) {
+    let has_go = Command::new("go").arg("version").output().is_ok_and(|output| output.status.success());
+    if !has_go {
+        assert_eq!(go["status"], "skipped", "{go}");
+        assert!(go["reason"].as_str().unwrap().contains("apt-get install golang-go"), "{go}");
+        return;
+    }
+    assert_eq!(go["status"], "ran", "{go}");
+    let csv = std::fs::read_to_string(run.join("gc-go.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("threads,ratio,trial,go_version,"), "{csv}");
+    assert_eq!(lines.len(), 1 + 2 * 2, "one Go row per (threads, ratio): {csv}");
+    assert_eq!(go["rows"], 4);
+    let cells: Vec<(&str, &str)> = lines[1..]
+        .iter()
+        .map(|line| {
+            let mut fields = line.split(',');
+            (fields.next().unwrap(), fields.next().unwrap())
+        })
+        .collect();
+    assert_eq!(cells, vec![("1", "100"), ("1", "off"), ("2", "100"), ("2", "off")]);
+    assert!(lines[1..].iter().all(|line| line.ends_with(",true")), "{csv}");
+}
+
+#[test]
+fn no_go_skips_the_go_benchmark_and_says_so() {
+    let out = scratch("no-go");
+    let output = contention(&[
+        "run",
+        "gc",
+        "--threads",
+        "1",
+        "--ratios",
+        "100",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--workload",
+        "hash",
+        "--no-go",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let run = only_run_folder(&out);
+    assert!(!run.join("gc-go.csv").exists());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let go = &manifest["experiments"][0]["config"]["go"];
+    assert_eq!((go["status"].as_str(), go["reason"].as_str()), (Some("skipped"), Some("--no-go was given")));
     std::fs::remove_dir_all(&out).unwrap();
 }

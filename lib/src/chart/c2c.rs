@@ -1,6 +1,7 @@
 //! Core-to-core latency as a heatmap: one cell per pair of CPUs (mirrored, so row and
 //! column read the same), darker = slower, the median in each cell when the matrix is small
-//! enough to read, and a colour scale beside it.
+//! enough to read, and a colour scale beside it. The diagonal (a CPU with itself) is struck
+//! through as "same CPU"; with one measured value the scale is one swatch, not a ramp.
 
 use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
 use plotters::coord::types::RangedCoordi32;
@@ -12,13 +13,15 @@ use crate::c2c::PairSummary;
 
 const CHART: &str = "c2c";
 const SIZE: (u32, u32) = (640, 560);
-const SCALE_WIDTH: u32 = 110;
+const SCALE_WIDTH: u32 = 130;
 /// Above this many CPUs the numbers no longer fit in the cells; colour alone tells.
 const MAX_CPUS_WITH_NUMBERS: usize = 12;
 /// The ends of the colour ramp: fastest pair (light) to slowest (dark blue, the palette's).
 const LIGHT: (f64, f64, f64) = (236.0, 244.0, 250.0);
 const DARK: (f64, f64, f64) = (0.0, 62.0, 116.0);
 const MISSING: RGBColor = RGBColor(220, 220, 220);
+/// The diagonal: white, struck through in this grey.
+const SAME_CPU_STROKE: RGBColor = RGBColor(150, 150, 150);
 
 /// One segment per CPU on both axes.
 type Grid = Cartesian2d<SegmentedCoord<RangedCoordi32>, SegmentedCoord<RangedCoordi32>>;
@@ -45,6 +48,17 @@ impl Matrix {
         let fastest_ns = medians.clone().fold(f64::INFINITY, f64::min);
         let slowest_ns = medians.fold(0.0, f64::max);
         (!cells.is_empty()).then_some(Self { cpus, cells, fastest_ns, slowest_ns })
+    }
+
+    /// Whether the medians differ, so that the scale is a ramp from fastest to slowest.
+    fn has_range(&self) -> bool {
+        self.slowest_ns > self.fastest_ns
+    }
+
+    /// Whether some pair of CPUs has no measurement (the time budget ran out first).
+    fn has_missing_pairs(&self) -> bool {
+        let n = self.cpus.len();
+        self.cells.len() < n * (n - 1) / 2
     }
 
     fn color(&self, ns: f64) -> RGBColor {
@@ -110,8 +124,8 @@ pub fn c2c_heatmap(title: &str, pairs: &[PairSummary]) -> Result<String, ChartEr
     Ok(svg)
 }
 
-/// Every off-diagonal cell: grey first, then each measured pair in both triangles, with its
-/// median when the matrix is small enough to read.
+/// The diagonal struck through, every other cell grey first, then each measured pair in both
+/// triangles, with its median when the matrix is small enough to read.
 fn draw_cells<DB: DrawingBackend>(
     chart: &mut ChartContext<'_, DB, Grid>,
     matrix: &Matrix,
@@ -125,6 +139,8 @@ fn draw_cells<DB: DrawingBackend>(
     let off_diagonal =
         (0..n).flat_map(|row| (0..n).filter(move |&column| column != row).map(move |column| (row, column)));
     chart.draw_series(off_diagonal.map(|(row, column)| Rectangle::new(cell(column, row), MISSING.filled())))?;
+    chart.draw_series((0..n).map(|index| Rectangle::new(cell(index, index), SAME_CPU_STROKE)))?;
+    chart.draw_series((0..n).map(|index| PathElement::new(cell(index, index), SAME_CPU_STROKE)))?;
     let mirrored: Vec<(usize, usize, f64)> =
         matrix.cells.iter().flat_map(|&(a, b, ns)| [(a, b, ns), (b, a, ns)]).collect();
     chart.draw_series(
@@ -142,28 +158,48 @@ fn draw_cells<DB: DrawingBackend>(
     Ok(())
 }
 
-/// A vertical ramp from the fastest (bottom) to the slowest pair (top), labelled in ns.
+/// A vertical ramp from the fastest (bottom) to the slowest pair (top), labelled in ns, or
+/// one swatch when every measured pair has the same median; then the legend of the cells
+/// that are not measurements.
 fn draw_scale<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     matrix: &Matrix,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     const STEPS: i32 = 40;
-    let (top, bottom, left) = (70, SIZE.1 as i32 - 90, 14);
-    let step_height = (bottom - top) as f64 / STEPS as f64;
-    for step in 0..STEPS {
-        let t = step as f64 / (STEPS - 1) as f64;
-        let ns = matrix.slowest_ns - (matrix.slowest_ns - matrix.fastest_ns) * t;
-        let y0 = top + (step as f64 * step_height) as i32;
-        let y1 = top + ((step + 1) as f64 * step_height).ceil() as i32;
-        area.draw(&Rectangle::new([(left, y0), (left + 22, y1)], matrix.color(ns).filled()))?;
-    }
-    let label = |text: String, y: i32| Text::new(text, (left + 28, y), (FONT, LABEL_PX).into_font());
+    const SWATCH: i32 = 22;
+    let (top, bottom, left) = (70, SIZE.1 as i32 - 110, 14);
+    let label = |text: String, y: i32| Text::new(text, (left + SWATCH + 6, y), (FONT, LABEL_PX).into_font());
     area.draw(&Text::new("ns one way".to_string(), (left - 6, top - 28), (FONT, LABEL_PX).into_font()))?;
-    area.draw(&label(format!("{:.0}", matrix.slowest_ns), top - 6))?;
-    area.draw(&label(format!("{:.0}", matrix.fastest_ns), bottom - 6))?;
-    let missing_y = bottom + 26;
-    area.draw(&Rectangle::new([(left, missing_y), (left + 22, missing_y + 14)], MISSING.filled()))?;
-    area.draw(&label("not measured".to_string(), missing_y))?;
+    // The legend of the cells that are not measurements goes under the ramp or the swatch.
+    let legend_y = if matrix.has_range() {
+        let step_height = (bottom - top) as f64 / STEPS as f64;
+        for step in 0..STEPS {
+            let t = step as f64 / (STEPS - 1) as f64;
+            let ns = matrix.slowest_ns - (matrix.slowest_ns - matrix.fastest_ns) * t;
+            let y0 = top + (step as f64 * step_height) as i32;
+            let y1 = top + ((step + 1) as f64 * step_height).ceil() as i32;
+            area.draw(&Rectangle::new([(left, y0), (left + SWATCH, y1)], matrix.color(ns).filled()))?;
+        }
+        area.draw(&label(format!("{:.0}", matrix.slowest_ns), top - 6))?;
+        area.draw(&label(format!("{:.0}", matrix.fastest_ns), bottom - 6))?;
+        bottom + 26
+    } else {
+        let pairs = if matrix.cells.len() == 1 { "one pair" } else { "every pair" };
+        let swatch =
+            Rectangle::new([(left, top), (left + SWATCH, top + SWATCH)], matrix.color(matrix.fastest_ns).filled());
+        area.draw(&swatch)?;
+        area.draw(&label(format!("{:.0}", matrix.fastest_ns), top + 4))?;
+        area.draw(&Text::new(pairs.to_string(), (left, top + SWATCH + 8), (FONT, LABEL_PX).into_font()))?;
+        top + SWATCH + 40
+    };
+    area.draw(&Rectangle::new([(left, legend_y), (left + SWATCH, legend_y + 14)], SAME_CPU_STROKE))?;
+    area.draw(&PathElement::new(vec![(left, legend_y), (left + SWATCH, legend_y + 14)], SAME_CPU_STROKE))?;
+    area.draw(&label("same CPU".to_string(), legend_y))?;
+    if matrix.has_missing_pairs() {
+        let missing_y = legend_y + 26;
+        area.draw(&Rectangle::new([(left, missing_y), (left + SWATCH, missing_y + 14)], MISSING.filled()))?;
+        area.draw(&label("not measured".to_string(), missing_y))?;
+    }
     Ok(())
 }
 
@@ -185,6 +221,23 @@ mod tests {
         // The fastest and slowest medians also label the colour scale.
         assert_eq!((cell_text("41"), cell_text("91")), (3, 3));
         assert!(svg.contains("ns one way"));
+    }
+
+    #[test]
+    fn the_legend_names_the_diagonal_and_only_the_cells_drawn() {
+        let complete = c2c_heatmap("c2c", &[pair(0, 1, 40.0), pair(0, 2, 90.0), pair(1, 2, 60.0)]).unwrap();
+        assert!(complete.contains("same CPU"));
+        assert!(!complete.contains("not measured"), "every pair was measured");
+        let partial = c2c_heatmap("c2c", &[pair(0, 1, 40.0), pair(0, 2, 90.0)]).unwrap();
+        assert!(partial.contains("not measured"), "CPUs 1 and 2 have no measurement");
+    }
+
+    #[test]
+    fn one_measured_pair_is_one_swatch_with_its_value() {
+        let svg = c2c_heatmap("c2c", &[pair(0, 1, 40.0)]).unwrap();
+        assert!(svg.contains("one pair"));
+        // Both cells and the swatch carry the median; no ramp repeats it at two ends.
+        assert_eq!(svg.matches(">\n41\n<").count(), 3);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 use crate::harness::logical_cpus;
+use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 
 pub use layouts::{build, Counter, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
@@ -24,8 +25,8 @@ pub use summary::{finding, format_bytes, format_count, headline, summarize, Layo
 
 pub const EXPERIMENT: &str = "counters";
 
-/// Most worker threads accepted.
-pub const MAX_THREADS: usize = 256;
+/// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
+pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Most cells the striped counter may have (LongAdder stops at the CPU count).
 pub const MAX_STRIPES: usize = 4096;
 
@@ -88,7 +89,7 @@ impl Config {
     /// the total follows the threads and still splits evenly).
     pub fn with_threads(self, threads: usize) -> Self {
         let per_thread = self.increments_per_thread();
-        Self { threads, total_increments: per_thread * threads as u64, ..self }
+        Self { threads, total_increments: per_thread.saturating_mul(threads as u64), ..self }
     }
 
     pub fn increments_per_thread(&self) -> u64 {
@@ -96,20 +97,13 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return Err(ConfigError::new("threads", self.threads, format!("1 to {MAX_THREADS}")));
-        }
-        crate::sharing::check_total(self.total_increments, self.threads)?;
-        if self.flush_every == 0 {
-            return Err(ConfigError::new("flush-every", 0, "at least 1 increment between flushes (e.g. 1024)"));
-        }
-        if !(1..=MAX_STRIPES).contains(&self.stripes) {
-            return Err(ConfigError::new("stripes", self.stripes, format!("1 to {MAX_STRIPES} cells")));
-        }
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
-        Ok(())
+        check_range("threads", self.threads, 1, MAX_THREADS, "threads")?;
+        check_even_total(self.total_increments, self.threads)?;
+        let unit = "increments between flushes (e.g. 1024)";
+        check_range("flush-every", self.flush_every, 1, MAX_INCREMENTS_PER_TRIAL, unit)?;
+        check_range("stripes", self.stripes, 1, MAX_STRIPES, "cells")?;
+        check_trials(self.trials, 1)?;
+        check_warmup_and_budget(self.warmup, self.budget)
     }
 }
 

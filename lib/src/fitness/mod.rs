@@ -50,6 +50,7 @@ pub fn gather_facts(
         clock_change: clocks::moved_most(
             conditions.iter().map(|(during, conditions)| (during.clone(), conditions.clock_change())),
         ),
+        threads_pinned: scaling.map(|summaries| summaries.iter().all(|summary| summary.all_pinned)),
     }
 }
 

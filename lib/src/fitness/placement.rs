@@ -73,11 +73,8 @@ pub(super) fn shared_cores(facts: &Facts) -> Option<Reason> {
 }
 
 pub(super) fn unpinned(facts: &Facts) -> Option<Reason> {
-    let seen = facts.placement.as_ref().filter(|seen| seen.unpinned_trials > 0)?;
-    Some(Reason {
-        kind: ReasonKind::NotPinned,
-        fitness: Fitness::Limited,
-        text: format!(
+    let text = match facts.placement.as_ref() {
+        Some(seen) if seen.unpinned_trials > 0 => format!(
             "In {} of {} trials (during {}) the threads could not be pinned each to its own CPU (the OS refused \
              or does not pin, or there were more threads than CPUs): the scheduler could move them or stack \
              two on one CPU, which blurs every effect.",
@@ -85,5 +82,12 @@ pub(super) fn unpinned(facts: &Facts) -> Option<Reason> {
             seen.trials,
             seen.unpinned_during.join(", ")
         ),
-    })
+        // No trial recorded its placement: the scaling summaries' pinning is all there is.
+        None if facts.threads_pinned == Some(false) => "The scaling trials could not pin their threads to CPUs \
+             here (the OS refused, or offers no thread affinity): the scheduler could move them or stack two on \
+             one CPU, which blurs every effect."
+            .to_string(),
+        _ => return None,
+    };
+    Some(Reason { kind: ReasonKind::NotPinned, fitness: Fitness::Limited, text })
 }

@@ -13,8 +13,10 @@ use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::evidence::{self, Evidence};
 use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
+use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_CPUS, MAX_INCREMENTS_PER_TRIAL};
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
+use crate::stride::MAX_ARENA_BYTES;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -58,19 +60,20 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.max_threads == 0 {
-            return Err(ConfigError::new("threads", 0, "at least 1"));
+        check_range("threads", self.max_threads, 1, MAX_CPUS, "threads")?;
+        let widest = MAX_ARENA_BYTES / self.max_threads / 8 * 8;
+        if self.stride_bytes < 8 || self.stride_bytes % 8 != 0 || self.stride_bytes > widest {
+            let allowed =
+                format!("a multiple of 8 bytes from 8 to {widest} (threads x stride fit {MAX_ARENA_BYTES} bytes)");
+            return Err(ConfigError::new("stride_bytes", self.stride_bytes, allowed));
         }
-        if self.stride_bytes < 8 || self.stride_bytes % 8 != 0 {
-            return Err(ConfigError::new("stride_bytes", self.stride_bytes, "a multiple of 8 bytes, at least 8"));
-        }
-        if self.iters_per_thread == 0 {
-            return Err(ConfigError::new("iters", 0, "at least 1 increment per thread"));
-        }
+        // Threads work on separate lines here, so each thread's share bounds a trial's time.
+        check_range("iters", self.iters_per_thread, 1, MAX_INCREMENTS_PER_TRIAL, "increments per thread")?;
         if self.trials < 2 {
             return Err(ConfigError::new("trials", self.trials, "at least 2 (the spread needs repeated trials)"));
         }
-        Ok(())
+        check_trials(self.trials, 2)?;
+        check_warmup_and_budget(self.warmup, self.budget)
     }
 
     /// 1, 2 and `max_threads`, without repeats.

@@ -43,6 +43,10 @@ pub struct Facts {
     /// (`None`: the clocks could not be read).
     #[serde(default)]
     pub clock_change: Option<Disturbance>,
+    /// Every scaling trial's threads were pinned to their CPUs (false where the OS refused
+    /// or offers no thread affinity). Stands in for `placement` when no trial recorded it.
+    #[serde(default)]
+    pub threads_pinned: Option<bool>,
 }
 
 /// A share of CPU time (0..1) and the experiment it was worst during.

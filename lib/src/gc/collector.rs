@@ -1,17 +1,20 @@
 //! Stop-the-world: the handshake between the worker that collects and the workers that
 //! must stop at a safepoint, and the log of what each cycle cost.
 //!
-//! A worker that finds the heap's trigger reached becomes the collector: it raises the
+//! A worker whose refill reaches the heap's trigger becomes the collector: it raises the
 //! stop flag and waits until every other running worker has reached a safepoint (workers
-//! check the flag before each operation's allocations) and parked. Parked workers sleep
-//! on a condition variable, so on an oversubscribed machine the CPU goes to the workers
-//! that still have to arrive; the slowest one sets the wait. The collector then traces
-//! the live graph and sweeps the garbage, and wakes everyone. The whole time, from raising
-//! the flag to waking the workers, is the pause.
+//! check the flag at every allocation, Go's safepoint, so the wait is at most the work
+//! between two allocations) and parked. Parked workers sleep on a condition variable, so
+//! on an oversubscribed machine the CPU goes to the workers that still have to arrive; the
+//! slowest one sets the wait. The collector then calls parked workers to help it mark
+//! ([`open_marking`](World::open_marking)), ends the cycle and wakes everyone. The whole
+//! time, from raising the flag to waking the workers, is the pause.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+
+use super::span::SweepResult;
 
 #[derive(Debug, Default)]
 struct StopState {
@@ -21,6 +24,10 @@ struct StopState {
     /// Completed cycles; parked workers wait for this to change.
     cycle: u64,
     collecting: bool,
+    /// Mark helpers the collector has asked for and no parked worker has taken yet.
+    helpers_wanted: usize,
+    /// Parked workers marking right now.
+    helpers_busy: usize,
 }
 
 #[derive(Debug)]
@@ -65,8 +72,9 @@ impl World {
         true
     }
 
-    /// Parks a worker at its safepoint until the cycle under way ends (at once if none is).
-    pub fn park(&self) {
+    /// Parks a worker at its safepoint until the cycle under way ends (at once if none is);
+    /// while parked it runs `help` when the collector asks for a mark helper.
+    pub fn park(&self, help: impl Fn()) {
         let mut state = self.state();
         if !state.collecting {
             return;
@@ -74,9 +82,19 @@ impl World {
         let cycle = state.cycle;
         state.parked += 1;
         if state.parked + 1 >= state.running {
-            self.all_parked.notify_one();
+            self.all_parked.notify_all();
         }
         while state.cycle == cycle {
+            if state.helpers_wanted > 0 {
+                state.helpers_wanted -= 1;
+                state.helpers_busy += 1;
+                drop(state);
+                help();
+                state = self.state();
+                state.helpers_busy -= 1;
+                self.all_parked.notify_all();
+                continue;
+            }
             state = self.resumed.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
     }
@@ -89,6 +107,26 @@ impl World {
             state = self.all_parked.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
         state.parked
+    }
+
+    /// Asks up to `wanted` parked workers to help mark; returns how many will (every parked
+    /// worker is woken, and exactly that many take the job). `prepare` gets that number
+    /// before any helper starts. Call once the world is stopped.
+    pub fn open_marking(&self, wanted: usize, prepare: impl FnOnce(usize)) -> usize {
+        let mut state = self.state();
+        let helpers = wanted.min(state.parked);
+        prepare(helpers);
+        state.helpers_wanted = helpers;
+        self.resumed.notify_all();
+        helpers
+    }
+
+    /// Waits until every helper called by [`open_marking`](Self::open_marking) is done.
+    pub fn wait_for_helpers(&self) {
+        let mut state = self.state();
+        while state.helpers_wanted > 0 || state.helpers_busy > 0 {
+            state = self.all_parked.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
     }
 
     /// Ends the cycle and wakes every parked worker.
@@ -105,49 +143,50 @@ impl World {
     pub fn retire(&self) {
         let mut state = self.state();
         state.running -= 1;
-        self.all_parked.notify_one();
+        self.all_parked.notify_all();
     }
 }
 
 /// What the cycles of one trial cost and found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CycleLog {
-    pub collections: u64,
-    /// Collections the ceiling forced (ratio `off`, or a trigger capped by the ceiling).
-    pub forced_by_ceiling: u64,
+    pub cycles: u64,
+    /// Cycles the ceiling forced (ratio `off`, or a trigger capped by the ceiling).
+    pub ceiling_cycles: u64,
     pub pause_total: Duration,
     pub pause_max: Duration,
     /// Part of the pause spent waiting for the other workers to reach a safepoint.
     pub stop_total: Duration,
-    pub trace_total: Duration,
+    pub mark_total: Duration,
+    /// Part of the pause spent sweeping what the last cycle left (`finishsweep`).
     pub sweep_total: Duration,
-    pub nodes_traced: u64,
-    /// Cycles whose trace found fewer or more nodes than the graph holds (must stay 0).
-    pub trace_mismatches: u64,
-    /// Workers found mid-operation while the world was stopped (must stay 0).
-    pub mid_operation_at_stop: u64,
-    pub freed: super::heap::ObjectCount,
-    pub damaged_spans: u64,
+    /// Markers that took part, summed over cycles.
+    pub markers: u64,
+    pub nodes_marked: u64,
+    pub stacks_scanned: u64,
+    /// Cycles whose marking found fewer or more nodes than the graph holds (must stay 0).
+    pub mark_mismatches: u64,
+    pub swept: SweepResult,
 }
 
 /// One cycle's phases, as the collector timed them.
 #[derive(Debug, Clone, Copy)]
 pub struct CycleTiming {
     pub stop: Duration,
-    pub trace: Duration,
     pub sweep: Duration,
+    pub mark: Duration,
     pub pause: Duration,
 }
 
 impl CycleLog {
     pub fn record(&mut self, timing: CycleTiming, forced_by_ceiling: bool) {
-        self.collections += 1;
-        self.forced_by_ceiling += u64::from(forced_by_ceiling);
+        self.cycles += 1;
+        self.ceiling_cycles += u64::from(forced_by_ceiling);
         self.pause_total += timing.pause;
         self.pause_max = self.pause_max.max(timing.pause);
         self.stop_total += timing.stop;
-        self.trace_total += timing.trace;
         self.sweep_total += timing.sweep;
+        self.mark_total += timing.mark;
     }
 }
 
@@ -173,6 +212,7 @@ mod tests {
         let workers = 4;
         let world = World::new(workers);
         let parked_before_resume = AtomicUsize::new(0);
+        let helped = AtomicUsize::new(0);
         assert!(world.begin_stop());
         thread::scope(|scope| {
             for _ in 1..workers {
@@ -181,11 +221,16 @@ mod tests {
                         thread::yield_now();
                     }
                     parked_before_resume.fetch_add(1, Ordering::SeqCst);
-                    world.park();
+                    world.park(|| {
+                        helped.fetch_add(1, Ordering::SeqCst);
+                    });
                 });
             }
             assert_eq!(world.wait_until_stopped(), workers - 1);
             assert_eq!(parked_before_resume.load(Ordering::SeqCst), workers - 1);
+            assert_eq!(world.open_marking(2, |helpers| assert_eq!(helpers, 2)), 2);
+            world.wait_for_helpers();
+            assert_eq!(helped.load(Ordering::SeqCst), 2, "exactly the helpers asked for");
             world.resume();
         });
     }
@@ -199,6 +244,6 @@ mod tests {
         assert_eq!(world.wait_until_stopped(), 0);
         world.resume();
         // Parking with no cycle under way returns at once.
-        world.park();
+        world.park(|| panic!("no cycle, no help"));
     }
 }

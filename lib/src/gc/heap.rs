@@ -1,99 +1,25 @@
-//! The managed heap: spans of memory that workers fill with real objects, and the
-//! accounting the pacer and the verification rely on.
+//! The central heap: every span no worker holds, behind one lock, and the accounting the
+//! pacer and the verification rely on.
 //!
-//! Like Go's allocator, each worker allocates from its own span (bump allocation, no lock)
-//! and takes a new span from the heap when the current one is full: that is when the heap
-//! counts the bytes, checks the pacer's trigger and the ceiling, and can refuse (then the
-//! worker starts a collection). Every object carries an 8-byte header (size and a check
-//! word) so the sweep can walk a span object by object. All per-operation objects are
-//! garbage once their operation ends; a sweep counts them and returns the span to the
-//! heap's free list, where the next worker reuses its memory.
+//! Like Go's mcentral, a worker whose span is full hands it back and takes another here
+//! (a refill), under the lock: an empty span if one is free, else one left from the last
+//! cycle, which the worker sweeps itself outside the lock (Go sweeps lazily the same way),
+//! else fresh memory while the ceiling allows. Each refill counts a span's bytes towards
+//! the pacer's trigger; the refill that reaches it tells the worker to start a cycle. Every
+//! cycle flushes every worker's span back here, so after each one all workers refill
+//! through this lock at once. Spans outlive a trial (see [`SpanPool`]), so a cell's heap is
+//! warm memory, not first-touch page faults.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::time::{Duration, Instant};
 
-/// Usual span size: room for about 25 operations of 2.5 KB.
-pub const SPAN_BYTES: u64 = 64 << 10;
-/// Size and check word in front of every object.
-pub const HEADER_BYTES: u64 = 8;
-const HEADER_CHECK: u32 = 0x6763_6f62; // "gcob"
-
-/// The span size for operations of `alloc_per_op_bytes` in `objects` objects: one whole
-/// operation always fits in a span.
-pub fn span_bytes_for(alloc_per_op_bytes: u64, objects: u32) -> u64 {
-    let per_op = alloc_per_op_bytes.saturating_add(u64::from(objects) * HEADER_BYTES);
-    SPAN_BYTES.max(per_op.next_multiple_of(4096))
-}
-
-/// Objects and payload bytes, as allocated or as found by a sweep.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ObjectCount {
-    pub objects: u64,
-    pub bytes: u64,
-}
-
-impl std::ops::AddAssign for ObjectCount {
-    fn add_assign(&mut self, other: Self) {
-        self.objects += other.objects;
-        self.bytes += other.bytes;
-    }
-}
-
-/// A run of memory that one worker bump-allocates objects from.
-#[derive(Debug)]
-pub struct Span {
-    memory: Box<[u8]>,
-    used: usize,
-}
-
-impl Span {
-    fn new(bytes: u64) -> Self {
-        Self { memory: vec![0; bytes as usize].into_boxed_slice(), used: 0 }
-    }
-
-    pub fn room(&self) -> usize {
-        self.memory.len() - self.used
-    }
-
-    /// Allocates an object of `size` bytes and returns its payload.
-    ///
-    /// # Panics
-    /// When the span has no room: callers check [`room`](Self::room) before an operation.
-    pub fn allocate(&mut self, size: usize) -> &mut [u8] {
-        let start = self.used;
-        let payload = start + HEADER_BYTES as usize;
-        assert!(payload + size <= self.memory.len(), "object of {size} bytes does not fit the span");
-        self.memory[start..start + 4].copy_from_slice(&(size as u32).to_le_bytes());
-        self.memory[start + 4..payload].copy_from_slice(&HEADER_CHECK.to_le_bytes());
-        self.used = payload + size;
-        &mut self.memory[payload..self.used]
-    }
-
-    /// Walks the span object by object, counts what it holds and frees it all (no object
-    /// in a span is ever reachable from the live graph). `None` when a header is damaged.
-    fn sweep(&mut self) -> Option<ObjectCount> {
-        let mut count = ObjectCount::default();
-        let mut offset = 0;
-        while offset < self.used {
-            let header = self.memory.get(offset..offset + HEADER_BYTES as usize)?;
-            let size = u32::from_le_bytes(header[..4].try_into().ok()?) as usize;
-            if u32::from_le_bytes(header[4..].try_into().ok()?) != HEADER_CHECK {
-                return None;
-            }
-            count += ObjectCount { objects: 1, bytes: size as u64 };
-            offset += HEADER_BYTES as usize + size;
-        }
-        (offset == self.used).then(|| {
-            self.used = 0;
-            count
-        })
-    }
-}
+use super::span::{ObjectRef, Span, SweepResult};
 
 /// The heap's sizes for one trial.
 #[derive(Debug, Clone, Copy)]
 pub struct HeapLimits {
     pub live_bytes: u64,
-    /// Span bytes that may be taken between cycles (from the pacer).
+    /// Span bytes handed out between cycles that start the next one (from the pacer).
     pub trigger_bytes: u64,
     pub ceiling_bytes: u64,
     pub span_bytes: u64,
@@ -101,89 +27,170 @@ pub struct HeapLimits {
     pub trigger_from_ceiling: bool,
 }
 
+/// Empty spans kept from one trial to the next.
 #[derive(Debug, Default)]
-struct Spans {
+pub struct SpanPool {
+    spans: Vec<Span>,
+    next_id: u32,
+}
+
+#[derive(Debug, Default)]
+struct Central {
     free: Vec<Span>,
-    /// Spans handed back by workers, full of garbage, waiting for the next sweep.
-    unswept: Vec<Span>,
-    /// Span bytes handed to workers since the last cycle.
+    /// Spans the last cycle marked, not yet swept.
+    to_sweep: Vec<Span>,
+    /// Spans handed back since the last cycle, and swept spans that kept survivors.
+    full: Vec<Span>,
     taken_since_cycle: u64,
-    /// Span memory the heap holds (in use, unswept or free).
-    held_bytes: u64,
-    peak_held_bytes: u64,
+    /// Span memory out of the free list (held by workers, full or to sweep).
+    in_use_bytes: u64,
+    peak_in_use_bytes: u64,
+    next_id: u32,
+}
+
+/// What a refill gives the worker.
+#[derive(Debug)]
+pub enum Refill {
+    /// A span; `cycle_due` when this refill reached the pacer's trigger.
+    Granted { span: Span, cycle_due: bool },
+    /// No span can be had without passing the ceiling: a cycle must run first.
+    CeilingReached,
+}
+
+/// What one worker's refills cost it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RefillCosts {
+    pub refills: u64,
+    /// Time spent waiting for the central lock (zero when it was free).
+    pub lock_wait: Duration,
+    /// Time spent sweeping spans left from the last cycle.
+    pub sweep: Duration,
+    pub swept: SweepResult,
 }
 
 #[derive(Debug)]
 pub struct Heap {
     limits: HeapLimits,
-    spans: Mutex<Spans>,
-}
-
-/// What one sweep (or the final accounting) found.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SweepResult {
-    pub freed: ObjectCount,
-    /// Spans whose headers did not add up: heap damage, fails the trial.
-    pub damaged_spans: u64,
+    central: Mutex<Central>,
 }
 
 impl Heap {
-    pub fn new(limits: HeapLimits) -> Self {
-        Self { limits, spans: Mutex::new(Spans::default()) }
+    /// A heap for one trial, starting from the pool's empty spans.
+    pub fn new(limits: HeapLimits, pool: SpanPool) -> Self {
+        let central = Central { free: pool.spans, next_id: pool.next_id, ..Central::default() };
+        Self { limits, central: Mutex::new(central) }
     }
 
-    fn spans(&self) -> MutexGuard<'_, Spans> {
-        self.spans.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// A span for a worker, or `None` when the pacer says a cycle must run first. The first
-    /// span after a cycle is always granted, so every cycle lets work proceed; the ceiling
-    /// holds because `live + span <= ceiling` (checked by the config) and the trigger never
-    /// exceeds `ceiling - live`.
-    pub fn take_span(&self) -> Option<Span> {
-        let limits = self.limits;
-        let mut spans = self.spans();
-        let first = spans.taken_since_cycle == 0;
-        if !first && spans.taken_since_cycle + limits.span_bytes > limits.trigger_bytes {
-            return None;
-        }
-        spans.taken_since_cycle += limits.span_bytes;
-        let span = match spans.free.pop() {
-            Some(span) => span,
-            None => {
-                spans.held_bytes += limits.span_bytes;
-                spans.peak_held_bytes = spans.peak_held_bytes.max(spans.held_bytes);
-                Span::new(limits.span_bytes)
+    /// The lock, and the time spent waiting for it.
+    fn lock_timed(&self, costs: &mut RefillCosts) -> MutexGuard<'_, Central> {
+        match self.central.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                let asked = Instant::now();
+                let guard = self.lock();
+                costs.lock_wait += asked.elapsed();
+                guard
             }
-        };
-        Some(span)
+        }
     }
 
-    /// Takes back a worker's span, full of garbage, for the next sweep.
+    fn lock(&self) -> MutexGuard<'_, Central> {
+        self.central.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A span for a worker whose span is full (or who has none).
+    pub fn refill(&self, costs: &mut RefillCosts) -> Refill {
+        costs.refills += 1;
+        loop {
+            let mut central = self.lock_timed(costs);
+            if let Some(span) = central.free.pop() {
+                central.in_use_bytes += span.bytes();
+                return self.grant(central, span);
+            }
+            if let Some(mut span) = central.to_sweep.pop() {
+                drop(central);
+                let started = Instant::now();
+                costs.swept += span.sweep();
+                costs.sweep += started.elapsed();
+                let mut central = self.lock_timed(costs);
+                if span.is_empty() {
+                    return self.grant(central, span);
+                }
+                central.full.push(span);
+                continue;
+            }
+            let bytes = self.limits.span_bytes;
+            if self.limits.live_bytes + central.in_use_bytes + bytes > self.limits.ceiling_bytes {
+                return Refill::CeilingReached;
+            }
+            central.in_use_bytes += bytes;
+            let id = central.next_id;
+            central.next_id += 1;
+            return self.grant(central, Span::new(id, bytes));
+        }
+    }
+
+    fn grant(&self, mut central: MutexGuard<'_, Central>, span: Span) -> Refill {
+        central.peak_in_use_bytes = central.peak_in_use_bytes.max(central.in_use_bytes);
+        central.taken_since_cycle += span.bytes();
+        let cycle_due = central.taken_since_cycle >= self.limits.trigger_bytes;
+        Refill::Granted { span, cycle_due }
+    }
+
+    /// Takes back a worker's span (full, or flushed at a stop).
     pub fn hand_back(&self, span: Span) {
-        self.spans().unswept.push(span);
+        self.lock().full.push(span);
     }
 
-    /// Sweeps every handed-back span onto the free list and starts a new pacing period.
-    /// Called with the world stopped (or after the trial, for the final accounting).
-    pub fn sweep(&self) -> SweepResult {
-        let mut spans = self.spans();
+    /// Sweeps whatever the last cycle left unswept (Go's `finishsweep_m`, with the world
+    /// stopped, so every span is marked by the cycle it belongs to).
+    pub fn finish_sweep(&self) -> SweepResult {
+        let mut central = self.lock();
         let mut result = SweepResult::default();
-        let unswept = std::mem::take(&mut spans.unswept);
-        for mut span in unswept {
-            match span.sweep() {
-                Some(count) => result.freed += count,
-                None => result.damaged_spans += 1,
+        for mut span in std::mem::take(&mut central.to_sweep) {
+            result += span.sweep();
+            if span.is_empty() {
+                central.in_use_bytes -= span.bytes();
+                central.free.push(span);
+            } else {
+                central.full.push(span);
             }
-            spans.free.push(span);
         }
-        spans.taken_since_cycle = 0;
         result
     }
 
-    /// The most memory the heap held at once: the live graph plus every span.
+    /// Ends a cycle (world stopped): marks the objects the workers' roots hold, makes every
+    /// span handed back since the last cycle sweepable, and starts a new pacing period.
+    pub fn end_cycle(&self, marked: &mut [ObjectRef]) {
+        marked.sort_unstable();
+        let mut central = self.lock();
+        let Central { full, to_sweep, .. } = &mut *central;
+        for mut span in full.drain(..) {
+            let first = marked.partition_point(|object| object.span < span.id());
+            if let Some(object) = marked.get(first).filter(|object| object.span == span.id()) {
+                span.mark_live_from(object.offset);
+            }
+            to_sweep.push(span);
+        }
+        central.taken_since_cycle = 0;
+    }
+
+    /// After the trial, with no operation under way: sweeps every span and returns them,
+    /// empty, for the next trial, with what that last sweep found.
+    pub fn into_pool(self) -> (SpanPool, SweepResult) {
+        let mut result = self.finish_sweep();
+        self.end_cycle(&mut []);
+        result += self.finish_sweep();
+        let central = self.central.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let mut spans = central.free;
+        spans.extend(central.full.into_iter().chain(central.to_sweep));
+        (SpanPool { spans, next_id: central.next_id }, result)
+    }
+
+    /// The most memory the heap held at once: the live graph plus every span in use.
     pub fn peak_bytes(&self) -> u64 {
-        self.limits.live_bytes + self.spans().peak_held_bytes
+        self.limits.live_bytes + self.lock().peak_in_use_bytes
     }
 
     pub fn limits(&self) -> HeapLimits {
@@ -194,63 +201,63 @@ impl Heap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gc::span::SPAN_BYTES;
 
-    fn limits(trigger_bytes: u64) -> HeapLimits {
-        HeapLimits {
+    fn heap(trigger_spans: u64, ceiling_spans: u64) -> Heap {
+        let limits = HeapLimits {
             live_bytes: 0,
-            trigger_bytes,
-            ceiling_bytes: 1 << 20,
+            trigger_bytes: trigger_spans * SPAN_BYTES,
+            ceiling_bytes: ceiling_spans * SPAN_BYTES,
             span_bytes: SPAN_BYTES,
             trigger_from_ceiling: false,
+        };
+        Heap::new(limits, SpanPool::default())
+    }
+
+    fn granted(heap: &Heap) -> (Span, bool) {
+        match heap.refill(&mut RefillCosts::default()) {
+            Refill::Granted { span, cycle_due } => (span, cycle_due),
+            Refill::CeilingReached => panic!("refused"),
         }
     }
 
     #[test]
-    fn sweep_counts_every_object_allocated() {
-        let heap = Heap::new(limits(1 << 20));
-        let mut span = heap.take_span().unwrap();
-        for size in [1, 40, 100] {
-            span.allocate(size).fill(0xAB);
-        }
+    fn the_refill_that_reaches_the_trigger_starts_a_cycle_and_is_still_granted() {
+        let heap = heap(2, 100);
+        assert!(!granted(&heap).1);
+        let (span, due) = granted(&heap);
+        assert!(due);
         heap.hand_back(span);
-        let result = heap.sweep();
-        assert_eq!(result, SweepResult { freed: ObjectCount { objects: 3, bytes: 141 }, damaged_spans: 0 });
-        // The swept span is reused, empty.
-        assert_eq!(heap.take_span().unwrap().room(), SPAN_BYTES as usize);
+        heap.end_cycle(&mut []);
+        assert!(!granted(&heap).1, "a new pacing period after the cycle");
+    }
+
+    #[test]
+    fn spans_are_reused_after_a_sweep_and_survivors_wait() {
+        let heap = heap(100, 100);
+        let (mut span, _) = granted(&heap);
+        span.allocate(10, 0).unwrap();
+        let live = span.allocate(10, 0).unwrap();
+        heap.hand_back(span);
+        heap.end_cycle(&mut [live]);
+        let swept = heap.finish_sweep();
+        assert_eq!((swept.freed.objects, swept.survivors), (1, 1));
+        heap.end_cycle(&mut []);
+        let mut costs = RefillCosts::default();
+        let Refill::Granted { span, .. } = heap.refill(&mut costs) else { panic!("refused") };
+        assert!(span.is_empty());
+        assert_eq!(costs.swept.freed.objects, 1, "the refill swept the survivor's span itself");
         assert_eq!(heap.peak_bytes(), SPAN_BYTES);
     }
 
     #[test]
-    fn trigger_refuses_spans_until_a_sweep() {
-        let heap = Heap::new(limits(3 * SPAN_BYTES));
-        let taken: Vec<Span> = (0..3).map(|_| heap.take_span().unwrap()).collect();
-        assert!(heap.take_span().is_none());
-        taken.into_iter().for_each(|span| heap.hand_back(span));
-        heap.sweep();
-        assert!(heap.take_span().is_some());
-        assert_eq!(heap.peak_bytes(), 3 * SPAN_BYTES);
-    }
-
-    #[test]
-    fn first_span_after_a_cycle_is_granted_even_below_one_span() {
-        let heap = Heap::new(limits(100));
-        assert!(heap.take_span().is_some());
-        assert!(heap.take_span().is_none());
-    }
-
-    #[test]
-    fn damaged_header_is_reported() {
-        let heap = Heap::new(limits(1 << 20));
-        let mut span = heap.take_span().unwrap();
-        span.allocate(16);
-        span.memory[5] ^= 0xFF;
-        heap.hand_back(span);
-        assert_eq!(heap.sweep().damaged_spans, 1);
-    }
-
-    #[test]
-    fn span_holds_at_least_one_operation() {
-        assert_eq!(span_bytes_for(2560, 34), SPAN_BYTES);
-        assert_eq!(span_bytes_for(1 << 20, 1), (1 << 20) + 4096);
+    fn the_ceiling_refuses_fresh_memory_and_the_pool_keeps_every_span() {
+        let heap = heap(100, 2);
+        let spans = [granted(&heap).0, granted(&heap).0];
+        assert!(matches!(heap.refill(&mut RefillCosts::default()), Refill::CeilingReached));
+        spans.into_iter().for_each(|span| heap.hand_back(span));
+        let (pool, _) = heap.into_pool();
+        assert_eq!((pool.spans.len(), pool.next_id), (2, 2));
+        assert!(pool.spans.iter().all(Span::is_empty));
     }
 }

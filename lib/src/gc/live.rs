@@ -4,11 +4,13 @@
 //! all to the root (so every node is reachable), and each node has one more edge to a
 //! random node (so some are reached twice and cycles exist: marking must check a node's
 //! mark before following it). Tracing chases pointers in random memory order, as a real
-//! mark phase does.
+//! mark phase does. Marks are atomic so several mark workers can share one graph
+//! ([`super::mark`]): whoever swaps the cycle number into a node first owns it.
 
 use std::mem::size_of;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-const NO_CHILD: u32 = u32::MAX;
+pub(super) const NO_CHILD: u32 = u32::MAX;
 /// Tree edges plus one cross edge.
 const CHILDREN: usize = 3;
 
@@ -17,7 +19,7 @@ const CHILDREN: usize = 3;
 #[repr(C)]
 struct Node {
     /// The cycle that last marked this node.
-    marked_in_cycle: u32,
+    marked_in_cycle: AtomicU32,
     children: [u32; CHILDREN],
     payload: [u64; 6],
 }
@@ -32,7 +34,8 @@ pub struct LiveGraph {
     #[allow(clippy::vec_box)]
     nodes: Vec<Box<Node>>,
     root: u32,
-    cycle: u32,
+    /// The last cycle number handed out: marks compare against it, across trials.
+    epoch: AtomicU32,
 }
 
 impl LiveGraph {
@@ -42,7 +45,11 @@ impl LiveGraph {
         let mut random = SplitMix64(seed);
         let mut nodes: Vec<Box<Node>> = (0..count)
             .map(|index| {
-                Box::new(Node { marked_in_cycle: 0, children: [NO_CHILD; CHILDREN], payload: [index as u64; 6] })
+                Box::new(Node {
+                    marked_in_cycle: AtomicU32::new(0),
+                    children: [NO_CHILD; CHILDREN],
+                    payload: [index as u64; 6],
+                })
             })
             .collect();
         // The tree is a binary heap over a random permutation: order[k]'s children are
@@ -58,7 +65,7 @@ impl LiveGraph {
             }
             node.children[2] = random.below(count as u64) as u32;
         }
-        Self { nodes, root: order.first().copied().unwrap_or(NO_CHILD), cycle: 0 }
+        Self { nodes, root: order.first().copied().unwrap_or(NO_CHILD), epoch: AtomicU32::new(0) }
     }
 
     pub fn node_count(&self) -> u64 {
@@ -69,24 +76,51 @@ impl LiveGraph {
         self.node_count() * NODE_BYTES
     }
 
-    /// Marks every node reachable from the root and returns how many were marked. A graph
-    /// that is intact returns [`node_count`](Self::node_count).
-    pub fn trace(&mut self) -> u64 {
-        self.cycle = self.cycle.wrapping_add(1).max(1);
-        let cycle = self.cycle;
+    /// The graph's own root ([`NO_CHILD`] when it is empty).
+    pub fn root(&self) -> u32 {
+        self.root
+    }
+
+    /// A node chosen by `pick` among all of them (for a worker's roots).
+    pub fn node_at(&self, pick: u64) -> u32 {
+        (pick % self.node_count().max(1)) as u32
+    }
+
+    /// A cycle number no earlier marking used (never 0, the mark of a fresh node).
+    pub fn next_epoch(&self) -> u32 {
+        let epoch = self.epoch.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        if epoch == 0 {
+            self.next_epoch()
+        } else {
+            epoch
+        }
+    }
+
+    /// Marks `node` for `cycle`; true when this call marked it first (then the caller
+    /// traces its children).
+    pub fn claim(&self, node: u32, cycle: u32) -> bool {
+        self.nodes[node as usize].marked_in_cycle.swap(cycle, Ordering::Relaxed) != cycle
+    }
+
+    /// The edges of `node` that lead somewhere.
+    pub fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        self.nodes[node as usize].children.iter().copied().filter(|&child| child != NO_CHILD)
+    }
+
+    /// Marks every node reachable from the root on one thread and returns how many were
+    /// marked (the check after a trial; cycles mark in parallel).
+    pub fn trace(&self) -> u64 {
+        let cycle = self.next_epoch();
         let mut marked = 0;
         let mut stack = Vec::with_capacity(64);
         if self.root != NO_CHILD {
             stack.push(self.root);
         }
-        while let Some(index) = stack.pop() {
-            let node = &mut self.nodes[index as usize];
-            if node.marked_in_cycle == cycle {
-                continue;
+        while let Some(node) = stack.pop() {
+            if self.claim(node, cycle) {
+                marked += 1;
+                stack.extend(self.children(node));
             }
-            node.marked_in_cycle = cycle;
-            marked += 1;
-            stack.extend(node.children.iter().copied().filter(|&child| child != NO_CHILD));
         }
         marked
     }
@@ -121,12 +155,13 @@ mod tests {
 
     #[test]
     fn trace_reaches_every_node_every_cycle() {
-        let mut graph = LiveGraph::build(1 << 20, 7);
+        let graph = LiveGraph::build(1 << 20, 7);
         assert_eq!(graph.node_count(), 16_384);
         assert_eq!(graph.bytes(), 1 << 20);
         for _ in 0..3 {
             assert_eq!(graph.trace(), 16_384);
         }
+        assert!(!graph.claim(graph.root(), 3), "already marked in this cycle");
     }
 
     #[test]

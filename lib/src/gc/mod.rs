@@ -1,29 +1,40 @@
 //! The GC-ratio sweep (article B): throughput of a signing workload against thread count
-//! and a GOGC-style collection ratio.
+//! and a GOGC-style collection ratio, in a model collector and, beside it, in real Go.
 //!
-//! Rust has no garbage collector, so this module builds a small real one. It is a model of
-//! a tracing collector's *pacing*, not Go's runtime: a managed heap whose workers allocate
-//! real objects for every operation ([`heap`]), a pacer that starts a cycle after
-//! `max(live, 4 MiB) x ratio / 100` bytes of allocation ([`trigger`]), a stop-the-world
-//! collector that parks every worker at a safepoint, traces a real live object graph
-//! ([`live`]) and sweeps the garbage ([`collector`], [`mutator`]), and real work per
-//! operation: ECDSA P-256 signing or a cheaper hash chain ([`workload`]). Go's collector
-//! marks concurrently and sweeps lazily; here the whole cycle stops the world, so pauses
-//! are the model's only GC cost and are measured directly.
+//! Rust has no garbage collector, so this module builds a small real one with the costs a
+//! Go-like runtime pays per cycle, as real work: workers allocate every operation's objects
+//! from their own 8 KiB span ([`span`]), refilled from a central heap under one lock and
+//! flushed at every cycle ([`heap`]); the pacer starts a cycle after `max(live, 4 MiB) x
+//! ratio / 100` bytes of allocation ([`trigger`]); a stop-the-world reaches every worker at
+//! its next allocation ([`collector`], [`mutator`]); a quarter of the workers, as Go's
+//! dedicated mark workers, scan every worker's roots and mark a real live graph ([`mark`],
+//! [`live`]); sweeping is lazy, by the refills. The work per operation is ECDSA P-256
+//! signing through `ring` or a cheaper hash chain ([`workload`]). Go marks concurrently
+//! with the program and makes allocating goroutines assist; the model marks with the world
+//! stopped and has no assists, so its pauses hold marking that Go overlaps with work.
+//! [`go`] holds the real Go benchmark's rows; [`compare`] sets the two side by side.
 
 pub mod collector;
+pub mod compare;
 pub mod config;
+pub mod findings;
+pub mod go;
 pub mod heap;
 pub mod live;
+pub mod mark;
 pub mod mutator;
+mod row;
 pub mod run;
+pub mod span;
 pub mod summary;
 pub mod trigger;
 mod verify;
 pub mod workload;
 
 pub use config::{default_thread_counts, Config, GcRatio, Workload};
+pub use findings::{curve_findings, CurveFindings};
+pub use go::{summarize_go, GoCell, GoRow, GO_CSV};
 pub use run::{run, Row};
-pub use summary::{finding, summarize, CellSummary};
+pub use summary::{finding, summarize, CellSummary, MIN_CYCLES_TO_JUDGE};
 
 pub const EXPERIMENT: &str = "gc";

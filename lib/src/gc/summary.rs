@@ -15,8 +15,14 @@ pub struct CellSummary {
     pub ratio: GcRatio,
     pub workload: Workload,
     pub ops_per_sec: Summary,
-    pub collections_per_sec: Summary,
+    pub cycles_per_sec: Summary,
     pub pause_share: Summary,
+    /// Cycles over every trial of the cell.
+    pub cycles: u64,
+    /// Fewer than [`MIN_CYCLES_TO_JUDGE`] cycles: the cell makes no claim.
+    pub too_few_cycles: bool,
+    /// Median share of the workers' time spent waiting on the central heap's lock.
+    pub refill_wait_share: f64,
     /// The longest single pause of any trial, in milliseconds.
     pub pause_max_ms: f64,
     /// Median share of the pause spent waiting for workers to reach a safepoint.
@@ -27,12 +33,20 @@ pub struct CellSummary {
     pub all_pinned: bool,
 }
 
-/// Groups rows by cell, ordered by threads then ratio (`off` last).
-pub fn summarize(rows: &[Row]) -> Vec<CellSummary> {
-    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(|row| (row.threads, row.ratio)).collect();
+/// The distinct (threads, ratio) cells of some rows, ordered by threads then ratio (`off` last).
+pub fn cell_keys<R>(rows: &[R], key: impl Fn(&R) -> (u64, GcRatio)) -> Vec<(u64, GcRatio)> {
+    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(key).collect();
     cells.sort_by_key(|&(threads, ratio)| (threads, ratio.order_key()));
     cells.dedup();
-    cells.into_iter().filter_map(|(threads, ratio)| summarize_cell(rows, threads, ratio)).collect()
+    cells
+}
+
+/// Groups rows by cell, ordered by threads then ratio (`off` last).
+pub fn summarize(rows: &[Row]) -> Vec<CellSummary> {
+    cell_keys(rows, |row| (row.threads, row.ratio))
+        .into_iter()
+        .filter_map(|(threads, ratio)| summarize_cell(rows, threads, ratio))
+        .collect()
 }
 
 fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSummary> {
@@ -41,15 +55,18 @@ fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSumm
     let stop_shares: Vec<f64> = group
         .iter()
         .filter(|row| row.pause_total_ns > 0)
-        .map(|row| row.stop_total_ns as f64 / row.pause_total_ns as f64)
+        .map(|row| row.stop_ns as f64 / row.pause_total_ns as f64)
         .collect();
     Some(CellSummary {
         threads,
         ratio,
         workload: group.first()?.workload,
         ops_per_sec: of(|row| row.ops_per_sec)?,
-        collections_per_sec: of(|row| row.collections_per_sec)?,
+        cycles_per_sec: of(|row| row.cycles_per_sec)?,
         pause_share: of(|row| row.pause_share)?,
+        cycles: group.iter().map(|row| row.cycles).sum(),
+        too_few_cycles: group.iter().map(|row| row.cycles).sum::<u64>() < MIN_CYCLES_TO_JUDGE,
+        refill_wait_share: of(|row| row.refill_wait_ns as f64 / (row.elapsed_ns as f64 * row.threads as f64))?.median,
         pause_max_ms: group.iter().map(|row| row.pause_max_ns as f64 / 1e6).fold(0.0, f64::max),
         stop_share_of_pause: Summary::of(&stop_shares).map_or(0.0, |summary| summary.median),
         peak_heap_bytes: group.iter().map(|row| row.peak_heap_bytes).max()?,
@@ -165,9 +182,15 @@ pub fn threads_text(threads: u64) -> String {
 
 /// One or two trials give no interval worth the name: the finding claims nothing from them.
 const MIN_TRIALS_FOR_A_CLAIM: usize = 3;
+/// A cell whose trials ran fewer cycles than this, together, measured warm-up or luck
+/// (whether a cycle fell in a trial), not the collector's pace: "too few cycles to judge".
+pub const MIN_CYCLES_TO_JUDGE: u64 = 10;
 
+/// Enough trials, and enough cycles where the cell collects at all (`off` may run none).
 fn enough_trials(cells: &[&CellSummary]) -> bool {
-    cells.iter().all(|cell| cell.ops_per_sec.samples >= MIN_TRIALS_FOR_A_CLAIM)
+    cells.iter().all(|cell| {
+        cell.ops_per_sec.samples >= MIN_TRIALS_FOR_A_CLAIM && (!cell.too_few_cycles || cell.ratio == GcRatio::Off)
+    })
 }
 
 fn ratio_sentence(best: &CellSummary, base: &CellSummary) -> String {
@@ -181,15 +204,16 @@ fn ratio_sentence(best: &CellSummary, base: &CellSummary) -> String {
             speedup.value,
             speedup.low,
             speedup.high,
-            best.collections_per_sec.median,
-            base.collections_per_sec.median
+            best.cycles_per_sec.median,
+            base.cycles_per_sec.median
         )
     } else {
         format!(
             "At {} threads no ratio was measurably faster than 100 (the intervals overlap, or too few trials); \
-             pauses took {:.1}% of the time at ratio 100. See the machine section for why this machine may not show the effect.",
+             pauses took {:.1}% of the time at ratio 100{}. See the machine section for why this machine may not show the effect.",
             base.threads,
-            base.pause_share.median * 100.0
+            base.pause_share.median * 100.0,
+            if base.too_few_cycles { " (too few cycles to judge)" } else { "" }
         )
     }
 }
@@ -207,29 +231,34 @@ mod tests {
             elapsed_ns: 1_000_000_000,
             operations: ops_per_sec as u64,
             ops_per_sec,
-            collections: 10,
-            collections_per_sec: 10.0,
-            ceiling_collections: 0,
+            cycles: 10,
+            cycles_per_sec: 10.0,
+            ceiling_cycles: 0,
             pause_total_ns: 100_000_000,
             pause_max_ns: 20_000_000,
             pause_share: 0.1,
-            stop_total_ns: 50_000_000,
-            trace_total_ns: 30_000_000,
-            sweep_total_ns: 20_000_000,
+            stop_ns: 50_000_000,
+            mark_ns: 30_000_000,
+            sweep_ns: 20_000_000,
+            refill_wait_ns: 1_000_000,
+            refills: 1000,
+            mark_workers: 1,
             trigger_bytes: 4 << 20,
             peak_heap_bytes: 5 << 20,
             ceiling_bytes: 1 << 30,
             live_bytes: 1 << 20,
             live_nodes: 16384,
-            nodes_traced: 163_840,
-            alloc_per_op_bytes: 2560,
+            nodes_marked: 163_840,
+            stacks_scanned: 10 * threads,
+            alloc_per_op_bytes: 2573,
+            objects_per_op: 34,
             objects_allocated: 0,
             objects_freed: 0,
             objects_outstanding: 0,
             bytes_allocated: 0,
             bytes_freed: 0,
             bytes_outstanding: 0,
-            mid_operation_at_stop: 0,
+            survivor_objects: 0,
             pinned: true,
             verified: true,
         }
@@ -276,6 +305,38 @@ mod tests {
         let text = finding(&cells);
         assert!(text.contains("At 8 threads no ratio was measurably faster than 100"), "{text}");
         assert!(!text.contains("raising"), "{text}");
+    }
+
+    #[test]
+    fn curve_findings_follow_the_cells() {
+        let cells = cells(&[
+            (1, R100, [50.0, 51.0, 52.0]),
+            (4, R100, [300.0, 301.0, 302.0]),
+            (8, R100, [100.0, 101.0, 102.0]),
+            (8, R400, [200.0, 202.0, 204.0]),
+        ]);
+        let found = crate::gc::curve_findings(&cells);
+        assert_eq!((found.default_peak_threads, found.peaks_before_the_end), (Some(4), true));
+        assert_eq!(found.ratio_beat_default_at, vec![8]);
+        assert_eq!(
+            found.sentence,
+            "The ratio-100 curve peaks at 4 threads and does not rise after it; a higher ratio beat 100 beyond the \
+             noise at 8 threads."
+        );
+    }
+
+    #[test]
+    fn cells_with_too_few_cycles_make_no_claim() {
+        let mut rows: Vec<Row> = [(1, R100, 50.0), (8, R100, 100.0), (8, R400, 300.0)]
+            .into_iter()
+            .flat_map(|(threads, ratio, ops)| (0..3).map(move |trial| row(threads, ratio, trial, ops + trial as f64)))
+            .collect();
+        rows.iter_mut().filter(|row| row.ratio == R400).for_each(|row| row.cycles = 3);
+        let cells = summarize(&rows);
+        let few: Vec<bool> = cells.iter().map(|cell| cell.too_few_cycles).collect();
+        assert_eq!(few, vec![false, false, true], "3 x 3 cycles < {MIN_CYCLES_TO_JUDGE}");
+        assert!(!best_ratio_per_threads(&cells)[1].beats_default);
+        assert!(finding(&cells).contains("At 8 threads no ratio was measurably faster than 100"));
     }
 
     #[test]

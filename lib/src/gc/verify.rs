@@ -1,6 +1,6 @@
 //! The checks every trial passes before its row is kept: every allocated byte freed or
-//! still accounted, the live graph intact, no worker stopped mid-operation, the ceiling
-//! held, the work's outputs correct. A failed check voids the trial (an error, never a
+//! still accounted, the live graph marked whole at every cycle, every worker's roots
+//! scanned at every cycle, the ceiling held, the work's outputs correct. A failed check voids the trial (an error, never a
 //! silently dropped row).
 
 use super::config::Config;
@@ -11,10 +11,11 @@ use super::EXPERIMENT;
 use crate::error::RunError;
 
 /// What a trial's row is checked against besides its own columns.
+#[derive(Clone, Copy)]
 pub(crate) struct Evidence<'a> {
     pub expected_nodes: u64,
     pub damaged_spans: u64,
-    pub trace_mismatches: u64,
+    pub mark_mismatches: u64,
     pub work: &'a Work,
     pub tallies: &'a [WorkerTally],
 }
@@ -27,7 +28,7 @@ pub(crate) fn verify(row: &Row, config: &Config, evidence: &Evidence<'_>) -> Res
         .iter()
         .filter(|tally| tally.last.is_some_and(|(message, output)| !evidence.work.check(&message, &output)))
         .count() as u64;
-    let checks: [(&str, u64, u64); 11] = [
+    let checks: [(&str, u64, u64); 12] = [
         ("objects allocated = operations x objects per operation", row.operations * per_op, row.objects_allocated),
         (
             "bytes allocated = operations x bytes per operation",
@@ -36,13 +37,14 @@ pub(crate) fn verify(row: &Row, config: &Config, evidence: &Evidence<'_>) -> Res
         ),
         ("objects freed + outstanding = allocated", row.objects_allocated, row.objects_freed + row.objects_outstanding),
         ("bytes freed + outstanding = allocated", row.bytes_allocated, row.bytes_freed + row.bytes_outstanding),
-        ("cycles whose trace did not reach every live node", 0, evidence.trace_mismatches),
-        ("nodes traced = collections x live nodes", row.collections * evidence.expected_nodes, row.nodes_traced),
+        ("cycles whose marking did not reach every live node", 0, evidence.mark_mismatches),
+        ("nodes marked = cycles x live nodes", row.cycles * evidence.expected_nodes, row.nodes_marked),
+        ("stacks scanned = cycles x threads", row.cycles * row.threads, row.stacks_scanned),
         ("live nodes traced after the trial = built", evidence.expected_nodes, row.live_nodes),
-        ("workers mid-operation while the world was stopped", 0, row.mid_operation_at_stop),
         ("spans whose object headers did not add up", 0, evidence.damaged_spans),
         ("peak heap above the ceiling (1 = yes)", 0, u64::from(row.peak_heap_bytes > row.ceiling_bytes)),
         ("workers whose last output did not check", 0, failed_outputs),
+        ("ceiling cycles above all cycles (1 = yes)", 0, u64::from(row.ceiling_cycles > row.cycles)),
     ];
     match checks.into_iter().find(|&(_, expected, actual)| expected != actual) {
         None => Ok(()),
@@ -69,7 +71,7 @@ mod tests {
         let config = Config {
             threads: vec![2],
             ratios: vec![GcRatio::Percent(10)],
-            trial: Duration::from_millis(20),
+            trial: Duration::from_millis(100),
             live_bytes: 6400,
             trials: 1,
             warmup: Duration::ZERO,
@@ -84,21 +86,25 @@ mod tests {
         let (row, config) = one_row();
         let work = Work::new(Workload::Hash).unwrap();
         let evidence =
-            Evidence { expected_nodes: 100, damaged_spans: 0, trace_mismatches: 0, work: &work, tallies: &[] };
+            Evidence { expected_nodes: 100, damaged_spans: 0, mark_mismatches: 0, work: &work, tallies: &[] };
         verify(&row, &config, &evidence).unwrap();
         let tampered = [
             Row { bytes_outstanding: row.bytes_outstanding + 1, ..row.clone() },
-            Row { objects_freed: row.objects_freed.saturating_sub(1), ..row.clone() },
+            Row { objects_freed: row.objects_freed + 1, ..row.clone() },
             Row { operations: row.operations + 1, ..row.clone() },
             Row { live_nodes: 99, ..row.clone() },
-            Row { mid_operation_at_stop: 1, ..row.clone() },
+            Row { stacks_scanned: row.stacks_scanned + 1, ..row.clone() },
+            Row { nodes_marked: row.nodes_marked + 1, ..row.clone() },
             Row { peak_heap_bytes: row.ceiling_bytes + 1, ..row.clone() },
         ];
         for bad in tampered {
             let error = verify(&bad, &config, &evidence).unwrap_err().to_string();
             assert!(error.starts_with("gc: trial 0 (2 threads, ratio 10: "), "{error}");
         }
+        assert!(row.cycles > 0, "ratio 10 collects: the per-cycle checks were exercised");
         let damaged = Evidence { damaged_spans: 1, ..evidence };
         assert!(verify(&row, &config, &damaged).is_err());
+        let unmarked = Evidence { mark_mismatches: 1, ..evidence };
+        assert!(verify(&row, &config, &unmarked).is_err());
     }
 }

@@ -17,6 +17,8 @@ pub struct ProcessUsage {
 }
 
 impl ProcessUsage {
+    /// The process's usage so far (Linux; elsewhere unknown: `None`).
+    #[cfg(target_os = "linux")]
     pub fn now() -> Option<Self> {
         // SAFETY: an all-zero rusage is a valid value of this plain C struct.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -30,6 +32,11 @@ impl ProcessUsage {
         })
     }
 
+    #[cfg(not(target_os = "linux"))]
+    pub fn now() -> Option<Self> {
+        None
+    }
+
     /// What was used since `earlier`.
     pub fn since(&self, earlier: &ProcessUsage) -> ProcessUsage {
         ProcessUsage {
@@ -40,13 +47,19 @@ impl ProcessUsage {
     }
 }
 
-/// The process's resident set now, from /proc/self/statm (Linux only).
+/// The process's resident set now, from /proc/self/statm (Linux; elsewhere unknown).
+#[cfg(target_os = "linux")]
 pub fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     // SAFETY: sysconf only reads a system constant.
     let page_bytes = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     u64::try_from(page_bytes).ok().map(|page| pages * page)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn resident_bytes() -> Option<u64> {
+    None
 }
 
 /// Wall time, process usage and sampled peak memory over one run.

@@ -28,9 +28,7 @@ impl Config {
         share("target_utilization", self.target_utilization)?;
         self.validate_load()?;
         self.validate_downstream()?;
-        if self.trials == 0 {
-            return Err(ConfigError::new("trials", 0, "at least 1"));
-        }
+        crate::limits::check_trials(self.trials, 1)?;
         if self.probe_round_trips == 0 {
             return Err(ConfigError::new("probe_round_trips", 0, "at least 1"));
         }

@@ -3,6 +3,7 @@
 //! [`cells`]), and the sentences the data supports.
 
 mod cells;
+mod go;
 
 use super::{Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
@@ -10,8 +11,9 @@ use crate::chart::gc::threads::throughput_by_threads_chart;
 use crate::chart::gc::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
+use crate::gc::compare::like_for_like_threads;
 use crate::gc::summary::{cell, most_threads};
-use crate::gc::{finding, summarize, CellSummary, GcRatio, Row, Workload, EXPERIMENT};
+use crate::gc::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
 use crate::reference::{GcRatioReference, GcThreadsReference};
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";
@@ -23,16 +25,29 @@ pub struct GcArticle<'a> {
     pub ratios: &'a [GcRatioReference],
 }
 
+/// The section without real Go beside the model (it says how to add it).
 pub fn section(machines: &[Measured<'_, Row>], article: GcArticle<'_>) -> Result<Section, PresentError> {
+    section_with_go(machines, &[], article)
+}
+
+/// The section with each machine's Go rows (`go[i]` for `machines[i]`; missing: not run).
+pub fn section_with_go(
+    machines: &[Measured<'_, Row>],
+    go: &[Option<&[GoRow]>],
+    article: GcArticle<'_>,
+) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);
     if machines.is_empty() {
         return Ok(section);
     }
     let summaries: Vec<Vec<CellSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
+    let go_cells: Vec<Option<Vec<GoCell>>> =
+        (0..machines.len()).map(|i| go.get(i).copied().flatten().map(summarize_go)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
-    for (machine, cells) in machines.iter().zip(&summaries) {
-        section.figures.push(threads_figure(machine, cells, article.threads)?);
+    for ((machine, cells), go) in machines.iter().zip(&summaries).zip(&go_cells) {
+        let beside_go = go::sentence(cells, go.as_deref(), machine.logical_cpus);
+        section.findings.push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells))));
+        section.figures.push(threads_figure(machine, cells, go.as_deref(), article.threads)?);
     }
     section.figures.push(ratio_figure(machines, &summaries, article.ratios)?);
     section.tables.push(threads_table(machines, &summaries, article.threads));
@@ -59,6 +74,7 @@ fn point(x: f64, value: f64) -> IntervalPoint {
 fn threads_figure(
     machine: &Measured<'_, Row>,
     cells: &[CellSummary],
+    go: Option<&[GoCell]>,
     article: &[GcThreadsReference],
 ) -> Result<Figure, PresentError> {
     let mut ratios: Vec<GcRatio> = cells.iter().map(|c| c.ratio).collect();
@@ -68,7 +84,8 @@ fn threads_figure(
         label: "article: GOGC=100, 24 cores / 48 threads".into(),
         points: article.iter().map(|r| point(r.goroutines as f64, r.signatures_per_sec)).collect(),
     }];
-    series.extend(ratios.iter().map(|&ratio| series_by_threads(format!("ratio {ratio}"), cells, ratio)));
+    series.extend(ratios.iter().map(|&ratio| series_by_threads(format!("model, ratio {ratio}"), cells, ratio)));
+    series.extend(go.map(go::default_ratio_series));
     let workload = match cells.first().map(|c| c.workload) {
         Some(Workload::Ecdsa) => "ECDSA P-256 signatures (the article's workload)",
         _ => "hash chains (the cheaper workload; not comparable in absolute terms with signatures)",
@@ -87,7 +104,8 @@ fn threads_figure(
         caption: format!(
             "Operations per second against worker threads, one line per ratio (median of the trials, bars: its \
              interval), both axes logarithmic. {} ran {workload}{cpus}. The article's line is its published GOGC=100 \
-             curve (signatures per second); it has no intervals.",
+             curve (signatures per second); it has no intervals. The real Go line, where Go was on PATH, is the \
+             article's benchmark run here with GOMAXPROCS = threads.",
             machine.label
         ),
         text: format!("{}: {}", machine.label, points.join(", ")),
@@ -187,7 +205,15 @@ fn threads_table(
     Table { caption: "The article's numbers beside this lab's: by threads".into(), columns, rows }
 }
 
-/// Ratios of the article and every machine, each at that machine's largest thread count.
+/// The thread count set beside the article's 48 goroutines (its hardware threads): this
+/// machine's logical CPUs (see [`like_for_like_threads`]), or the most measured when unknown.
+fn compared_threads(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> u64 {
+    let most = most_threads(cells).unwrap_or(1);
+    machine.logical_cpus.and_then(|cpus| like_for_like_threads(cells, cpus as u64)).unwrap_or(most)
+}
+
+/// Ratios of the article and every machine, each at threads = that machine's logical CPUs
+/// (like the article's 48 goroutines on 48 hardware threads).
 fn ratio_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CellSummary>], article: &[GcRatioReference]) -> Table {
     let mut keys: Vec<GcRatio> = article.iter().map(|r| r.gogc).collect();
     keys.extend(summaries.iter().flatten().map(|c| c.ratio));
@@ -200,8 +226,10 @@ fn ratio_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CellSummary>], a
         Column::number("signatures/s").in_group(&article_group),
         Column::number("x GOGC=100").in_group(&article_group),
     ];
-    for (machine, cells) in machines.iter().zip(summaries) {
-        let group = format!("{}, {} threads", machine.label, most_threads(cells).unwrap_or(1));
+    let like_for_like: Vec<u64> = machines.iter().zip(summaries).map(|(m, cells)| compared_threads(m, cells)).collect();
+    for (machine, &at) in machines.iter().zip(&like_for_like) {
+        let over = machine.logical_cpus.is_some_and(|cpus| at > cpus as u64);
+        let group = format!("{}, {at} threads{}", machine.label, if over { "* (oversubscribed)" } else { "" });
         columns.extend([Column::number("ops/s").in_group(&group), Column::number("x ratio 100").in_group(&group)]);
     }
     let rows = keys
@@ -213,9 +241,8 @@ fn ratio_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CellSummary>], a
                 published.map_or_else(Cell::missing, |v| Cell::from(format::number(v))),
                 times(published.zip(default).map(|(v, base)| v / base)),
             ];
-            for cells in summaries {
-                let most = most_threads(cells).unwrap_or(1);
-                row.extend(compare_cells(cell(cells, most, ratio), cell(cells, most, GcRatio::DEFAULT)));
+            for (cells, &at) in summaries.iter().zip(&like_for_like) {
+                row.extend(compare_cells(cell(cells, at, ratio), cell(cells, at, GcRatio::DEFAULT)));
             }
             row
         })

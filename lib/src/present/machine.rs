@@ -210,6 +210,7 @@ mod tests {
             steal: None,
             placement: None,
             clock_change: None,
+            threads_pinned: Some(true),
         }
     }
 

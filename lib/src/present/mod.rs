@@ -9,6 +9,7 @@ pub mod gc;
 pub mod machine;
 pub mod pool;
 pub mod rich;
+pub mod room;
 pub mod runs;
 pub mod sharing;
 pub mod stride;

@@ -33,6 +33,10 @@ pub struct Manifest {
     /// The command line as typed.
     pub command: String,
     pub profile: Profile,
+    /// How pages name this run (`--label`, or the hostname and a random suffix); runs
+    /// written before labels existed have none and are named by host and start minute.
+    #[serde(default)]
+    pub label: String,
     pub started_utc: String,
     pub machine: Machine,
     /// Experiments in the order they finished; each has its CSV beside this file.
@@ -40,12 +44,13 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    pub fn new(tool: String, command: String, profile: Profile, machine: Machine) -> Self {
+    pub fn new(label: String, tool: String, command: String, profile: Profile, machine: Machine) -> Self {
         Self {
             format_version: FORMAT_VERSION,
             tool,
             command,
             profile,
+            label,
             started_utc: machine.utc_time.clone(),
             machine,
             experiments: Vec::new(),

@@ -1,16 +1,22 @@
 //! The run format: a run folder (`data/runs/<label>-<utc>/`) holds `manifest.json` and one
-//! CSV per experiment. This module owns the manifest's types, the format version and the one
-//! typed reader; the report and the notebooks read runs through it and nothing else.
+//! CSV per experiment; a [`pack`] holds the same files in one file. This module owns the
+//! manifest's types, the format version and the one typed reader; the report and the
+//! notebooks read runs (folders and packs alike) through it and nothing else.
 
+mod check;
+mod label;
 mod manifest;
+pub mod pack;
 mod read;
 
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+pub use check::MAX_CSV_BYTES;
+pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
-pub use read::{parse_rows, read_rows};
+pub use read::{parse_counted, parse_rows, read_rows};
 
 /// Every experiment a run may hold, in the report's order.
 pub const EXPERIMENTS: &[&str] = &[
@@ -27,6 +33,14 @@ pub const EXPERIMENTS: &[&str] = &[
 pub enum RunsError {
     #[error("run folder {dir} does not exist (runs are written by `contention run`)")]
     NoFolder { dir: String },
+    #[error("run folder {dir} is a file, not a folder (pass a folder such as data/runs/<host>-<utc>)")]
+    NotAFolder { dir: String },
+    #[error("run folder {dir} cannot be opened: {source}")]
+    Unreachable {
+        dir: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("run folder {dir} is empty: nothing was measured into it")]
     Empty { dir: String },
     #[error("{dir} has no {manifest}: it is not a run folder (pass a folder such as data/runs/<host>-<utc>)", manifest = MANIFEST)]
@@ -47,9 +61,19 @@ pub enum RunsError {
     Version { path: String, found: u64 },
     #[error("{path} has no format_version: it was not written by `contention run`")]
     NoVersion { path: String },
+    #[error("{path}: format_version = {found} is not a whole number (this contention reads {version})", version = FORMAT_VERSION)]
+    VersionNotANumber { path: String, found: String },
+    #[error("{path}, {field}: {message}")]
+    Invalid { path: String, field: String, message: String },
+    #[error("{path} is {bytes} bytes: at most {limit} bytes are read (larger than any run this lab writes)")]
+    TooLarge { path: String, bytes: u64, limit: u64 },
     #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
     UnknownExperiment { path: String, name: String },
-    #[error("{path} is missing: the manifest lists it but the run folder does not hold it")]
+    #[error("{path} is not a readable run pack: {message}")]
+    Pack { path: String, message: String },
+    #[error("{path} names the file '{file}': a run's files are plain names such as stride.csv")]
+    FileName { path: String, file: String },
+    #[error("{path} is missing: the manifest lists it but the run does not hold it")]
     MissingFile { path: String },
     #[error("{path} has {found} rows but the manifest records {expected}: the file is incomplete or altered")]
     RowCount { path: String, found: usize, expected: usize },
@@ -62,61 +86,71 @@ pub enum RunsError {
 pub struct Run {
     pub dir: PathBuf,
     pub manifest: Manifest,
+    /// The manifest's label, made unique among runs loaded together ([`load_all`]).
+    pub label: String,
     pub stride: Option<Vec<crate::stride::Row>>,
     pub sharing: Option<Vec<crate::sharing::Row>>,
     pub counters: Option<Vec<crate::counters::Row>>,
     pub c2c: Option<Vec<crate::c2c::Row>>,
     pub machine: Option<Vec<crate::fitness::Row>>,
     pub gc: Option<Vec<crate::gc::Row>>,
+    /// The real Go benchmark beside the GC model, when it ran (`gc-go.csv`).
+    pub gc_go: Option<Vec<crate::gc::GoRow>>,
     pub pool: Option<Vec<crate::pool::Row>>,
 }
 
 impl Run {
-    /// Reads `dir`: its manifest (this format version only), then every experiment it lists.
-    pub fn load(dir: impl AsRef<Path>) -> Result<Self, RunsError> {
-        let dir = dir.as_ref();
-        let shown = || dir.display().to_string();
-        if !dir.is_dir() {
-            return Err(RunsError::NoFolder { dir: shown() });
-        }
-        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
-        if entries.next().is_none() {
-            return Err(RunsError::Empty { dir: shown() });
-        }
-        if !dir.join(MANIFEST).is_file() {
-            return Err(RunsError::NoManifest { dir: shown() });
-        }
-        let manifest = read_manifest(&dir.join(MANIFEST))?;
+    /// Reads a run folder or a [`pack`]: its manifest (this format version only), then every
+    /// experiment it lists.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, RunsError> {
+        let path = path.as_ref();
+        let files = RunFiles::open(path)?;
+        let manifest_path = path.join(MANIFEST);
+        let manifest = parse_manifest(&manifest_path, &files.text(path, MANIFEST)?)?;
+        let label = match manifest.label.as_str() {
+            "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
+            given => given.to_string(),
+        };
         let mut run = Self {
-            dir: dir.to_path_buf(),
+            dir: path.to_path_buf(),
             manifest,
+            label,
             stride: None,
             sharing: None,
             counters: None,
             c2c: None,
             machine: None,
             gc: None,
+            gc_go: None,
             pool: None,
         };
+        listed_files(&run.manifest, &manifest_path)?;
         for record in run.manifest.experiments.clone() {
-            run.read_experiment(&record)?;
+            let text = files.text(path, &record.file)?;
+            run.read_experiment(&record, &text)?;
+            if let Some((file, rows)) = go_file(&record) {
+                let (shown, text) = (path.join(&file).display().to_string(), files.text(path, &file)?);
+                run.gc_go = Some(match rows {
+                    Some(rows) => parse_counted(&shown, &text, rows)?,
+                    None => parse_rows(&shown, &text)?,
+                });
+            }
         }
         Ok(run)
     }
 
-    fn read_experiment(&mut self, record: &ExperimentRecord) -> Result<(), RunsError> {
-        let path = self.dir.join(&record.file);
-        let expected = Some(record.rows);
+    fn read_experiment(&mut self, record: &ExperimentRecord, text: &str) -> Result<(), RunsError> {
+        let shown = self.dir.join(&record.file).display().to_string();
         match record.name.as_str() {
-            crate::stride::EXPERIMENT => self.stride = Some(read_rows(&path, expected)?),
-            crate::sharing::EXPERIMENT => self.sharing = Some(read_rows(&path, expected)?),
-            crate::counters::EXPERIMENT => self.counters = Some(read_rows(&path, expected)?),
+            crate::stride::EXPERIMENT => self.stride = Some(parse_counted(&shown, text, record.rows)?),
+            crate::sharing::EXPERIMENT => self.sharing = Some(parse_counted(&shown, text, record.rows)?),
+            crate::counters::EXPERIMENT => self.counters = Some(parse_counted(&shown, text, record.rows)?),
             // A machine with one CPU has no pair: its file holds no rows, not even a header.
             crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
-            crate::c2c::EXPERIMENT => self.c2c = Some(read_rows(&path, expected)?),
-            crate::fitness::EXPERIMENT => self.machine = Some(read_rows(&path, expected)?),
-            crate::gc::EXPERIMENT => self.gc = Some(read_rows(&path, expected)?),
-            crate::pool::EXPERIMENT => self.pool = Some(read_rows(&path, expected)?),
+            crate::c2c::EXPERIMENT => self.c2c = Some(parse_counted(&shown, text, record.rows)?),
+            crate::fitness::EXPERIMENT => self.machine = Some(parse_counted(&shown, text, record.rows)?),
+            crate::gc::EXPERIMENT => self.gc = Some(parse_counted(&shown, text, record.rows)?),
+            crate::pool::EXPERIMENT => self.pool = Some(parse_counted(&shown, text, record.rows)?),
             name => {
                 let path = self.dir.join(MANIFEST).display().to_string();
                 return Err(RunsError::UnknownExperiment { path, name: name.into() });
@@ -125,9 +159,10 @@ impl Run {
         Ok(())
     }
 
-    /// How charts and tables name this run: see [`crate::format::run_label`].
+    /// How charts and tables name this run: its manifest's label, or for runs without one
+    /// [`crate::format::run_label`].
     pub fn label(&self) -> String {
-        crate::format::run_label(&self.manifest.machine.hostname, &self.manifest.started_utc)
+        self.label.clone()
     }
 
     /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
@@ -136,19 +171,99 @@ impl Run {
     }
 }
 
-/// Reads a manifest, refusing other format versions by name.
-fn read_manifest(path: &Path) -> Result<Manifest, RunsError> {
+/// Where a run's files are: a folder on disk, or a pack already read into memory.
+enum RunFiles {
+    Folder,
+    Pack(std::collections::BTreeMap<String, String>),
+}
+
+impl RunFiles {
+    /// A pack when `path` is a file, else a run folder.
+    fn open(path: &Path) -> Result<Self, RunsError> {
+        if path.is_file() {
+            Ok(Self::Pack(pack::read(path)?))
+        } else {
+            Self::folder(path)
+        }
+    }
+
+    /// A run folder: it exists, holds something, and holds a manifest.
+    fn folder(dir: &Path) -> Result<Self, RunsError> {
+        let shown = || dir.display().to_string();
+        match std::fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(RunsError::NotAFolder { dir: shown() }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(RunsError::NoFolder { dir: shown() })
+            }
+            Err(source) => return Err(RunsError::Unreachable { dir: shown(), source }),
+        }
+        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
+        if entries.next().is_none() {
+            return Err(RunsError::Empty { dir: shown() });
+        }
+        if !dir.join(MANIFEST).is_file() {
+            return Err(RunsError::NoManifest { dir: shown() });
+        }
+        Ok(Self::Folder)
+    }
+
+    /// The text of the run's file `name` (a plain file name).
+    fn text(&self, run: &Path, name: &str) -> Result<String, RunsError> {
+        let path = run.join(name);
+        let shown = path.display().to_string();
+        match self {
+            Self::Folder if !path.is_file() => Err(RunsError::MissingFile { path: shown }),
+            Self::Folder => {
+                // Refused before it is read: an oversized file never reaches memory.
+                check::check_csv_size(&path, path.metadata().map_or(0, |meta| meta.len()))?;
+                std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source })
+            }
+            Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
+        }
+    }
+}
+
+/// Every file `manifest` names (each experiment's, and the Go rows' beside the GC's), each
+/// checked to be a plain name that cannot reach outside the run.
+fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>, RunsError> {
+    let mut files = Vec::new();
+    for record in &manifest.experiments {
+        files.push(record.file.clone());
+        files.extend(go_file(record).map(|(file, _)| file));
+    }
+    match files.iter().find(|file| !pack::is_run_file_name(file)) {
+        Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
+        None => Ok(files),
+    }
+}
+
+/// The Go benchmark's file beside the GC rows and its row count, when the GC record says it
+/// ran (its `config.go`, written by the CLI).
+fn go_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
+    let go = &record.config["go"];
+    if record.name != crate::gc::EXPERIMENT || go["status"] != "ran" {
+        return None;
+    }
+    let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV).to_string();
+    Some((file, go["rows"].as_u64().map(|rows| rows as usize)))
+}
+
+/// Parses a manifest, refusing other format versions by name.
+fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
     let not_a_manifest =
         |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_manifest)?;
-    match value.get("format_version").and_then(serde_json::Value::as_u64) {
-        Some(version) if version == u64::from(FORMAT_VERSION) => {}
-        Some(found) => return Err(RunsError::Version { path: shown, found }),
+    let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
+    match value.get("format_version").map(|found| (found.as_u64(), found)) {
+        Some((Some(version), _)) if version == u64::from(FORMAT_VERSION) => {}
+        Some((Some(found), _)) => return Err(RunsError::Version { path: shown, found }),
+        Some((None, found)) => return Err(RunsError::VersionNotANumber { path: shown, found: found.to_string() }),
         None => return Err(RunsError::NoVersion { path: shown }),
     }
-    serde_json::from_value(value).map_err(not_a_manifest)
+    let manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
+    check::check_manifest(path, &manifest)?;
+    Ok(manifest)
 }
 
 /// The runs found under a folder, and why any could not be read.
@@ -158,8 +273,9 @@ pub struct FoundRuns {
     pub skipped: Vec<String>,
 }
 
-/// Every run folder directly under `dir` (those holding a manifest), oldest first. A run
-/// that cannot be read is named in `skipped` with why; a missing `dir` holds no runs.
+/// Every run folder (holding a manifest) and [`pack`] directly under `dir`, oldest first, read by
+/// [`load_all`]. A run that cannot be read is named in `skipped` with why; a missing `dir`
+/// holds no runs.
 pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let dir = dir.as_ref();
     let entries = match std::fs::read_dir(dir) {
@@ -167,18 +283,33 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
         Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
     };
-    let mut folders: Vec<PathBuf> =
-        entries.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.join(MANIFEST).is_file()).collect();
+    let is_run = |path: &PathBuf| {
+        path.join(MANIFEST).is_file() || path.extension().is_some_and(|extension| extension == pack::PACK_EXTENSION)
+    };
+    let mut folders: Vec<PathBuf> = entries.filter_map(Result::ok).map(|entry| entry.path()).filter(is_run).collect();
     folders.sort();
+    let mut found = load_all(&folders);
+    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
+    Ok(found)
+}
+
+/// Reads every run in `paths`, in order: one that cannot be read is named in `skipped` with
+/// why, and the labels of those read are made unique ([`disambiguate`]), so legends and
+/// grouped tables never merge two runs.
+pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
     let mut found = FoundRuns::default();
-    for folder in folders {
-        match Run::load(&folder) {
+    for path in paths {
+        match Run::load(path) {
             Ok(run) => found.runs.push(run),
             Err(error) => found.skipped.push(error.to_string()),
         }
     }
-    found.runs.sort_by(|a, b| a.manifest.started_utc.cmp(&b.manifest.started_utc));
-    Ok(found)
+    let mut labels: Vec<String> = found.runs.iter().map(Run::label).collect();
+    disambiguate(&mut labels);
+    for (run, label) in found.runs.iter_mut().zip(labels) {
+        run.label = label;
+    }
+    found
 }
 
 #[cfg(test)]
@@ -210,6 +341,15 @@ mod tests {
         std::fs::remove_dir_all(&parent).unwrap();
         assert!(found.runs.is_empty());
         assert!(found.skipped[0].contains("is from format version 2"), "{:?}", found.skipped);
+    }
+
+    #[test]
+    fn runs_loaded_together_get_unique_labels() {
+        let fixture = Path::new(FIXTURES).join("run-fixture");
+        let found = load_all(&[fixture.clone(), fixture.clone(), "/nonexistent/run".into()]);
+        let labels: Vec<String> = found.runs.iter().map(Run::label).collect();
+        assert_eq!(labels, ["vm (2026-12-01 18:01 UTC)", "vm (2026-12-01 18:01 UTC) (2)"]);
+        assert!(found.skipped[0].contains("does not exist"), "{:?}", found.skipped);
     }
 
     #[test]

@@ -13,17 +13,26 @@ use super::RunsError;
 /// is given, a different count is refused: the file is incomplete or altered.
 pub fn read_rows<R: DeserializeOwned>(path: &Path, expected_rows: Option<usize>) -> Result<Vec<R>, RunsError> {
     let shown = path.display().to_string();
-    if !path.is_file() {
-        return Err(RunsError::MissingFile { path: shown });
-    }
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => meta,
+        _ => return Err(RunsError::MissingFile { path: shown }),
+    };
+    super::check::check_csv_size(path, meta.len())?;
     let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
-    let rows = parse_rows(&shown, &text)?;
     match expected_rows {
-        Some(expected) if expected != rows.len() => {
-            Err(RunsError::RowCount { path: shown, found: rows.len(), expected })
-        }
-        _ => Ok(rows),
+        Some(expected) => parse_counted(&shown, &text, expected),
+        None => parse_rows(&shown, &text),
     }
+}
+
+/// [`parse_rows`], refusing a count other than the `expected` one the manifest records: the
+/// file is incomplete or altered.
+pub fn parse_counted<R: DeserializeOwned>(file: &str, text: &str, expected: usize) -> Result<Vec<R>, RunsError> {
+    let rows = parse_rows(file, text)?;
+    if rows.len() != expected {
+        return Err(RunsError::RowCount { path: file.into(), found: rows.len(), expected });
+    }
+    Ok(rows)
 }
 
 /// Parses CSV `text` (a header row, then one row per line) into rows of type `R`; `file`

@@ -1,12 +1,10 @@
 //! The GC sweep on the command line: flags to config.
 
-use std::time::Duration;
-
 use anyhow::Result;
 use contention::gc::{Config, GcRatio};
+use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 
 use crate::cli::MeasureArgs;
-use crate::usage::usage;
 
 /// Whether any GC-only size was given (the run's profile is then "custom").
 pub fn sized(args: &MeasureArgs) -> bool {
@@ -31,8 +29,7 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.ratios = args.ratios.iter().map(|text| text.parse::<GcRatio>()).collect::<Result<_, _>>()?;
     }
     if let Some(seconds) = args.seconds {
-        config.trial = Duration::try_from_secs_f64(seconds)
-            .map_err(|_| usage(format!("invalid seconds = {seconds}: a number of seconds above 0, e.g. 0.5")))?;
+        config.trial = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
     }
     if let Some(workload) = &args.workload {
         config.workload = workload.parse()?;

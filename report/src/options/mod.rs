@@ -13,11 +13,13 @@ mod stride;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 
 use crate::cli::{Cli, Command, MeasureArgs};
 use crate::experiment::Experiment;
 use crate::output::Format;
+use crate::usage::usage;
 
 /// What the command was asked to do.
 #[derive(Debug)]
@@ -28,6 +30,11 @@ pub enum Options {
         out: PathBuf,
     },
     Report(ReportOptions),
+    /// Write the run at `run` into the pack `out`.
+    Pack {
+        run: PathBuf,
+        out: PathBuf,
+    },
 }
 
 /// Where a report's runs come from.
@@ -54,7 +61,18 @@ impl Options {
                 measure: Box::new(MeasureOptions::from_args(&args.measure, &args.experiments)?),
                 out: args.out,
             },
+            Command::Pack(args) => {
+                let name = args.run_dir.file_name().map_or("run".into(), |name| name.to_string_lossy().into_owned());
+                let out = args.out.unwrap_or_else(|| PathBuf::from(format!("{name}.{PACK_EXTENSION}")));
+                Options::Pack { run: args.run_dir, out }
+            }
             Command::Report(args) => {
+                let saved = args.from.is_some() || !args.compare.is_empty();
+                if let (true, Some(label)) = (saved, &args.measure.label) {
+                    return Err(usage(format!(
+                        "invalid label = {label:?}: --label names a run being measured, not saved runs (--from, --compare)"
+                    )));
+                }
                 let source = if let Some(from) = args.from {
                     Source::Saved(vec![from])
                 } else if !args.compare.is_empty() {
@@ -74,6 +92,8 @@ impl Options {
 #[derive(Debug, Clone)]
 pub struct MeasureOptions {
     pub experiments: Vec<Experiment>,
+    /// `--label`, checked; `None`: the hostname and a random suffix.
+    pub label: Option<String>,
     pub profile: Profile,
     pub command_line: String,
     pub stride: contention::stride::Config,
@@ -82,6 +102,8 @@ pub struct MeasureOptions {
     pub c2c: contention::c2c::Config,
     pub machine: contention::fitness::Config,
     pub gc: contention::gc::Config,
+    /// Run the real Go benchmark beside the GC model (when `go` is on PATH).
+    pub gc_go: bool,
     pub pool: contention::pool::Config,
 }
 
@@ -102,7 +124,7 @@ impl MeasureOptions {
             || args.padding.is_some()
             || args.flush_every.is_some()
             || args.stripes.is_some()
-            || !args.cpus.is_empty()
+            || args.cpus.is_some()
             || args.samples.is_some()
             || gc::sized(args)
             || pool::sized(args);
@@ -111,13 +133,18 @@ impl MeasureOptions {
             (false, true) => Profile::Quick,
             (false, false) => Profile::Default,
         };
+        if let Some(label) = &args.label {
+            contention::runs::check_label(label)?;
+        }
         Ok(Self {
+            label: args.label.clone(),
             stride: stride::config(args, unique.contains(&Experiment::Stride))?,
             sharing: sharing::config(args, unique.contains(&Experiment::Sharing))?,
             counters: counters::config(args, unique.contains(&Experiment::Counters))?,
             c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
             machine: machine::config(args, unique.contains(&Experiment::Machine))?,
             gc: gc::config(args, unique.contains(&Experiment::Gc))?,
+            gc_go: !args.no_go,
             pool: pool::config(args, unique.contains(&Experiment::Pool))?,
             experiments: unique,
             profile,

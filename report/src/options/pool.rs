@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use anyhow::Result;
+use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::pool::{Config, Variant};
 
 use crate::cli::{MeasureArgs, VariantArg};
@@ -53,7 +54,9 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
             .transpose()
     };
     let run_length = "a run length above 0 seconds";
-    config.window = length("seconds", args.seconds, 1.0, run_length)?.unwrap_or(config.window);
+    if let Some(seconds) = args.seconds {
+        config.window = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
+    }
     config.capacity_window =
         length("capacity-seconds", args.capacity_seconds, 1.0, run_length)?.unwrap_or(config.capacity_window);
     config.queue_timeout =

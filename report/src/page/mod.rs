@@ -11,6 +11,7 @@ use contention::runs::Run;
 use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
 use serde::Serialize;
 
+use contention::present::room::{DIFFERENCE, ROOM};
 use section::SectionView;
 
 /// One line of the summary at the top of the page.
@@ -29,7 +30,13 @@ struct PageView {
     /// Charts on the page, so the browser check can tell a missing one.
     chart_count: usize,
     machines: Vec<String>,
+    /// Runs that could not be read, each with why.
+    skipped: Vec<String>,
     summary: Vec<SummaryLine>,
+    /// The room (more than two machines) or the two machines' difference.
+    across: Option<SectionView>,
+    /// The page carries the sorting script (the room table is on it).
+    sortable: bool,
     machine: SectionView,
     stride: SectionView,
     sharing: SectionView,
@@ -49,17 +56,27 @@ pub fn title(runs: &[Run]) -> String {
 }
 
 /// Renders the page for one run, or several side by side, from their sections.
-pub fn render(runs: &[Run], sections: &[Section], generated_utc: String) -> Result<String> {
+pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_utc: String) -> Result<String> {
     let view_of = |experiment: &str| -> Result<SectionView> {
         let section = sections.iter().find(|s| s.experiment == experiment);
         section.map(SectionView::of).with_context(|| format!("the report has no {experiment} section"))
     };
+    let across = sections.iter().find(|s| [ROOM, DIFFERENCE].contains(&s.experiment)).map(|section| {
+        let mut view = SectionView::of(section);
+        for table in &mut view.tables {
+            table.sortable = section.experiment == ROOM;
+        }
+        view
+    });
     let view = PageView {
+        sortable: across.as_ref().is_some_and(|view| view.experiment == ROOM),
+        across,
         title: title(runs),
         generated_utc,
         comparing: runs.len() > 1,
         chart_count: sections.iter().map(|section| section.figures.len()).sum(),
         machines: runs.iter().map(Run::label).collect(),
+        skipped: skipped.to_vec(),
         summary: sections
             .iter()
             .map(|section| SummaryLine {
@@ -90,6 +107,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/style.css")),
     ("section.html", include_str!("../../templates/section.html")),
     ("table.html", include_str!("../../templates/table.html")),
+    ("room.html", include_str!("../../templates/room.html")),
     ("machine.html", include_str!("../../templates/machine.html")),
     ("stride.html", include_str!("../../templates/stride.html")),
     ("sharing.html", include_str!("../../templates/sharing.html")),

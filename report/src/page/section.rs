@@ -23,6 +23,8 @@ pub struct SectionView {
 #[derive(Debug, Serialize)]
 pub struct TableView {
     pub caption: String,
+    /// Headers sort the rows (the room table), by the page's one small script.
+    pub sortable: bool,
     /// Group headers above the columns (empty when no column has a group).
     pub groups: Vec<GroupView>,
     pub columns: Vec<ColumnView>,
@@ -75,6 +77,7 @@ pub fn table_view(table: &Table) -> TableView {
     }
     TableView {
         caption: table.caption.clone(),
+        sortable: false,
         groups,
         columns: table
             .columns

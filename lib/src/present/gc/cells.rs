@@ -5,18 +5,20 @@ use crate::gc::summary::{best_ratio_per_threads, over_default_ratio, over_one_th
 use crate::gc::{CellSummary, GcRatio, Row};
 use crate::present::{Cell, Column, Measured, Table};
 
-/// Every (threads, ratio) cell with throughput, its relatives, collections, pauses and heap.
+/// Every (threads, ratio) cell with throughput, its relatives, cycles, pauses, heap and lock waits.
 pub(super) fn every_cell(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> Table {
     let labels = [
         "ops/s",
         "interval",
         "x ratio 100",
         "x 1 thread, ratio 100",
-        "collections/s",
+        "cycles (all trials)",
+        "cycles/s",
         "pause share",
         "longest pause (ms)",
         "stopping, share of pause",
         "peak heap",
+        "refill lock wait, share of worker time",
     ];
     let mut columns = vec![Column::number("threads"), Column::text("ratio")];
     columns.extend(labels.iter().map(|label| Column::number(*label)));
@@ -34,11 +36,17 @@ pub(super) fn every_cell(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> 
                 Cell::from(format::interval(c.ops_per_sec.median_low, c.ops_per_sec.median_high)),
                 ratio_cell(over_default_ratio(cells, c)),
                 ratio_cell(over_one_thread(cells, c)),
-                Cell::from(format::number(c.collections_per_sec.median)),
+                Cell::from(if c.too_few_cycles {
+                    format!("{}: too few cycles to judge", c.cycles)
+                } else {
+                    c.cycles.to_string()
+                }),
+                Cell::from(format::number(c.cycles_per_sec.median)),
                 Cell::from(format::percent(c.pause_share.median)),
                 Cell::from(format::number(c.pause_max_ms)),
                 Cell::from(format::percent(c.stop_share_of_pause)),
                 Cell::from(format::bytes(c.peak_heap_bytes)),
+                Cell::from(format::percent(c.refill_wait_share)),
             ]
         })
         .collect();

@@ -1,0 +1,22 @@
+//! The room: one effect across a workshop's machines, one dot (with its interval) per
+//! machine that measured it.
+
+use super::categorical::categorical_chart;
+use super::{ChartError, IntervalPoint, Series};
+use crate::stats::Ratio;
+
+const CHART: &str = "room";
+
+/// Draws `values` (a machine's label and its value, or `None` where it was not measured)
+/// over the machines; `y_desc` names the effect and its unit.
+pub fn room_chart(title: &str, y_desc: &str, values: &[(&str, Option<Ratio>)]) -> Result<String, ChartError> {
+    let categories: Vec<&str> = values.iter().map(|(label, _)| *label).collect();
+    let points = values
+        .iter()
+        .enumerate()
+        .filter_map(|(index, (_, value))| {
+            value.map(|v| IntervalPoint { x: index as f64, median: v.value, low: v.low, high: v.high })
+        })
+        .collect();
+    categorical_chart(CHART, title, &categories, y_desc, &[Series { label: "median (interval)".into(), points }])
+}

@@ -1,0 +1,83 @@
+//! Run labels: how charts, tables and legends name a run. A room of laptops all called
+//! "MacBook-Pro", or three runs on one VM within a second, must still read apart, so a
+//! default label carries a short random suffix and runs loaded together are disambiguated.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::ConfigError;
+
+/// The longest label accepted (it heads table columns and legends).
+pub const MAX_LABEL_CHARS: usize = 64;
+
+/// "<hostname>-<4 hex digits>": the suffix mixes the process id, the clock's nanoseconds
+/// and a per-process random key, so runs started in the same second get different labels.
+pub fn default_label(hostname: &str) -> String {
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_nanos()));
+    format!("{hostname}-{:04x}", hasher.finish() & 0xffff)
+}
+
+/// A label given with `--label`: 1 to [`MAX_LABEL_CHARS`] characters, no control characters,
+/// not only spaces.
+pub fn check_label(label: &str) -> Result<(), ConfigError> {
+    let allowed = format!("1 to {MAX_LABEL_CHARS} printable characters, not only spaces");
+    let printable = !label.chars().any(char::is_control);
+    if label.trim().is_empty() || label.chars().count() > MAX_LABEL_CHARS || !printable {
+        return Err(ConfigError::new("label", format!("{label:?}"), allowed));
+    }
+    Ok(())
+}
+
+/// Makes `labels` unique in place: the second and later holders of a label get " (2)",
+/// " (3)", ... appended (skipping any suffix another label already holds).
+pub fn disambiguate(labels: &mut [String]) {
+    for index in 1..labels.len() {
+        if !labels[..index].contains(&labels[index]) {
+            continue;
+        }
+        let base = labels[index].clone();
+        let mut copy = 2;
+        let unique = loop {
+            let candidate = format!("{base} ({copy})");
+            if !labels.contains(&candidate) {
+                break candidate;
+            }
+            copy += 1;
+        };
+        labels[index] = unique;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_labels_differ_within_one_second() {
+        let labels: Vec<String> = (0..8).map(|_| default_label("vm")).collect();
+        assert!(labels.iter().all(|label| label.starts_with("vm-") && label.len() == "vm-".len() + 4));
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert!(unique.len() >= 7, "{labels:?}");
+    }
+
+    #[test]
+    fn bad_labels_are_refused_by_name() {
+        assert!(check_label("room 3, seat 12").is_ok());
+        let error = check_label("  ").unwrap_err().to_string();
+        assert_eq!(error, "invalid label = \"  \": 1 to 64 printable characters, not only spaces");
+        assert!(check_label("a\nb").is_err());
+        assert!(check_label(&"x".repeat(65)).is_err());
+    }
+
+    #[test]
+    fn duplicates_get_numbered_suffixes() {
+        let mut labels: Vec<String> = ["vm", "vm", "mac", "vm (2)", "vm"].map(String::from).to_vec();
+        disambiguate(&mut labels);
+        assert_eq!(labels, ["vm", "vm (3)", "mac", "vm (2)", "vm (4)"]);
+    }
+}

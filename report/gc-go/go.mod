@@ -1,0 +1,3 @@
+module contention-lab/gc-go
+
+go 1.19

@@ -1,0 +1,178 @@
+//! The real Go collector beside the model: the article's benchmark (`gc-go/main.go`,
+//! compiled into this binary as text) is written to a cache folder, built there once with
+//! the `go` on PATH, and run over the GC sweep's threads x ratio grid with GOMAXPROCS and
+//! GOGC. Its rows go to `gc-go.csv` beside the model's `gc.csv`. Without Go, or with
+//! `--no-go`, nothing runs and the run's manifest says why.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use contention::gc::go::HOW_TO_ADD_GO;
+use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
+use contention::harness::{Progress, ProgressEvent};
+use serde::Serialize;
+
+use crate::store::{write_atomic, write_csv};
+
+const MAIN_GO: &str = include_str!("../gc-go/main.go");
+const GO_MOD: &str = include_str!("../gc-go/go.mod");
+/// Untimed signing before each cell's first trial.
+const WARMUP_SECONDS: f64 = 0.1;
+
+/// What happened to the Go side of a run, recorded in the manifest under the GC sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum GoStatus {
+    Ran {
+        go_version: String,
+        file: String,
+        rows: usize,
+    },
+    Skipped {
+        reason: String,
+    },
+    /// Go was there but its build or a run failed; the model's rows are kept all the same.
+    Failed {
+        reason: String,
+    },
+}
+
+/// Runs the Go benchmark over `config`'s grid into `dir/gc-go.csv`, unless `wanted` is
+/// false or no `go` is on PATH. A failure is reported in the status, never as an error:
+/// the model's rows, already saved, stay the run's result.
+pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> GoStatus {
+    if !wanted {
+        return GoStatus::Skipped { reason: "--no-go was given".into() };
+    }
+    let Some(go_version) = go_version() else {
+        return GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") };
+    };
+    measure_with(config, go_version, dir, progress)
+        .unwrap_or_else(|error| GoStatus::Failed { reason: format!("{error:#}") })
+}
+
+fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progress) -> Result<GoStatus> {
+    let binary = build(&go_version)?;
+    let cells: Vec<(usize, GcRatio)> =
+        config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
+    let mut rows = Vec::with_capacity(cells.len() * config.trials);
+    for (done, &(threads, ratio)) in cells.iter().enumerate() {
+        rows.extend(run_cell(&binary, config, threads, ratio)?);
+        progress(&ProgressEvent {
+            experiment: contention::gc::EXPERIMENT,
+            done: done + 1,
+            total: cells.len(),
+            label: format!("Go: GOMAXPROCS={threads} GOGC={ratio}"),
+        });
+    }
+    write_csv(&dir.join(GO_CSV), &rows)?;
+    Ok(GoStatus::Ran { go_version, file: GO_CSV.into(), rows: rows.len() })
+}
+
+/// `go version`'s answer, or `None` when there is no working `go`.
+fn go_version() -> Option<String> {
+    let output = Command::new("go").arg("version").env("GOTOOLCHAIN", "local").output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// The folder for this source and this Go: under the user's cache folder, never data/.
+fn cache_dir(go_version: &str) -> Result<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .context("neither XDG_CACHE_HOME nor HOME is set: no cache folder for the Go benchmark")?;
+    Ok(base.join("contention-lab").join(format!("gc-go-{:016x}", fnv1a(&[MAIN_GO, GO_MOD, go_version]))))
+}
+
+/// FNV-1a over the texts: a cache key stable across Rust versions (std's hasher is not).
+fn fnv1a(texts: &[&str]) -> u64 {
+    texts
+        .iter()
+        .flat_map(|text| text.bytes().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// Builds the benchmark once per source and Go version; later runs reuse the binary.
+fn build(go_version: &str) -> Result<PathBuf> {
+    let dir = cache_dir(go_version)?;
+    let binary = dir.join("gc-go-bench");
+    if binary.is_file() {
+        return Ok(binary);
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    write_atomic(&dir.join("main.go"), MAIN_GO.as_bytes())?;
+    write_atomic(&dir.join("go.mod"), GO_MOD.as_bytes())?;
+    let building = dir.join(format!(".gc-go-bench.tmp-{}", std::process::id()));
+    let output = Command::new("go")
+        .args(["build", "-trimpath", "-o"])
+        .arg(&building)
+        .arg(".")
+        .current_dir(&dir)
+        // Offline and self-contained: the standard library only, this Go only.
+        .env("GOCACHE", dir.join("gocache"))
+        .env("GOPATH", dir.join("gopath"))
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("CGO_ENABLED", "0")
+        .output()
+        .context("running `go build` for the Go GC benchmark")?;
+    if !output.status.success() {
+        let _ = std::fs::remove_file(&building);
+        bail!(
+            "`go build` of the Go GC benchmark in {} failed: {}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    std::fs::rename(&building, &binary).with_context(|| format!("installing {}", binary.display()))?;
+    Ok(binary)
+}
+
+/// One cell: a process with GOMAXPROCS = threads and GOGC = ratio, its trials checked.
+fn run_cell(binary: &Path, config: &Config, threads: usize, ratio: GcRatio) -> Result<Vec<GoRow>> {
+    let cell = format!("Go benchmark at GOMAXPROCS={threads} GOGC={ratio}");
+    let output = Command::new(binary)
+        .args(["-seconds", &config.trial.as_secs_f64().to_string()])
+        .args(["-trials", &config.trials.to_string()])
+        .args(["-warmup", &WARMUP_SECONDS.to_string()])
+        .env("GOMAXPROCS", threads.to_string())
+        .env("GOGC", ratio.to_string())
+        .env_remove("GOMEMLIMIT")
+        .env_remove("GODEBUG")
+        .output()
+        .with_context(|| format!("starting the {cell}"))?;
+    if !output.status.success() {
+        bail!("the {cell} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+    }
+    let rows: Vec<GoRow> = csv::Reader::from_reader(output.stdout.as_slice())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("reading the {cell}'s rows"))?;
+    if rows.len() != config.trials {
+        bail!("the {cell} printed {} rows, not one per trial ({})", rows.len(), config.trials);
+    }
+    if let Some(bad) = rows.iter().find(|row| row.threads != threads as u64 || row.ratio != ratio || !row.verified) {
+        bail!("the {cell} gave a row for GOMAXPROCS={} GOGC={} verified={}", bad.threads, bad.ratio, bad.verified);
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_key_follows_source_and_go_version() {
+        assert_ne!(fnv1a(&["a", "b"]), fnv1a(&["ab", ""]));
+        assert_eq!(fnv1a(&[MAIN_GO, GO_MOD, "go1.19.8"]), fnv1a(&[MAIN_GO, GO_MOD, "go1.19.8"]));
+        assert_ne!(fnv1a(&[MAIN_GO, GO_MOD, "go1.19.8"]), fnv1a(&[MAIN_GO, GO_MOD, "go1.22.0"]));
+    }
+
+    #[test]
+    fn the_embedded_program_reads_both_pause_metrics() {
+        assert!(MAIN_GO.contains("/gc/pauses:seconds") && MAIN_GO.contains("/sched/pauses/total/gc:seconds"));
+        assert!(GO_MOD.starts_with("module "));
+    }
+}
