@@ -7,8 +7,8 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{ConfigError, RunError};
+use crate::fault;
 use crate::harness::{run_team, TeamTiming};
-use crate::perf::{count_cache_misses, CounterReading};
 
 /// Alignment of the allocation: a page, so slot 0 starts a cache line on every machine
 /// (lines are 32 to 256 bytes) and the layout repeats identically across runs.
@@ -75,8 +75,8 @@ impl StridedSlots {
     }
 
     /// One verified trial: resets the slots, runs `threads` workers released together
-    /// (worker `w` adds 1 to slot `slot_of(w)`, `iters` times), counts cache misses where the
-    /// kernel allows, and checks that the slots sum to `threads x iters`. A wrong sum is an
+    /// (worker `w` adds 1 to slot `slot_of(w)`, `iters` times; the harness counts what the
+    /// kernel allows), and checks that the slots sum to `threads x iters`. A wrong sum is an
     /// error naming `case` and `trial`, never a dropped row.
     pub fn verified_trial(
         &self,
@@ -86,17 +86,16 @@ impl StridedSlots {
         slot_of: impl Fn(usize) -> usize + Sync,
         case: impl FnOnce() -> String,
         trial: usize,
-    ) -> Result<(TeamTiming, CounterReading), RunError> {
+    ) -> Result<TeamTiming, RunError> {
         self.reset();
-        let (timing, cache_misses) =
-            count_cache_misses(|| run_team(experiment, threads, |worker| self.add_ones(slot_of(worker), iters)));
-        let timing = timing?;
+        let timing = run_team(experiment, threads, |worker| self.add_ones(slot_of(worker), iters))?;
+        self.add_ones(0, fault::extra_increments());
         let expected = threads as u64 * iters;
         let actual = self.sum();
         if actual != expected {
             return Err(RunError::Verification { experiment, case: case(), trial, expected, actual });
         }
-        Ok((timing, cache_misses))
+        Ok(timing)
     }
 
     /// Sum of all slots (read after the writers have been joined).

@@ -20,8 +20,11 @@ use crossbeam_utils::CachePadded;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ConfigError, RunError};
+use crate::evidence;
 use crate::fitness::verdict::SLOW_ONE_WAY_NS;
-use crate::harness::{available_cpu_ids, run_team_on, Deadline, Outcome, Progress, ProgressEvent};
+use crate::harness::{
+    available_cpu_ids, run_team_on, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS,
+};
 use crate::limits::{check_duration, check_range, MAX_BUDGET, MAX_ROUND_TRIPS_PER_PAIR, MAX_ROWS};
 use crate::stats::Summary;
 
@@ -150,7 +153,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     config.validate()?;
     let pairs = pairs(&config.cpus_to_measure());
     let deadline = Deadline::after(config.budget);
-    let mut rows = Vec::with_capacity(pairs.len().saturating_mul(config.samples_per_pair).min(MAX_ROWS));
+    let mut rows = Vec::with_capacity(pairs.len().saturating_mul(config.samples_per_pair).min(MAX_PREALLOCATED_ROWS));
     for (index, &(cpu_a, cpu_b)) in pairs.iter().enumerate() {
         if index > 0 && deadline.expired() {
             return Ok(Outcome { rows, budget_exhausted: true });
@@ -212,7 +215,7 @@ fn measure_pair(config: &Config, cpu_a: usize, cpu_b: usize) -> Result<Vec<Row>,
 /// than the transfer being measured.
 #[inline(never)]
 fn initiate(flag: &AtomicU64, round_trips: u64, samples: usize) -> Vec<u64> {
-    let mut elapsed_ns = Vec::with_capacity(samples);
+    let mut elapsed_ns = Vec::with_capacity(samples.min(MAX_PREALLOCATED_ROWS));
     let mut value = 0u64;
     for _ in 0..samples {
         let start = Instant::now();
@@ -270,13 +273,19 @@ pub fn summarize(rows: &[Row]) -> Vec<PairSummary> {
 }
 
 /// The median over pairs of each pair's median one-way latency: the typical transfer.
+/// `None` when no pair was measured or any pair has too few samples for a claim.
 pub fn typical_one_way_ns(summaries: &[PairSummary]) -> Option<f64> {
+    evidence::check(summaries.iter().map(|pair| &pair.one_way_ns)).ok()?;
     let medians: Vec<f64> = summaries.iter().map(|pair| pair.one_way_ns.median).collect();
     Summary::of(&medians).map(|summary| summary.median)
 }
 
 /// One sentence saying what the matrix showed, for the report and the notebooks.
 pub fn finding(summaries: &[PairSummary]) -> String {
+    if let (false, Err(short)) = (summaries.is_empty(), evidence::check(summaries.iter().map(|pair| &pair.one_way_ns)))
+    {
+        return format!("Core-to-core latency claims nothing: {short}.");
+    }
     let Some(typical) = typical_one_way_ns(summaries) else {
         return "Core-to-core latency was not measured: it needs two CPUs this process may run on.".into();
     };

@@ -3,11 +3,14 @@
 //!
 //! # Timing model
 //!
-//! A trial spawns one thread per worker. Each worker pins itself to its own logical CPU,
-//! then waits at a start gate; when the last worker arrives all are released at once. Each
-//! worker reads the clock right after the gate opens and right after its work. The trial's
+//! A trial spawns one thread per worker. Each worker pins itself to its own logical CPU
+//! (distinct physical cores first, see [`crate::placement`]), then waits at a start gate;
+//! when the last worker arrives all are released at once. Each worker reads the clock
+//! right after the gate opens and right after its work. The trial's
 //! elapsed time runs from the earliest start to the latest finish, so it covers the whole
-//! time the workers overlapped and excludes thread creation and pinning.
+//! time the workers overlapped and excludes thread creation and pinning. Each worker's
+//! hardware counters ([`crate::perf`]) are opened before the gate and enabled after it, so
+//! they count the same region.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::thread;
@@ -15,7 +18,12 @@ use std::time::{Duration, Instant};
 
 use core_affinity::CoreId;
 
+mod calibrate;
+pub use calibrate::{calibrate, max_scale, MIN_TRIAL_TIME};
+
 use crate::error::RunError;
+use crate::perf::{TeamCounts, ThreadCounters};
+use crate::placement::{cpu_list, Topology};
 
 /// One step of progress, reported to the caller's callback.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,23 +43,35 @@ pub type Progress<'a> = &'a mut dyn FnMut(&ProgressEvent);
 pub fn no_progress(_: &ProgressEvent) {}
 
 /// How one team trial went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamTiming {
     /// From the earliest worker's release to the latest worker's finish.
     pub elapsed: Duration,
     /// Every worker was pinned to a distinct logical CPU.
     pub pinned: bool,
+    /// The logical CPU each worker finished on, in worker order (where the OS tells).
+    pub cpus: Vec<usize>,
+    /// Hardware counts summed over the workers, for their work alone.
+    pub counts: TeamCounts,
+}
+
+impl TeamTiming {
+    /// The CPUs as a row records them ("0,2,4,6").
+    pub fn cpu_list(&self) -> String {
+        cpu_list(&self.cpus)
+    }
 }
 
 /// Runs `work(worker_index)` on `threads` threads pinned to distinct logical CPUs (when
-/// there are enough) and released together. See the module's timing model.
+/// there are enough; distinct physical cores before SMT siblings) and released together.
+/// See the module's timing model.
 pub fn run_team<F>(experiment: &'static str, threads: usize, work: F) -> Result<TeamTiming, RunError>
 where
     F: Fn(usize) + Sync,
 {
-    let cpus = core_affinity::get_core_ids().unwrap_or_default();
+    let cpus = Topology::of_this_machine().spread_order(&available_cpu_ids());
     let placement: Vec<Option<CoreId>> =
-        (0..threads).map(|worker| cpus.get(worker % cpus.len().max(1)).copied()).collect();
+        (0..threads).map(|worker| cpus.get(worker % cpus.len().max(1)).map(|&id| CoreId { id })).collect();
     run_placed(experiment, &placement, work)
 }
 
@@ -71,19 +91,23 @@ where
 {
     let threads = placement.len();
     let gate = StartGate::default();
-    let results: Result<Vec<(bool, Instant, Instant)>, RunError> = thread::scope(|scope| {
+    let results: Result<Vec<WorkerTiming>, RunError> = thread::scope(|scope| {
         let mut handles = Vec::with_capacity(threads);
         for (worker, &cpu) in placement.iter().enumerate() {
             let (gate, work) = (&gate, &work);
             let spawned =
                 thread::Builder::new().name(format!("{experiment}-{worker}")).spawn_scoped(scope, move || {
                     let pinned = cpu.is_some_and(core_affinity::set_for_current);
+                    let counters = ThreadCounters::open();
                     if !gate.arrive_and_wait() {
                         return None;
                     }
+                    counters.enable();
                     let start = Instant::now();
                     work(worker);
-                    Some((pinned, start, Instant::now()))
+                    let end = Instant::now();
+                    let counts = counters.finish();
+                    Some(WorkerTiming { pinned, start, end, cpu: current_cpu().or(cpu.map(|cpu| cpu.id)), counts })
                 });
             match spawned {
                 Ok(handle) => handles.push(handle),
@@ -105,14 +129,37 @@ where
     });
     let results = results?;
     let distinct = placement.iter().enumerate().all(|(i, cpu)| !placement[..i].contains(cpu));
-    let pinned = distinct && results.iter().all(|&(pinned, _, _)| pinned);
-    let earliest = results.iter().map(|&(_, start, _)| start).min();
-    let latest = results.iter().map(|&(_, _, end)| end).max();
+    let pinned = distinct && results.iter().all(|worker| worker.pinned);
+    let earliest = results.iter().map(|worker| worker.start).min();
+    let latest = results.iter().map(|worker| worker.end).max();
     let elapsed = match (earliest, latest) {
         (Some(start), Some(end)) => end.saturating_duration_since(start),
         _ => Duration::ZERO,
     };
-    Ok(TeamTiming { elapsed, pinned })
+    let counts = results.iter().map(|worker| worker.counts).reduce(TeamCounts::plus).unwrap_or(TeamCounts::UNAVAILABLE);
+    Ok(TeamTiming { elapsed, pinned, cpus: results.iter().filter_map(|worker| worker.cpu).collect(), counts })
+}
+
+/// What one worker reports back: whether its pin took, its clock readings, its CPU.
+#[derive(Debug, Clone, Copy)]
+struct WorkerTiming {
+    pinned: bool,
+    start: Instant,
+    end: Instant,
+    cpu: Option<usize>,
+    counts: TeamCounts,
+}
+
+/// The logical CPU the calling thread runs on now.
+#[cfg(target_os = "linux")]
+fn current_cpu() -> Option<usize> {
+    // SAFETY: sched_getcpu has no preconditions; it returns -1 on error.
+    usize::try_from(unsafe { libc::sched_getcpu() }).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn current_cpu() -> Option<usize> {
+    None
 }
 
 /// Releases all workers at once, or tells them to give up if the team could not be built.
@@ -181,6 +228,10 @@ impl Deadline {
     }
 }
 
+/// Rows reserved up front at most: a huge trial count grows the vector as rows arrive
+/// instead of asking for (and failing to get) all its memory at once.
+pub const MAX_PREALLOCATED_ROWS: usize = 1 << 16;
+
 /// Runs `trials` rounds over `cases`: round 1 over every case, then round 2, ..., so a slow
 /// drift of the machine affects every case alike. The budget is checked between rounds: the
 /// first round always runs, later ones are skipped whole once it is spent. Progress names
@@ -195,8 +246,8 @@ pub fn interleaved_trials<Case, Row>(
     mut measure: impl FnMut(&Case, usize) -> Result<Row, RunError>,
 ) -> Result<Outcome<Row>, RunError> {
     let deadline = Deadline::after(budget);
-    let total = trials * cases.len();
-    let mut rows = Vec::with_capacity(total);
+    let total = trials.saturating_mul(cases.len());
+    let mut rows = Vec::with_capacity(total.min(MAX_PREALLOCATED_ROWS));
     for trial in 0..trials {
         if trial > 0 && deadline.expired() {
             return Ok(Outcome { rows, budget_exhausted: true });

@@ -33,6 +33,9 @@ pub mod c2c;
 pub mod chart;
 pub mod counters;
 pub mod error;
+pub mod evidence;
+#[doc(hidden)]
+pub mod fault;
 pub mod fitness;
 pub mod format;
 pub mod gc;
@@ -40,6 +43,7 @@ pub mod harness;
 pub mod limits;
 pub mod machine;
 pub mod perf;
+pub mod placement;
 pub mod pool;
 pub mod present;
 pub mod reference;

@@ -126,7 +126,7 @@ fn hostname() -> String {
 }
 
 /// Number of CPUs in sysfs's `online` list ("0-3,8-11").
-fn online_cpus() -> Option<usize> {
+pub(crate) fn online_cpus() -> Option<usize> {
     parse_cpu_list(&read_text("/sys/devices/system/cpu/online")?).map(|cpus| cpus.len())
 }
 
@@ -142,7 +142,7 @@ pub fn parse_cpu_list(list: &str) -> Option<Vec<usize>> {
     Some(cpus)
 }
 
-fn smt_sibling_groups(logical: usize) -> Vec<String> {
+pub(crate) fn smt_sibling_groups(logical: usize) -> Vec<String> {
     let mut groups: Vec<String> = (0..logical)
         .filter_map(|cpu| read_text(format!("/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list")))
         .collect();

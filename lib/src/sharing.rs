@@ -14,13 +14,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{interleaved_trials, warm_up, Outcome, Progress};
+use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
 use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget};
 use crate::perf::CounterReading;
 
 mod finding;
 mod summary;
-pub use finding::{describe_ratio, finding, ratio_and_interval};
+pub use finding::{article_headline, describe_ratio, finding, ratio_and_interval, ArticleHeadline};
 pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
@@ -36,7 +36,8 @@ pub const FALSE_SHARING_DISTANCE_BYTES: usize = 8;
 pub struct Config {
     /// Threads in the true-, false- and no-sharing cases (the single case uses one).
     pub threads: usize,
-    /// Increments in every case, split evenly over the threads.
+    /// Increments in every case, split evenly over the threads; at least this many, raised
+    /// until a trial takes [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME).
     pub total_increments: u64,
     /// Distance between the counters of the no-sharing case, in bytes.
     pub padding_bytes: usize,
@@ -150,6 +151,8 @@ pub struct Row {
     /// Threads that ran this case (1 for `single`).
     pub threads: u64,
     pub trial: u64,
+    /// Trials the config asked for per case (fewer ran when the budget was spent).
+    pub trials_planned: u64,
     pub total_increments: u64,
     pub increments_per_thread: u64,
     /// Bytes between neighbouring counters; 0 when there is only one counter.
@@ -159,10 +162,16 @@ pub struct Row {
     pub ns_per_increment: f64,
     /// Every thread ran pinned to its own logical CPU.
     pub pinned: bool,
+    /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
+    pub cpus: String,
     /// The counters summed to the total.
     pub verified: bool,
-    /// Cache misses during the trial, or "unavailable" (see [`crate::perf`]).
+    /// Last-level cache misses during the workers' work, or "unavailable" (see
+    /// [`crate::perf`]): a transfer between cores of one socket is mostly an LLC hit.
     pub cache_misses: CounterReading,
+    /// Loads that found their line modified in another core's cache (the coherence
+    /// transfer false sharing is made of), or "unavailable" where the PMU has no such event.
+    pub snoop_hit_modified: CounterReading,
 }
 
 /// One case's counters and how its threads map onto them.
@@ -195,37 +204,46 @@ impl Setup {
     }
 
     /// Resets the counters, runs the team once, and checks the sum.
-    fn trial(&self, total: u64, trial: usize) -> Result<Row, RunError> {
+    fn trial(&self, total: u64, trial: usize, trials_planned: usize) -> Result<Row, RunError> {
         let per_thread = total / self.threads as u64;
         let case = || self.case.name().to_string();
         let slot_of = |worker| self.slot_of(worker);
-        let (timing, cache_misses) =
-            self.slots.verified_trial(EXPERIMENT, self.threads, per_thread, slot_of, case, trial)?;
+        let timing = self.slots.verified_trial(EXPERIMENT, self.threads, per_thread, slot_of, case, trial)?;
         Ok(Row {
             case: self.case,
             threads: self.threads as u64,
             trial: trial as u64,
+            trials_planned: trials_planned as u64,
             total_increments: total,
             increments_per_thread: per_thread,
             distance_bytes: self.distance_bytes as u64,
             elapsed_ns: timing.elapsed.as_nanos() as u64,
             ns_per_increment: timing.elapsed.as_nanos() as f64 / per_thread as f64,
             pinned: timing.pinned,
+            cpus: timing.cpu_list(),
             verified: true,
-            cache_misses,
+            cache_misses: timing.counts.llc_misses,
+            snoop_hit_modified: timing.counts.snoop_hit_modified,
         })
     }
 }
 
 /// Runs the four cases. Trials are interleaved (round 1 over all cases, then round 2, ...)
-/// so a slow drift of the machine affects every case alike.
+/// so a slow drift of the machine affects every case alike. The total is raised (the same
+/// for every case, so they still share it) until the fastest case's trial takes at least
+/// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME); rows record the total used.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let setups = Case::ALL.iter().map(|&case| Setup::new(case, config)).collect::<Result<Vec<_>, _>>()?;
     let warmup_total = (config.total_increments / 10 / config.threads as u64).max(1) * config.threads as u64;
     for setup in &setups {
-        warm_up(config.warmup / setups.len() as u32, || setup.trial(warmup_total, 0).map(drop))?;
+        warm_up(config.warmup / setups.len() as u32, || setup.trial(warmup_total, 0, 1).map(drop))?;
     }
+    let scale = calibrate(setups.len(), max_scale(config.total_increments, 1), |case, scale| {
+        let row = setups[case].trial(config.total_increments * scale, 0, 1)?;
+        Ok(Duration::from_nanos(row.elapsed_ns))
+    })?;
+    let total = config.total_increments * scale;
     interleaved_trials(
         EXPERIMENT,
         &setups,
@@ -233,6 +251,6 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.budget,
         progress,
         |setup| setup.case.name().to_string(),
-        |setup, trial| setup.trial(config.total_increments, trial),
+        |setup, trial| setup.trial(total, trial, config.trials),
     )
 }

@@ -4,6 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod outlier;
+pub use outlier::{Outlier, OutlierCounts};
+
 /// Summary of one group of samples (e.g. the trials of one stride).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -22,6 +25,8 @@ pub struct Summary {
     pub median_coverage: f64,
     /// Coefficient of variation: sample standard deviation / mean.
     pub cv: f64,
+    /// How many samples fall past Tukey's fences (labelled, still counted in every figure).
+    pub outliers: OutlierCounts,
 }
 
 /// Spread above which a group of trials is flagged as noisy.
@@ -50,6 +55,7 @@ impl Summary {
             median_high: sorted[high_index],
             median_coverage: coverage,
             cv: coefficient_of_variation(&sorted),
+            outliers: OutlierCounts::of(&sorted, q1, q3),
         })
     }
 
@@ -91,66 +97,24 @@ fn coefficient_of_variation(samples: &[f64]) -> f64 {
 /// median, and the interval's exact coverage. The number of samples below the median is
 /// Binomial(n, 1/2); we take the widest symmetric pair whose coverage is still >= 95%,
 /// falling back to min..max when even that covers less (n <= 5).
+///
+/// One pass over the binomial's lower tail, each term from the one before in log space (so
+/// 2^-n never has to be formed): O(n) for n samples.
 fn median_interval_ranks(count: usize) -> (usize, usize, f64) {
-    let mut best = (0, count - 1, coverage_between(count, 0));
+    let mut log_probability = -(count as f64) * std::f64::consts::LN_2;
+    let mut tail = log_probability.exp();
+    let mut best = (0, count - 1, (1.0 - 2.0 * tail).max(0.0));
     for lower in 1..count / 2 {
-        let coverage = coverage_between(count, lower);
+        // P(B = k) = P(B = k - 1) x (n - k + 1) / k.
+        log_probability += ((count - lower + 1) as f64).ln() - (lower as f64).ln();
+        tail += log_probability.exp();
+        let coverage = (1.0 - 2.0 * tail).max(0.0);
         if coverage < 0.95 {
             break;
         }
         best = (lower, count - 1 - lower, coverage);
     }
     best
-}
-
-/// P(lower < B <= count - lower) for B ~ Binomial(count, 1/2): the coverage of the
-/// interval between the order statistics at zero-based ranks `lower` and `count-1-lower`.
-fn coverage_between(count: usize, lower: usize) -> f64 {
-    let tail: f64 = (0..=lower).map(|k| binomial_half(count, k)).sum();
-    (1.0 - 2.0 * tail).max(0.0)
-}
-
-fn binomial_half(count: usize, successes: usize) -> f64 {
-    let mut log_choose = 0.0;
-    for i in 0..successes {
-        log_choose += ((count - i) as f64).ln() - ((i + 1) as f64).ln();
-    }
-    (log_choose - count as f64 * std::f64::consts::LN_2).exp()
-}
-
-/// Tukey's label for one sample relative to its group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Outlier {
-    None,
-    MildLow,
-    MildHigh,
-    SevereLow,
-    SevereHigh,
-}
-
-impl Outlier {
-    /// Labels `value` against fences at 1.5 (mild) and 3 (severe) interquartile ranges.
-    pub fn classify(value: f64, summary: &Summary) -> Self {
-        let fence = |k: f64| (summary.q1 - k * summary.iqr, summary.q3 + k * summary.iqr);
-        let (severe_low, severe_high) = fence(3.0);
-        let (mild_low, mild_high) = fence(1.5);
-        if value < severe_low {
-            Self::SevereLow
-        } else if value > severe_high {
-            Self::SevereHigh
-        } else if value < mild_low {
-            Self::MildLow
-        } else if value > mild_high {
-            Self::MildHigh
-        } else {
-            Self::None
-        }
-    }
-
-    pub fn is_outlier(self) -> bool {
-        self != Self::None
-    }
 }
 
 /// Ratio of two summarised quantities with a conservative interval: the ratio of the
@@ -232,19 +196,6 @@ mod tests {
     }
 
     #[test]
-    fn tukey_labels_outliers_without_dropping_them() {
-        let samples = [10.0, 11.0, 12.0, 13.0, 14.0, 100.0];
-        let summary = Summary::of(&samples).unwrap();
-        let labels: Vec<Outlier> = samples.iter().map(|&x| Outlier::classify(x, &summary)).collect();
-        assert_eq!(labels.len(), samples.len());
-        assert_eq!(labels[5], Outlier::SevereHigh);
-        assert!(labels[..5].iter().all(|label| !label.is_outlier()));
-        // q1 = 11.25, q3 = 13.75, iqr = 2.5: 18 is past the mild fence (17.5), not the severe one (21.25).
-        assert_eq!(Outlier::classify(18.0, &summary), Outlier::MildHigh);
-        assert_eq!(Outlier::classify(2.0, &summary), Outlier::SevereLow);
-    }
-
-    #[test]
     fn noisy_flag_follows_cv() {
         assert!(!Summary::of(&[100.0, 101.0, 99.0]).unwrap().is_noisy());
         assert!(Summary::of(&[100.0, 150.0, 60.0]).unwrap().is_noisy());
@@ -262,5 +213,41 @@ mod tests {
         let close = Summary::of(&[12.0, 13.0, 14.0, 15.0, 16.0]).unwrap();
         assert!(fast.overlaps(&close));
         assert!(!Ratio::between(&close, &fast).clearly_above_one());
+    }
+
+    /// The interval as first written (O(n^3)): the reference the one-pass version must match.
+    fn cubic_median_interval_ranks(count: usize) -> (usize, usize, f64) {
+        let binomial_half = |successes: usize| {
+            let log_choose: f64 = (0..successes).map(|i| ((count - i) as f64).ln() - ((i + 1) as f64).ln()).sum();
+            (log_choose - count as f64 * std::f64::consts::LN_2).exp()
+        };
+        let coverage_between = |lower: usize| (1.0 - 2.0 * (0..=lower).map(binomial_half).sum::<f64>()).max(0.0);
+        let mut best = (0, count - 1, coverage_between(0));
+        for lower in 1..count / 2 {
+            let coverage = coverage_between(lower);
+            if coverage < 0.95 {
+                break;
+            }
+            best = (lower, count - 1 - lower, coverage);
+        }
+        best
+    }
+
+    #[test]
+    fn one_pass_interval_equals_the_cubic_one_on_small_samples() {
+        for count in 1..=200 {
+            let (low, high, coverage) = median_interval_ranks(count);
+            let (old_low, old_high, old_coverage) = cubic_median_interval_ranks(count);
+            assert_eq!((low, high), (old_low, old_high), "n = {count}");
+            assert!((coverage - old_coverage).abs() < 1e-9, "n = {count}: {coverage} vs {old_coverage}");
+        }
+    }
+
+    #[test]
+    fn twenty_thousand_samples_get_a_95_percent_interval() {
+        let samples: Vec<f64> = (0..20_000).map(f64::from).collect();
+        let summary = Summary::of(&samples).unwrap();
+        assert!(summary.median_coverage >= 0.95 && summary.median_coverage < 0.96, "{}", summary.median_coverage);
+        assert!(summary.median_low < summary.median && summary.median < summary.median_high);
     }
 }

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{interleaved_trials, logical_cpus, run_team, warm_up, Outcome, Progress};
+use crate::evidence::{self, Evidence, TooFewTrials};
+use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
@@ -31,6 +32,7 @@ pub struct Config {
     pub threads: usize,
     /// Distances between neighbouring counters, in bytes (multiples of 8).
     pub strides_bytes: Vec<usize>,
+    /// Adds per thread per trial, at least: raised until a trial takes [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME).
     pub iters_per_thread: u64,
     /// Measured trials per stride.
     pub trials: usize,
@@ -112,20 +114,30 @@ pub struct Row {
     pub stride_bytes: u64,
     pub threads: u64,
     pub trial: u64,
+    /// Trials the config asked for per stride (fewer ran when the budget was spent).
+    pub trials_planned: u64,
     pub iters_per_thread: u64,
     pub elapsed_ns: u64,
     /// Elapsed time divided by the increments each thread did (threads run concurrently).
     pub ns_per_op: f64,
     /// Every thread ran pinned to its own logical CPU.
     pub pinned: bool,
+    /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
+    pub cpus: String,
     /// The counters summed to threads x iterations.
     pub verified: bool,
-    /// Cache misses during the trial, or "unavailable" (see [`crate::perf`]).
+    /// Last-level cache misses during the workers' work, or "unavailable" (see
+    /// [`crate::perf`]): a transfer between cores of one socket is mostly an LLC hit.
     pub cache_misses: CounterReading,
+    /// Loads that found their line modified in another core's cache (the coherence
+    /// transfer false sharing is made of), or "unavailable" where the PMU has no such event.
+    pub snoop_hit_modified: CounterReading,
 }
 
 /// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
-/// so a slow drift of the machine affects every stride alike.
+/// so a slow drift of the machine affects every stride alike. The adds per thread are
+/// raised (the same for every stride) until the fastest stride's trial takes at least
+/// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME); rows record the count used.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let layouts = config
@@ -141,6 +153,12 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         })?;
     }
     let cases: Vec<(&StridedSlots, usize)> = layouts.iter().zip(config.strides_bytes.iter().copied()).collect();
+    let scale = calibrate(cases.len(), max_scale(config.iters_per_thread, config.threads), |case, scale| {
+        let (slots, stride) = cases[case];
+        let iters = config.iters_per_thread * scale;
+        Ok(measure(config, iters, slots, stride, 0)?.elapsed())
+    })?;
+    let iters = config.iters_per_thread * scale;
     interleaved_trials(
         EXPERIMENT,
         &cases,
@@ -148,25 +166,34 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.budget,
         progress,
         |&(_, stride)| format!("stride {stride} B"),
-        |&(slots, stride), trial| measure(config, slots, stride, trial),
+        |&(slots, stride), trial| measure(config, iters, slots, stride, trial),
     )
 }
 
-fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
+fn measure(config: &Config, iters: u64, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
     let case = || format!("stride {stride} B");
-    let (timing, cache_misses) =
-        slots.verified_trial(EXPERIMENT, config.threads, config.iters_per_thread, |worker| worker, case, trial)?;
+    let timing = slots.verified_trial(EXPERIMENT, config.threads, iters, |worker| worker, case, trial)?;
     Ok(Row {
         stride_bytes: stride as u64,
         threads: config.threads as u64,
         trial: trial as u64,
-        iters_per_thread: config.iters_per_thread,
+        trials_planned: config.trials as u64,
+        iters_per_thread: iters,
         elapsed_ns: timing.elapsed.as_nanos() as u64,
-        ns_per_op: timing.elapsed.as_nanos() as f64 / config.iters_per_thread as f64,
+        ns_per_op: timing.elapsed.as_nanos() as f64 / iters as f64,
         pinned: timing.pinned,
+        cpus: timing.cpu_list(),
         verified: true,
-        cache_misses,
+        cache_misses: timing.counts.llc_misses,
+        snoop_hit_modified: timing.counts.snoop_hit_modified,
     })
+}
+
+impl Row {
+    /// The trial's elapsed time.
+    pub fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.elapsed_ns)
+    }
 }
 
 /// The trials of one stride, summarised.
@@ -174,12 +201,26 @@ fn measure(config: &Config, slots: &StridedSlots, stride: usize, trial: usize) -
 pub struct StrideSummary {
     pub stride_bytes: u64,
     pub threads: u64,
-    /// Elapsed time per trial, in milliseconds (the article's unit).
+    /// Elapsed time per trial, in milliseconds.
     pub elapsed_ms: Summary,
+    /// Elapsed time per increment each thread did: the unit runs of any size share, and
+    /// the one the sweep is compared in (the article's times convert with
+    /// [`article_ns_per_add`]).
     pub ns_per_op: Summary,
-    /// Median time relative to the fastest stride's median (1.0 for the fastest).
+    /// Median time per add relative to the fastest stride's median (1.0 for the fastest).
     pub relative_to_fastest: f64,
     pub all_pinned: bool,
+    /// Trials, coverage and budget cuts behind this stride's figures.
+    pub evidence: Evidence,
+}
+
+/// Increments per goroutine in article A's sweep (8 goroutines, 10 M adds each).
+pub const ARTICLE_ITERS_PER_THREAD: u64 = 10_000_000;
+
+/// One of the article's sweep times (milliseconds per run) in ns per add, converted as this
+/// lab's rows are: elapsed time over the adds each thread did.
+pub fn article_ns_per_add(time_ms: f64) -> f64 {
+    time_ms * 1e6 / ARTICLE_ITERS_PER_THREAD as f64
 }
 
 /// Groups rows by stride (ascending) and summarises each group.
@@ -193,19 +234,22 @@ pub fn summarize(rows: &[Row]) -> Vec<StrideSummary> {
             let group: Vec<&Row> = rows.iter().filter(|row| row.stride_bytes == stride).collect();
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let per_op: Vec<f64> = group.iter().map(|row| row.ns_per_op).collect();
+            let ns_per_op = Summary::of(&per_op)?;
+            let planned = group.iter().map(|row| row.trials_planned).max().unwrap_or(0);
             Some(StrideSummary {
                 stride_bytes: stride,
                 threads: group.first()?.threads,
                 elapsed_ms: Summary::of(&elapsed)?,
-                ns_per_op: Summary::of(&per_op)?,
+                evidence: Evidence::of(&ns_per_op, planned),
+                ns_per_op,
                 relative_to_fastest: 1.0,
                 all_pinned: group.iter().all(|row| row.pinned),
             })
         })
         .collect();
-    let fastest = summaries.iter().map(|s| s.elapsed_ms.median).fold(f64::INFINITY, f64::min);
+    let fastest = summaries.iter().map(|s| s.ns_per_op.median).fold(f64::INFINITY, f64::min);
     for summary in &mut summaries {
-        summary.relative_to_fastest = summary.elapsed_ms.median / fastest;
+        summary.relative_to_fastest = summary.ns_per_op.median / fastest;
     }
     summaries
 }
@@ -219,33 +263,44 @@ pub enum Knee {
     At { stride_bytes: u64, penalty: Ratio, smallest_stride_bytes: u64 },
     /// The smallest stride's interval overlaps the best one's: no penalty can be claimed.
     NoPenalty { smallest_stride_bytes: u64, best_stride_bytes: u64 },
+    /// The smallest or the best stride has too few trials for any claim.
+    TooFewTrials { samples: usize },
 }
 
 pub fn knee(summaries: &[StrideSummary]) -> Option<Knee> {
     let smallest = summaries.first()?;
-    let best = summaries.iter().min_by(|a, b| a.elapsed_ms.median.total_cmp(&b.elapsed_ms.median))?;
-    if smallest.elapsed_ms.overlaps(&best.elapsed_ms) {
+    let best = summaries.iter().min_by(|a, b| a.ns_per_op.median.total_cmp(&b.ns_per_op.median))?;
+    if let Err(short) = evidence::check([&smallest.ns_per_op, &best.ns_per_op]) {
+        return Some(Knee::TooFewTrials { samples: short.samples });
+    }
+    if smallest.ns_per_op.overlaps(&best.ns_per_op) {
         return Some(Knee::NoPenalty {
             smallest_stride_bytes: smallest.stride_bytes,
             best_stride_bytes: best.stride_bytes,
         });
     }
-    let limit = best.elapsed_ms.median * (1.0 + KNEE_TOLERANCE);
-    let knee = summaries.iter().find(|s| s.elapsed_ms.median <= limit)?;
+    let limit = best.ns_per_op.median * (1.0 + KNEE_TOLERANCE);
+    let knee = summaries.iter().find(|s| s.ns_per_op.median <= limit)?;
     Some(Knee::At {
         stride_bytes: knee.stride_bytes,
-        penalty: Ratio::between(&smallest.elapsed_ms, &best.elapsed_ms),
+        penalty: Ratio::between(&smallest.ns_per_op, &best.ns_per_op),
         smallest_stride_bytes: smallest.stride_bytes,
     })
 }
 
 /// One sentence saying what the sweep showed, for the report and the notebooks.
 pub fn finding(summaries: &[StrideSummary]) -> String {
+    if summaries.len() == 1 {
+        return "Only one stride was measured: the sweep needs two or more to compare.".into();
+    }
     match knee(summaries) {
         None => "The stride sweep was not measured.".into(),
+        Some(Knee::TooFewTrials { samples }) => {
+            format!("The stride sweep claims nothing: {}.", TooFewTrials { samples })
+        }
         Some(Knee::At { stride_bytes, penalty, smallest_stride_bytes }) => format!(
             "On this machine the false-sharing penalty disappears at {stride_bytes}-byte strides: \
-             counters {smallest_stride_bytes} bytes apart took {:.1}x as long as the fastest layout \
+             counters {smallest_stride_bytes} bytes apart took {:.1}x as long per add as the fastest layout \
              (interval {:.1}x to {:.1}x).",
             penalty.value, penalty.low, penalty.high
         ),

@@ -64,16 +64,19 @@ fn synthetic(cpu_a: u64, cpu_b: u64, one_way: &[f64]) -> Vec<Row> {
 
 #[test]
 fn summaries_and_finding_follow_the_rows() {
-    let mut rows = synthetic(0, 1, &[40.0, 42.0, 44.0]);
-    rows.extend(synthetic(0, 2, &[90.0, 100.0, 110.0]));
-    rows.extend(synthetic(1, 2, &[60.0, 61.0, 62.0]));
+    let mut rows = synthetic(0, 1, &[40.0, 41.0, 42.0, 43.0, 44.0]);
+    rows.extend(synthetic(0, 2, &[90.0, 95.0, 100.0, 105.0, 110.0]));
+    rows.extend(synthetic(1, 2, &[60.0, 60.5, 61.0, 61.5, 62.0]));
     let summaries = summarize(&rows);
     assert_eq!(summaries.len(), 3);
     assert_eq!(typical_one_way_ns(&summaries), Some(61.0));
     let text = finding(&summaries);
     assert!(text.contains("61 ns") && text.contains("CPUs 0 and 1 at 42 ns") && text.contains("0 and 2 at 100"));
     assert!(!text.contains("That is slow"), "{text}");
-    let slow = summarize(&synthetic(0, 1, &[700.0, 650.0, 800.0]));
+    let slow = summarize(&synthetic(0, 1, &[700.0, 650.0, 800.0, 750.0, 720.0]));
     assert!(finding(&slow).contains("That is slow"));
     assert!(finding(&[]).contains("not measured"));
+    let few = summarize(&synthetic(0, 1, &[40.0, 42.0]));
+    assert_eq!(typical_one_way_ns(&few), None, "two samples are too few for the verdict");
+    assert!(finding(&few).contains("too few trials (n=2"), "{}", finding(&few));
 }

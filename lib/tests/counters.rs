@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use contention::counters::{self, build, finding, summarize, Config, Layout, Padded64, Row, CACHE_PADDED_BYTES};
 use contention::harness::no_progress;
+use contention::{fault, RunError};
 
 fn small(threads: usize) -> Config {
     Config {
@@ -27,15 +28,28 @@ fn every_layout_verifies_its_total_at_one_two_and_three_threads() {
         let outcome = counters::run(&small(threads), &mut no_progress).unwrap();
         assert!(!outcome.budget_exhausted);
         assert_eq!(outcome.rows.len(), Layout::ALL.len() * 2, "{threads} threads");
+        let total = outcome.rows[0].total_increments;
+        assert_eq!(total % 7_500, 0, "calibration multiplies the work: {total}");
         for row in &outcome.rows {
-            assert!(row.verified);
             assert_eq!(row.threads, threads as u64);
             assert_eq!(row.increments_per_thread * row.threads, row.total_increments, "{:?}", row.layout);
-            assert_eq!(row.total_increments, 7_500);
+            assert_eq!(row.total_increments, total, "every layout does the same work");
         }
         for layout in Layout::ALL {
             assert_eq!(outcome.rows.iter().filter(|row| row.layout == layout).count(), 2, "{layout:?}");
         }
+    }
+}
+
+#[test]
+fn a_wrong_total_is_a_verification_error_naming_the_layout() {
+    let error = fault::with_extra_increments(2, || counters::run(&small(2), &mut no_progress)).unwrap_err();
+    match error {
+        RunError::Verification { experiment, case, expected, actual, .. } => {
+            assert_eq!((experiment, actual), ("counters", expected + 2));
+            assert_eq!(case, Layout::ALL[0].name());
+        }
+        other => panic!("expected a verification error, got {other:?}"),
     }
 }
 
@@ -87,8 +101,7 @@ fn striped_read_equals_the_increments_after_the_writers_join() {
 fn local_flush_flushes_the_remainder_of_every_thread() {
     // 2 500 per thread with a flush every 1 024 leaves 452 per thread to flush at the end.
     let config = small(3);
-    let row = counters::trial(build(Layout::LocalFlush, &config).unwrap().as_ref(), 3, 2_500, 0).unwrap();
-    assert!(row.verified);
+    let row = counters::trial(build(Layout::LocalFlush, &config).unwrap().as_ref(), 3, 2_500, (0, 1)).unwrap();
     assert_eq!(row.total_increments, 7_500);
     let one_flush = Config { flush_every: 10_000, ..small(3) };
     let counter = build(Layout::LocalFlush, &one_flush).unwrap();
@@ -131,6 +144,7 @@ fn rows_with_times(times_ms: &[(Layout, f64)], spread: f64) -> Vec<Row> {
                 layout,
                 threads: 2,
                 trial: trial as u64,
+                trials_planned: 5,
                 total_increments: 20_000_000,
                 increments_per_thread: 10_000_000,
                 cells: counter.cells() as u64,
@@ -139,6 +153,7 @@ fn rows_with_times(times_ms: &[(Layout, f64)], spread: f64) -> Vec<Row> {
                 elapsed_ns,
                 ns_per_increment: elapsed_ns as f64 / 1e7,
                 pinned: true,
+                cpus: "0,1".into(),
                 verified: true,
             });
         }
@@ -197,4 +212,17 @@ fn the_compact_array_is_the_reference_not_a_ratio() {
     assert_eq!(compact.faster_than_compact, None);
     assert_eq!(compact.memory_vs_compact, Some(1.0));
     assert!(summaries.iter().filter(|s| s.layout != Layout::Compact).all(|s| s.faster_than_compact.is_some()));
+}
+
+#[test]
+fn too_few_trials_claim_nothing_about_speed() {
+    let times: Vec<(Layout, f64)> = Layout::ALL.iter().map(|&layout| (layout, 100.0 + layout as u8 as f64)).collect();
+    for trials in [1, 2] {
+        let rows: Vec<Row> = rows_with_times(&times, 1.0).into_iter().filter(|row| row.trial < trials).collect();
+        let summaries = summarize(&rows);
+        let text = finding(&summaries);
+        assert!(text.contains(&format!("too few trials (n={trials}")), "{text}");
+        assert!(!text.contains("faster") && !text.contains("Against one shared atomic"), "{text}");
+        assert!(summaries.iter().all(|s| s.evidence.budget_cut));
+    }
 }

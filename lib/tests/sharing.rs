@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use contention::harness::no_progress;
 use contention::perf::CounterReading;
-use contention::sharing::{self, finding, summarize, Case, Config, Row};
+use contention::sharing::{self, article_headline, finding, summarize, Case, Config, Row};
+use contention::{fault, RunError};
 
 fn small(threads: usize) -> Config {
     Config {
@@ -24,16 +25,28 @@ fn every_case_verifies_its_total_at_one_two_and_three_threads() {
         let outcome = sharing::run(&small(threads), &mut no_progress).unwrap();
         assert!(!outcome.budget_exhausted);
         assert_eq!(outcome.rows.len(), Case::ALL.len() * 2, "{threads} threads");
+        let total = outcome.rows[0].total_increments;
+        assert_eq!(total % 6_000, 0, "calibration multiplies the total: {total}");
         for row in &outcome.rows {
-            assert!(row.verified);
-            assert_eq!(row.total_increments, 6_000);
-            assert_eq!(row.increments_per_thread * row.threads, 6_000, "{:?} at {threads} threads", row.case);
+            assert_eq!(row.total_increments, total, "every case shares the total");
+            assert_eq!(row.increments_per_thread * row.threads, total, "{:?} at {threads} threads", row.case);
             let expected_threads = if row.case == Case::Single { 1 } else { threads as u64 };
             assert_eq!(row.threads, expected_threads);
         }
         for case in Case::ALL {
             assert_eq!(outcome.rows.iter().filter(|row| row.case == case).count(), 2);
         }
+    }
+}
+
+#[test]
+fn a_wrong_sum_is_a_verification_error() {
+    let error = fault::with_extra_increments(1, || sharing::run(&small(2), &mut no_progress)).unwrap_err();
+    match error {
+        RunError::Verification { experiment, expected, actual, .. } => {
+            assert_eq!((experiment, actual), ("sharing", expected + 1));
+        }
+        other => panic!("expected a verification error, got {other:?}"),
     }
 }
 
@@ -91,28 +104,71 @@ fn rows_with_times(times_ms: [(Case, f64); 4], spread: f64) -> Vec<Row> {
     let mut rows = Vec::new();
     for (case, centre) in times_ms {
         for (trial, offset) in [-spread, 0.0, spread, -spread / 2.0, spread / 2.0].into_iter().enumerate() {
-            let threads = if case == Case::Single { 1 } else { 2 };
-            let elapsed_ns = ((centre + offset) * 1e6) as u64;
-            rows.push(Row {
-                case,
-                threads,
-                trial: trial as u64,
-                total_increments: 20_000_000,
-                increments_per_thread: 20_000_000 / threads,
-                distance_bytes: match case {
-                    Case::FalseSharing => 8,
-                    Case::NoSharing => 128,
-                    _ => 0,
-                },
-                elapsed_ns,
-                ns_per_increment: elapsed_ns as f64 / (20_000_000 / threads) as f64,
-                pinned: true,
-                verified: true,
-                cache_misses: CounterReading::Unavailable,
-            });
+            rows.push(row(case, trial, ((centre + offset) * 1e6) as u64));
         }
     }
     rows
+}
+
+fn row(case: Case, trial: usize, elapsed_ns: u64) -> Row {
+    let threads = if case == Case::Single { 1 } else { 2 };
+    Row {
+        case,
+        threads,
+        trial: trial as u64,
+        trials_planned: 5,
+        total_increments: 20_000_000,
+        increments_per_thread: 20_000_000 / threads,
+        distance_bytes: match case {
+            Case::FalseSharing => 8,
+            Case::NoSharing => 128,
+            _ => 0,
+        },
+        elapsed_ns,
+        ns_per_increment: elapsed_ns as f64 / (20_000_000 / threads) as f64,
+        pinned: true,
+        cpus: if threads == 1 { "0".into() } else { "0,1".into() },
+        verified: true,
+        cache_misses: CounterReading::Unavailable,
+        snoop_hit_modified: CounterReading::Unavailable,
+    }
+}
+
+#[test]
+fn too_few_trials_claim_nothing_and_the_headline_says_so() {
+    let all = rows_with_times(
+        [(Case::Single, 35.0), (Case::TrueSharing, 74.0), (Case::FalseSharing, 70.0), (Case::NoSharing, 18.0)],
+        1.0,
+    );
+    for trials in [1, 2] {
+        let cut: Vec<Row> = all.iter().filter(|row| row.trial < trials).cloned().collect();
+        let summaries = summarize(&cut);
+        let text = finding(&summaries);
+        assert!(text.contains(&format!("too few trials (n={trials}")) && !text.contains("took"), "{text}");
+        let headline = article_headline(&summaries).unwrap();
+        assert_eq!(headline.measured, None);
+        assert!(headline.measured_text.starts_with(&format!("too few trials (n={trials}")));
+    }
+    let nine: Vec<Row> = Case::ALL
+        .iter()
+        .flat_map(|&case| (0..9).map(move |trial| row(case, trial, 10_000_000 + trial as u64)))
+        .collect();
+    assert!(!finding(&summarize(&nine)).contains("too few trials"));
+}
+
+#[test]
+fn the_article_s_headline_is_a_row_of_the_control() {
+    let rows = rows_with_times(
+        [(Case::Single, 35.0), (Case::TrueSharing, 74.0), (Case::FalseSharing, 70.0), (Case::NoSharing, 18.0)],
+        1.0,
+    );
+    let headline = article_headline(&summarize(&rows)).unwrap();
+    assert_eq!(headline.label, "one thread vs 2 threads on 2 adjacent shards");
+    assert_eq!(headline.article, "13.7x at 8 threads (166 ms vs 2.264 s)");
+    let ratio = headline.measured.unwrap();
+    assert!((ratio.value - 70.0 / 35.0).abs() < 1e-9);
+    assert!(headline.measured_text.starts_with("2.00x (interval"), "{}", headline.measured_text);
+    assert!(article_headline(&[]).is_none());
 }
 
 #[test]

@@ -1,10 +1,12 @@
-//! The stride sweep with tiny configs: rows complete and verified, bad configs rejected.
+//! The stride sweep with tiny configs: rows complete, a wrong sum an error, bad configs
+//! rejected, and findings that claim only what enough trials support.
 
 use std::time::Duration;
 
 use contention::harness::{no_progress, ProgressEvent};
 use contention::perf::CounterReading;
 use contention::stride::{self, knee, summarize, Config, Knee, Row};
+use contention::{fault, RunError};
 
 fn tiny(threads: usize) -> Config {
     Config {
@@ -28,8 +30,25 @@ fn every_stride_has_every_trial_verified() {
                 outcome.rows.iter().filter(|row| row.stride_bytes == stride).map(|row| row.trial).collect();
             assert_eq!(trials, vec![0, 1, 2], "stride {stride}");
         }
-        assert!(outcome.rows.iter().all(|row| row.verified && row.threads == threads as u64));
-        assert!(outcome.rows.iter().all(|row| row.iters_per_thread == 2_000 && row.ns_per_op > 0.0));
+        assert!(outcome.rows.iter().all(|row| row.threads == threads as u64 && row.trials_planned == 3));
+        let iters = outcome.rows[0].iters_per_thread;
+        assert!(iters >= 2_000, "calibration only raises the adds: {iters}");
+        assert!(outcome.rows.iter().all(|row| row.iters_per_thread == iters), "every stride does the same adds");
+        for row in &outcome.rows {
+            assert_eq!(row.cpus.split(',').count(), threads, "one CPU per worker recorded: {:?}", row.cpus);
+        }
+    }
+}
+
+#[test]
+fn a_wrong_sum_is_a_verification_error_naming_the_case() {
+    let error = fault::with_extra_increments(3, || stride::run(&tiny(2), &mut no_progress)).unwrap_err();
+    match error {
+        RunError::Verification { experiment, case, expected, actual, .. } => {
+            assert_eq!((experiment, actual), ("stride", expected + 3));
+            assert!(case.starts_with("stride "), "{case}");
+        }
+        other => panic!("expected a verification error, got {other:?}"),
     }
 }
 
@@ -84,7 +103,7 @@ fn bad_configs_name_the_field_and_the_allowed_values() {
     }
 }
 
-fn rows(times_ms: &[(u64, [f64; 5])]) -> Vec<Row> {
+fn rows<const N: usize>(times_ms: &[(u64, [f64; N])]) -> Vec<Row> {
     times_ms
         .iter()
         .flat_map(|(stride, times)| {
@@ -92,12 +111,15 @@ fn rows(times_ms: &[(u64, [f64; 5])]) -> Vec<Row> {
                 stride_bytes: *stride,
                 threads: 2,
                 trial: trial as u64,
+                trials_planned: 5,
                 iters_per_thread: 1_000_000,
                 elapsed_ns: (ms * 1e6) as u64,
                 ns_per_op: ms * 1e6 / 1e6,
                 pinned: true,
+                cpus: "0,1".into(),
                 verified: true,
                 cache_misses: CounterReading::Unavailable,
+                snoop_hit_modified: CounterReading::Unavailable,
             })
         })
         .collect()
@@ -130,4 +152,27 @@ fn overlapping_intervals_mean_no_knee() {
     assert!(matches!(knee(&summaries), Some(Knee::NoPenalty { .. })));
     assert!(stride::finding(&summaries).starts_with("No false-sharing penalty was observed on this machine"));
     assert_eq!(knee(&[]), None);
+}
+
+#[test]
+fn too_few_trials_claim_nothing() {
+    for (trials, expected) in [(1, "n=1"), (2, "n=2")] {
+        let times: Vec<(u64, [f64; 2])> = vec![(8, [40.0, 41.0]), (128, [10.0, 10.1])];
+        let cut: Vec<Row> = rows(&times).into_iter().filter(|row| row.trial < trials).collect();
+        let summaries = summarize(&cut);
+        assert!(summaries.iter().all(|s| s.evidence.budget_cut && !s.evidence.sufficient));
+        assert_eq!(knee(&summaries), Some(Knee::TooFewTrials { samples: trials as usize }));
+        let text = stride::finding(&summaries);
+        assert!(text.contains(&format!("too few trials ({expected}")) && !text.contains("disappears"), "{text}");
+    }
+    let nine = rows(&[(8, [40.0; 9]), (128, [10.0; 9])]);
+    let summaries = summarize(&nine);
+    assert!(summaries.iter().all(|s| s.evidence.sufficient));
+    assert!(!stride::finding(&summaries).contains("too few trials"));
+}
+
+#[test]
+fn the_article_s_times_convert_to_ns_per_add_like_rows() {
+    // 20 ms for 10 M adds per goroutine: 2 ns per add.
+    assert_eq!(stride::article_ns_per_add(20.0), 2.0);
 }

@@ -1,9 +1,11 @@
 //! The verdict's rules on synthetic facts: a healthy machine is fit, and each reason fires
 //! alone when only its fact is bad.
 
+use contention::fitness::placement::{placement_seen, PlacementSeen, TrialPlacement};
 use contention::fitness::verdict::{
     verdict, Disturbance, Facts, Fitness, ReasonKind, ARTICLE_THREADS, MIN_SPEEDUP_AT_TWO_THREADS, SLOW_ONE_WAY_NS,
 };
+use contention::Machine;
 
 /// A 16-CPU bare-metal machine, idle, that scales and repeats well.
 fn healthy() -> Facts {
@@ -16,6 +18,8 @@ fn healthy() -> Facts {
         trial_spread_cv: Some(0.02),
         background: Some(Disturbance { share: 0.01, during: "stride".into() }),
         steal: Some(Disturbance { share: 0.0, during: "stride".into() }),
+        placement: Some(PlacementSeen { trials: 40, ..PlacementSeen::default() }),
+        clock_change: Some(Disturbance { share: 0.01, during: "stride".into() }),
         threads_pinned: Some(true),
     }
 }
@@ -135,15 +139,74 @@ fn unmeasured_facts_are_listed_as_unchecked_not_as_reasons() {
     let verdict = verdict(&facts);
     assert_eq!(verdict.fitness, Fitness::Fit);
     assert_eq!(verdict.unchecked.len(), 4, "{:?}", verdict.unchecked);
+    let unplaced = contention::fitness::verdict(&Facts { placement: None, clock_change: None, ..healthy() });
+    assert_eq!(unplaced.unchecked.len(), 2, "{:?}", unplaced.unchecked);
     assert!(verdict.unchecked[0].contains("contention run c2c"));
     assert!(verdict.headline().starts_with("fit; not checked: core-to-core latency"), "{}", verdict.headline());
 }
 
+/// A machine with the given SMT sibling lists, everything else as described here.
+fn machine_with(siblings: &[&str]) -> Machine {
+    Machine { smt_sibling_groups: siblings.iter().map(ToString::to_string).collect(), ..Machine::describe() }
+}
+
+fn trial<'a>(cpus: &'a str, pinned: bool) -> TrialPlacement<'a> {
+    TrialPlacement { experiment: "stride", cpus, pinned }
+}
+
 #[test]
-fn threads_that_could_not_be_pinned_limit_the_verdict() {
-    let facts = Facts { threads_pinned: Some(false), ..healthy() };
+fn threads_on_siblings_of_one_core_are_limited_whatever_the_numbering() {
+    for (siblings, shared) in [(["0-1", "2-3"], "0,1"), (["0,2", "1,3"], "0,2")] {
+        let machine = machine_with(&siblings);
+        let seen = placement_seen(&machine, [trial(shared, true), trial("1,3", true)]);
+        let facts = Facts { placement: seen, ..healthy() };
+        let verdict = verdict(&facts);
+        let kinds: Vec<ReasonKind> = verdict.reasons.iter().map(|reason| reason.kind).collect();
+        assert!(kinds.contains(&ReasonKind::SharedPhysicalCores), "{siblings:?}: {kinds:?}");
+        assert!(verdict.headline().contains("threads shared physical cores"));
+    }
+}
+
+#[test]
+fn distinct_cores_without_smt_give_no_placement_reason() {
+    let machine = machine_with(&["0", "1", "2", "3"]);
+    let seen = placement_seen(&machine, [trial("0,1,2,3", true), trial("2", true)]).unwrap();
+    assert_eq!((seen.trials, seen.shared_core_trials, seen.unpinned_trials), (2, 0, 0));
+    assert!(verdict(&Facts { placement: Some(seen), ..healthy() }).reasons.is_empty());
+    assert_eq!(placement_seen(&machine, []), None, "no trials: not checked");
+}
+
+#[test]
+fn threads_that_could_not_be_pinned_are_limited() {
+    let machine = machine_with(&["0", "1"]);
+    let seen = placement_seen(&machine, [trial("0,1", false), trial("0,1", true)]);
+    let facts = Facts { placement: seen, ..healthy() };
     assert_eq!(only_reason(&facts), (ReasonKind::NotPinned, Fitness::Limited));
-    assert!(verdict(&facts).headline().contains("threads not pinned"));
-    // Not checked (no scaling run): no reason.
-    assert!(verdict(&Facts { threads_pinned: None, ..healthy() }).reasons.is_empty());
+    let text = &verdict(&facts).reasons[0].text;
+    assert!(text.contains("1 of 2 trials") && text.contains("stride"), "{text}");
+    assert_eq!(verdict(&facts).headline(), "limited (threads could not be pinned)");
+}
+
+#[test]
+fn a_clock_that_moved_more_than_ten_percent_is_limited() {
+    let facts = Facts { clock_change: Some(Disturbance { share: -0.3, during: "sharing".into() }), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::ClockMoved, Fitness::Limited));
+    let text = &verdict(&facts).reasons[0].text;
+    assert!(text.contains("fell by 30%") && text.contains("sharing"), "{text}");
+    let steady = Facts { clock_change: Some(Disturbance { share: 0.10, during: "sharing".into() }), ..healthy() };
+    assert!(verdict(&steady).reasons.is_empty());
+}
+
+#[test]
+fn unpinned_scaling_trials_limit_the_verdict_when_no_trial_recorded_its_placement() {
+    let facts = Facts { placement: None, threads_pinned: Some(false), ..healthy() };
+    assert_eq!(only_reason(&facts), (ReasonKind::NotPinned, Fitness::Limited));
+    let headline = verdict(&facts).headline();
+    assert!(
+        headline.starts_with("limited (threads could not be pinned); not checked: where the threads ran"),
+        "{headline}"
+    );
+    // Per-trial placement, where recorded, decides alone; nothing recorded at all: no reason.
+    assert!(verdict(&Facts { threads_pinned: Some(false), ..healthy() }).reasons.is_empty());
+    assert!(verdict(&Facts { placement: None, threads_pinned: None, ..healthy() }).reasons.is_empty());
 }

@@ -34,13 +34,14 @@ fn run_writes_complete_rows_and_a_manifest_that_reads_back() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "stride_bytes,threads,trial,iters_per_thread,elapsed_ns,ns_per_op,pinned,verified,cache_misses"
+        "stride_bytes,threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,verified,\
+         cache_misses,snoop_hit_modified"
     );
     assert_eq!(lines.len(), 1 + 2 * 2);
-    assert!(lines[1..].iter().all(|line| line.split(',').nth(7) == Some("true")), "every row verified");
+    assert!(lines[1..].iter().all(|line| line.split(',').nth(3) == Some("2")), "every row records the trials planned");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["format_version"], 4);
+    assert_eq!(manifest["format_version"], 5);
     assert_eq!(manifest["experiments"][0]["name"], "stride");
     assert_eq!(manifest["experiments"][0]["rows"], 4);
     assert_eq!(manifest["experiments"][0]["config"]["strides_bytes"], serde_json::json!([8, 64]));
@@ -128,7 +129,7 @@ fn broken_runs_are_refused_with_one_clear_message() {
     std::fs::write(no_manifest.join("stride.csv"), "x\n").unwrap();
     let corrupt = fixture_copy("corrupt");
     let csv = std::fs::read_to_string(corrupt.join("stride.csv")).unwrap();
-    let broken = csv.replacen(",true,true", ",maybe,true", 1);
+    let broken = csv.replacen(",true,\"0,1\"", ",maybe,\"0,1\"", 1);
     std::fs::write(corrupt.join("stride.csv"), broken).unwrap();
     let cases = [
         (root.join("missing"), "does not exist".to_string()),

@@ -54,7 +54,10 @@ fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
     assert_eq!(cells.len(), pairs, "one cell per pair");
 
     let machine = std::fs::read_to_string(run.join("machine.csv")).unwrap();
-    assert!(machine.starts_with("threads,trial,iters_per_thread,elapsed_ns,ns_per_op,pinned,verified,cache_misses"));
+    assert!(machine.starts_with(
+        "threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,verified,cache_misses,\
+         snoop_hit_modified"
+    ));
     for line in machine.lines().skip(1) {
         let cache_misses = line.rsplit(',').next().unwrap();
         assert!(cache_misses == "unavailable" || cache_misses.parse::<u64>().is_ok(), "{line}");

@@ -98,7 +98,10 @@ fn from_names_a_file_or_a_link_loop_as_what_it_is() {
     let dir = scratch("from-kinds");
     let file = dir.join("not-a-run");
     std::fs::write(&file, "hello").unwrap();
-    refused(&["report", "--from", file.to_str().unwrap(), "--out", "-"], "is not a readable run pack");
+    refused(
+        &["report", "--from", file.to_str().unwrap(), "--out", "-"],
+        "is not a readable run pack: does not start with 'contention-pack 1': not a pack",
+    );
     let (loop_a, loop_b) = (dir.join("loop-a"), dir.join("loop-b"));
     symlink(&loop_b, &loop_a).unwrap();
     symlink(&loop_a, &loop_b).unwrap();
@@ -175,7 +178,7 @@ fn damaged_or_oversized_csvs_are_named_and_temporaries_ignored() {
     let (header, rest) = text.split_once('\n').unwrap();
     let (first, others) = rest.split_once('\n').unwrap();
     std::fs::write(&csv, format!("{header}\n{first},extra\n{others}")).unwrap();
-    refused(&["report", "--from", from, "--out", "-"], "stride.csv, line 2: 10 fields, but the header has 9 columns");
+    refused(&["report", "--from", from, "--out", "-"], "stride.csv, line 2: 13 fields, but the header has 12 columns");
     let oversized = std::fs::OpenOptions::new().write(true).open(&csv).unwrap();
     oversized.set_len(contention::runs::MAX_CSV_BYTES + 1).unwrap();
     refused(&["report", "--from", from, "--out", "-"], "bytes: at most 67108864 bytes are read");

@@ -1,6 +1,7 @@
-//! Time per trial against stride: one line per series (this machine, the article, other
+//! Time per add against stride: one line per series (this machine, the article, other
 //! machines), median with its interval, both axes logarithmic (strides double; times span
-//! two orders of magnitude in the article).
+//! two orders of magnitude in the article). Nanoseconds per add, not time per trial, so a
+//! quick run and the article's 10 M adds per thread share one axis.
 
 use plotters::prelude::*;
 
@@ -9,7 +10,7 @@ use crate::stride::StrideSummary;
 
 const CHART: &str = "stride";
 
-/// A series of median elapsed milliseconds per stride, with intervals.
+/// A series of median nanoseconds per add per stride, with intervals.
 pub fn series_from_summaries(label: impl Into<String>, summaries: &[StrideSummary]) -> Series {
     Series {
         label: label.into(),
@@ -17,9 +18,9 @@ pub fn series_from_summaries(label: impl Into<String>, summaries: &[StrideSummar
             .iter()
             .map(|s| IntervalPoint {
                 x: s.stride_bytes as f64,
-                median: s.elapsed_ms.median,
-                low: s.elapsed_ms.median_low,
-                high: s.elapsed_ms.median_high,
+                median: s.ns_per_op.median,
+                low: s.ns_per_op.median_low,
+                high: s.ns_per_op.median_high,
             })
             .collect(),
     }
@@ -46,10 +47,10 @@ pub fn stride_chart(title: &str, series: &[Series]) -> Result<String, ChartError
         chart
             .configure_mesh()
             .x_desc("distance between counters (bytes)")
-            .y_desc("time per trial (ms, log scale)")
+            .y_desc("time per add (ns, log scale)")
             .x_labels(x_steps)
             .x_label_formatter(&|x| format!("{:.0}", 2f64.powf(*x)))
-            .y_label_formatter(&|y| format_ms(*y))
+            .y_label_formatter(&|y| format_axis_number(*y))
             .label_style((FONT, LABEL_PX))
             .light_line_style(WHITE.mix(0.0))
             .draw()
@@ -78,13 +79,13 @@ fn interval_bar(point: &IntervalPoint, color: RGBColor) -> PathElement<(f64, f64
     PathElement::new(vec![(x, point.low), (x, point.high)], color.stroke_width(1))
 }
 
-/// Milliseconds as an axis label: "0.5", "20", "2400".
-pub(crate) fn format_ms(ms: f64) -> String {
-    if ms >= 10.0 {
-        format!("{ms:.0}")
-    } else if ms >= 1.0 {
-        format!("{ms:.1}")
+/// A value as an axis label: "0.5", "20", "2400".
+pub(crate) fn format_axis_number(value: f64) -> String {
+    if value >= 10.0 {
+        format!("{value:.0}")
+    } else if value >= 1.0 {
+        format!("{value:.1}")
     } else {
-        format!("{ms:.2}")
+        format!("{value:.2}")
     }
 }

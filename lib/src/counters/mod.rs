@@ -180,6 +180,8 @@ pub struct Row {
     pub layout: Layout,
     pub threads: u64,
     pub trial: u64,
+    /// Trials the config asked for per layout (fewer ran when the budget was spent).
+    pub trials_planned: u64,
     pub total_increments: u64,
     pub increments_per_thread: u64,
     /// Memory cells the layout uses (shards, stripes, or one shared value).
@@ -194,6 +196,8 @@ pub struct Row {
     pub ns_per_increment: f64,
     /// Every thread ran pinned to its own logical CPU.
     pub pinned: bool,
+    /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
+    pub cpus: String,
     /// The counter read back the total.
     pub verified: bool,
 }

@@ -1,10 +1,11 @@
 //! Summaries per layout, speed and memory against the compact array, and the sentences the
-//! data supports. An effect is claimed only when a ratio's interval lies wholly on one
-//! side of 1.
+//! data supports. An effect is claimed only when the layouts have enough trials
+//! ([`crate::evidence`]) and a ratio's interval lies wholly on one side of 1.
 
 use serde::{Deserialize, Serialize};
 
 use super::{Layout, Row};
+use crate::evidence::{self, Evidence};
 use crate::sharing::{describe_ratio, ratio_and_interval};
 use crate::stats::{Ratio, Summary};
 
@@ -31,6 +32,8 @@ pub struct LayoutSummary {
     pub memory_vs_compact: Option<f64>,
     /// Bytes for [`EXTRAPOLATED_COUNTERS`] counters of this layout.
     pub bytes_for_extrapolated_counters: u64,
+    /// Trials, coverage and budget cuts behind this layout's figures.
+    pub evidence: Evidence,
 }
 
 /// Groups rows by layout, in [`Layout::ALL`] order; layouts without rows are left out.
@@ -42,13 +45,16 @@ pub fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let per_increment: Vec<f64> = group.iter().map(|row| row.ns_per_increment).collect();
             let first = group.first()?;
+            let elapsed_ms = Summary::of(&elapsed)?;
+            let planned = group.iter().map(|row| row.trials_planned).max().unwrap_or(0);
             Some(LayoutSummary {
                 layout,
                 threads: first.threads,
                 cells: first.cells,
                 bytes_used: first.bytes_used,
                 increments_per_write: first.increments_per_write,
-                elapsed_ms: Summary::of(&elapsed)?,
+                evidence: Evidence::of(&elapsed_ms, planned),
+                elapsed_ms,
                 ns_per_increment: Summary::of(&per_increment)?,
                 all_pinned: group.iter().all(|row| row.pinned),
                 faster_than_compact: None,
@@ -116,6 +122,9 @@ pub fn headline(summaries: &[LayoutSummary]) -> String {
         format_bytes(compact.bytes_for_extrapolated_counters),
     );
     let pad = padded.bytes_used / shards.max(1);
+    if let (2.., Err(short)) = (shards, evidence::check([&compact.elapsed_ms, &padded.elapsed_ms])) {
+        return format!("Nothing is claimed about padding's speed: {short}. Padding costs {memory}.");
+    }
     match padded.faster_than_compact {
         _ if shards < 2 => format!(
             "With one thread nothing is shared, so padding can only cost memory: {memory}. Run with 2 or more threads."
@@ -138,6 +147,9 @@ pub fn headline(summaries: &[LayoutSummary]) -> String {
 /// The headline, then 64- against 128-byte padding, then each fix against one shared atomic.
 pub fn finding(summaries: &[LayoutSummary]) -> String {
     let mut sentences = vec![headline(summaries)];
+    if evidence::check(summaries.iter().map(|summary| &summary.elapsed_ms)).is_err() {
+        return sentences.join(" ");
+    }
     if let (Some(p64), Some(p128)) = (find(summaries, Layout::Padded64), find(summaries, Layout::CachePadded)) {
         let ratio = Ratio::between(&p64.elapsed_ms, &p128.elapsed_ms);
         let pad = p128.bytes_used / p128.cells.max(1);

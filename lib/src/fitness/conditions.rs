@@ -1,5 +1,6 @@
 //! What else the machine was doing while we measured: load average, CPU time stolen by the
-//! hypervisor, and CPU time used by other programs, from snapshots taken before and after.
+//! hypervisor, CPU time used by other programs, and the CPU clocks ([`super::clocks`]), from
+//! snapshots taken before and after.
 //!
 //! The load average alone cannot say this: our own worker threads raise it. So the
 //! background share subtracts this process's CPU time (getrusage) from the busy time of the
@@ -7,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::clocks::{clock_change, Clocks};
 use crate::machine::load_average;
 
 /// Other programs using more than this share of all CPU time count as background load.
@@ -61,11 +63,17 @@ pub struct Snapshot {
     pub cpu_times: Option<CpuTimes>,
     /// CPU time this process has used so far, in clock ticks (fractional).
     pub own_cpu_ticks: Option<f64>,
+    pub clocks: Clocks,
 }
 
 impl Snapshot {
     pub fn take() -> Self {
-        Self { load_average: load_average(), cpu_times: CpuTimes::read(), own_cpu_ticks: own_cpu_ticks() }
+        Self {
+            load_average: load_average(),
+            cpu_times: CpuTimes::read(),
+            own_cpu_ticks: own_cpu_ticks(),
+            clocks: Clocks::read(),
+        }
     }
 }
 
@@ -78,6 +86,11 @@ pub struct Conditions {
     pub steal_share: Option<f64>,
     /// Share of all CPU time (0..1) other programs used.
     pub background_share: Option<f64>,
+    /// The CPU clocks when the experiment started and when it finished.
+    #[serde(default)]
+    pub clocks_before: Clocks,
+    #[serde(default)]
+    pub clocks_after: Clocks,
 }
 
 impl Conditions {
@@ -100,7 +113,14 @@ impl Conditions {
             load_average_after: after.load_average,
             steal_share,
             background_share,
+            clocks_before: before.clocks.clone(),
+            clocks_after: after.clocks.clone(),
         }
+    }
+
+    /// How far the mean CPU clock moved during the experiment (a signed share).
+    pub fn clock_change(&self) -> Option<f64> {
+        clock_change(&self.clocks_before, &self.clocks_after)
     }
 
     /// Other programs or the hypervisor took enough CPU time to disturb the measurement.
@@ -141,7 +161,12 @@ mod tests {
     const STAT: &str = "cpu  100 10 50 800 40 5 5 30 0 0\ncpu0 50 5 25 400 20 2 3 15 0 0\n";
 
     fn snapshot(cpu_times: CpuTimes, own_cpu_ticks: f64) -> Snapshot {
-        Snapshot { load_average: Some([0.5, 0.4, 0.3]), cpu_times: Some(cpu_times), own_cpu_ticks: Some(own_cpu_ticks) }
+        Snapshot {
+            load_average: Some([0.5, 0.4, 0.3]),
+            cpu_times: Some(cpu_times),
+            own_cpu_ticks: Some(own_cpu_ticks),
+            clocks: Clocks::default(),
+        }
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! while each experiment ran ([`conditions`]); [`verdict::verdict`] turns them into `fit`,
 //! `limited` or `unfit` with reasons in words.
 
+pub mod clocks;
 pub mod conditions;
+pub mod placement;
 pub mod scaling;
 pub mod verdict;
 
@@ -21,7 +23,8 @@ pub const EXPERIMENT: &str = "machine";
 
 /// Collects the verdict's facts from one run's measurements. `c2c` and `scaling` are `None`
 /// when the run did not measure them; `conditions` holds each experiment's name and what
-/// the machine did while it ran.
+/// the machine did while it ran. Placement comes from the rows: set `placement` with
+/// [`placement::placement_seen`].
 pub fn gather_facts(
     machine: &Machine,
     c2c: Option<&[PairSummary]>,
@@ -43,6 +46,10 @@ pub fn gather_facts(
         trial_spread_cv: scaling.and_then(scaling::trial_spread).map(|(cv, _)| cv),
         background: worst(|conditions| conditions.background_share),
         steal: worst(|conditions| conditions.steal_share),
+        placement: None,
+        clock_change: clocks::moved_most(
+            conditions.iter().map(|(during, conditions)| (during.clone(), conditions.clock_change())),
+        ),
         threads_pinned: scaling.map(|summaries| summaries.iter().all(|summary| summary.all_pinned)),
     }
 }
@@ -64,6 +71,8 @@ mod tests {
             load_average_after: None,
             steal_share: Some(steal_share),
             background_share: Some(background_share),
+            clocks_before: clocks::Clocks::default(),
+            clocks_after: clocks::Clocks::default(),
         }
     }
 

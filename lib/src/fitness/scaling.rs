@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::EXPERIMENT;
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::harness::{interleaved_trials, logical_cpus, run_team, warm_up, Outcome, Progress};
+use crate::evidence::{self, Evidence};
+use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_CPUS, MAX_INCREMENTS_PER_TRIAL};
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
@@ -88,15 +89,23 @@ impl Config {
 pub struct Row {
     pub threads: u64,
     pub trial: u64,
+    /// Trials the config asked for per team size (fewer ran when the budget was spent).
+    pub trials_planned: u64,
     pub iters_per_thread: u64,
     pub elapsed_ns: u64,
     /// Elapsed time divided by the increments each thread did (threads run concurrently).
     pub ns_per_op: f64,
     pub pinned: bool,
+    /// The logical CPUs the workers ran on, in worker order ("0,2").
+    pub cpus: String,
     /// The counters summed to threads x iterations.
     pub verified: bool,
-    /// Cache misses during the trial, or "unavailable" (see [`crate::perf`]).
+    /// Last-level cache misses during the workers' work, or "unavailable" (see
+    /// [`crate::perf`]): a transfer between cores of one socket is mostly an LLC hit.
     pub cache_misses: CounterReading,
+    /// Loads that found their line modified in another core's cache (the coherence
+    /// transfer false sharing is made of), or "unavailable" where the PMU has no such event.
+    pub snoop_hit_modified: CounterReading,
 }
 
 /// Runs the check; trials are interleaved over team sizes so drift affects all alike.
@@ -109,6 +118,12 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         slots.reset();
         run_team(EXPERIMENT, config.max_threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
     })?;
+    let max = max_scale(config.iters_per_thread, config.max_threads);
+    let scale = calibrate(sizes.len(), max, |case, scale| {
+        let row = measure(config, config.iters_per_thread * scale, &slots, sizes[case], 0)?;
+        Ok(Duration::from_nanos(row.elapsed_ns))
+    })?;
+    let iters = config.iters_per_thread * scale;
     interleaved_trials(
         EXPERIMENT,
         &sizes,
@@ -116,23 +131,25 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.budget,
         progress,
         |threads| format!("{threads} thread(s)"),
-        |&threads, trial| measure(config, &slots, threads, trial),
+        |&threads, trial| measure(config, iters, &slots, threads, trial),
     )
 }
 
-fn measure(config: &Config, slots: &StridedSlots, threads: usize, trial: usize) -> Result<Row, RunError> {
+fn measure(config: &Config, iters: u64, slots: &StridedSlots, threads: usize, trial: usize) -> Result<Row, RunError> {
     let case = || format!("{threads} thread(s)");
-    let (timing, cache_misses) =
-        slots.verified_trial(EXPERIMENT, threads, config.iters_per_thread, |worker| worker, case, trial)?;
+    let timing = slots.verified_trial(EXPERIMENT, threads, iters, |worker| worker, case, trial)?;
     Ok(Row {
         threads: threads as u64,
         trial: trial as u64,
-        iters_per_thread: config.iters_per_thread,
+        trials_planned: config.trials as u64,
+        iters_per_thread: iters,
         elapsed_ns: timing.elapsed.as_nanos() as u64,
-        ns_per_op: timing.elapsed.as_nanos() as f64 / config.iters_per_thread as f64,
+        ns_per_op: timing.elapsed.as_nanos() as f64 / iters as f64,
         pinned: timing.pinned,
+        cpus: timing.cpu_list(),
         verified: true,
-        cache_misses,
+        cache_misses: timing.counts.llc_misses,
+        snoop_hit_modified: timing.counts.snoop_hit_modified,
     })
 }
 
@@ -146,6 +163,8 @@ pub struct ScalingSummary {
     /// The speedup independent cores would give: the thread count.
     pub ideal_speedup: f64,
     pub all_pinned: bool,
+    /// Trials, coverage and budget cuts behind this team size's figures.
+    pub evidence: Evidence,
 }
 
 /// Groups rows by team size (ascending); speedups need the 1-thread group.
@@ -153,26 +172,28 @@ pub fn summarize(rows: &[Row]) -> Vec<ScalingSummary> {
     let mut sizes: Vec<u64> = rows.iter().map(|row| row.threads).collect();
     sizes.sort_unstable();
     sizes.dedup();
-    let groups: Vec<(u64, Summary, bool)> = sizes
+    let groups: Vec<(u64, Summary, bool, u64)> = sizes
         .into_iter()
         .filter_map(|threads| {
             let group: Vec<&Row> = rows.iter().filter(|row| row.threads == threads).collect();
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
-            Some((threads, Summary::of(&elapsed)?, group.iter().all(|row| row.pinned)))
+            let planned = group.iter().map(|row| row.trials_planned).max().unwrap_or(0);
+            Some((threads, Summary::of(&elapsed)?, group.iter().all(|row| row.pinned), planned))
         })
         .collect();
-    let Some((_, single, _)) = groups.iter().find(|(threads, _, _)| *threads == 1).cloned() else {
+    let Some((_, single, _, _)) = groups.iter().find(|(threads, ..)| *threads == 1).cloned() else {
         return Vec::new();
     };
     groups
         .into_iter()
-        .map(|(threads, elapsed_ms, all_pinned)| {
+        .map(|(threads, elapsed_ms, all_pinned, planned)| {
             let ratio = Ratio::between(&single, &elapsed_ms);
             let scale = threads as f64;
             ScalingSummary {
                 threads,
                 speedup: Ratio { value: ratio.value * scale, low: ratio.low * scale, high: ratio.high * scale },
                 ideal_speedup: scale,
+                evidence: Evidence::of(&elapsed_ms, planned),
                 elapsed_ms,
                 all_pinned,
             }
@@ -180,14 +201,19 @@ pub fn summarize(rows: &[Row]) -> Vec<ScalingSummary> {
         .collect()
 }
 
-/// The speedup measured with exactly `threads` threads.
+/// The speedup measured with exactly `threads` threads; `None` when that team or the
+/// single thread has too few trials for a claim.
 pub fn speedup_at(summaries: &[ScalingSummary], threads: u64) -> Option<Ratio> {
-    summaries.iter().find(|summary| summary.threads == threads).map(|summary| summary.speedup)
+    let find = |threads: u64| summaries.iter().find(|summary| summary.threads == threads);
+    let (single, team) = (find(1)?, find(threads)?);
+    evidence::check([&single.elapsed_ms, &team.elapsed_ms]).ok()?;
+    Some(team.speedup)
 }
 
 /// The noise check: the largest coefficient of variation among the groups of identical
-/// trials, with its team size.
+/// trials, with its team size; `None` when any group has too few trials for a claim.
 pub fn trial_spread(summaries: &[ScalingSummary]) -> Option<(f64, u64)> {
+    evidence::check(summaries.iter().map(|summary| &summary.elapsed_ms)).ok()?;
     summaries.iter().map(|summary| (summary.elapsed_ms.cv, summary.threads)).max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
@@ -198,6 +224,9 @@ pub fn finding(summaries: &[ScalingSummary]) -> String {
     };
     if widest.threads == 1 {
         return "Only one thread could run, so there is no parallel scaling to measure.".into();
+    }
+    if let Err(short) = evidence::check(summaries.iter().map(|summary| &summary.elapsed_ms)) {
+        return format!("The scaling check claims nothing: {short}.");
     }
     let spread = trial_spread(summaries).map_or(String::new(), |(cv, threads)| {
         format!(" Identical trials varied by up to {:.1}% ({threads} thread(s)).", cv * 100.0)
@@ -231,10 +260,10 @@ mod tests {
 
     #[test]
     fn every_trial_is_verified_and_summarised() {
-        let config = Config { iters_per_thread: 10_000, trials: 3, warmup: Duration::ZERO, ..Config::quick() };
+        let config = Config { iters_per_thread: 10_000, trials: 5, warmup: Duration::ZERO, ..Config::quick() };
         let outcome = run(&config, &mut no_progress).unwrap();
-        assert_eq!(outcome.rows.len(), 3 * config.team_sizes().len());
-        assert!(outcome.rows.iter().all(|row| row.verified && row.iters_per_thread == 10_000));
+        assert_eq!(outcome.rows.len(), 5 * config.team_sizes().len());
+        assert!(outcome.rows.iter().all(|row| row.iters_per_thread >= 10_000 && row.trials_planned == 5));
         let summaries = summarize(&outcome.rows);
         assert_eq!(summaries.iter().map(|s| s.threads as usize).collect::<Vec<_>>(), config.team_sizes());
         assert_eq!(summaries[0].speedup.value, 1.0);
@@ -246,18 +275,28 @@ mod tests {
         let row = |threads, trial, elapsed_ns| Row {
             threads,
             trial,
+            trials_planned: 5,
             iters_per_thread: 1,
             elapsed_ns,
             ns_per_op: elapsed_ns as f64,
             pinned: true,
+            cpus: String::new(),
             verified: true,
             cache_misses: CounterReading::Unavailable,
+            snoop_hit_modified: CounterReading::Unavailable,
         };
-        let rows = vec![row(1, 0, 90), row(1, 1, 110), row(2, 0, 125), row(2, 1, 125)];
+        let single = [90, 95, 100, 105, 110].into_iter().enumerate().map(|(trial, ns)| row(1, trial as u64, ns));
+        let pair = (0..5).map(|trial| row(2, trial, 125));
+        let rows: Vec<Row> = single.chain(pair).collect();
         let summaries = summarize(&rows);
         assert!(speedup_at(&summaries, 2).is_some_and(|ratio| (ratio.value - 1.6).abs() < 1e-9));
         assert_eq!(trial_spread(&summaries).map(|(_, threads)| threads), Some(1));
         assert!(finding(&summaries).starts_with("2 threads on separate padded counters did 1.60x"));
-        assert!(summarize(&rows[2..]).is_empty(), "no speedup without the 1-thread group");
+        assert!(summarize(&rows[5..]).is_empty(), "no speedup without the 1-thread group");
+        let cut: Vec<Row> = rows.iter().filter(|row| row.trial < 2).cloned().collect();
+        let cut = summarize(&cut);
+        assert!(cut[0].evidence.budget_cut);
+        assert_eq!((speedup_at(&cut, 2), trial_spread(&cut)), (None, None));
+        assert!(finding(&cut).contains("too few trials (n=2"), "{}", finding(&cut));
     }
 }

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
+use super::placement::PlacementSeen;
+use super::{clocks, placement};
 use crate::stats::HIGH_VARIATION_CV;
 
 /// Threads the articles' false-sharing experiments use.
@@ -34,8 +36,15 @@ pub struct Facts {
     pub background: Option<Disturbance>,
     /// The largest share of CPU time the hypervisor stole while an experiment ran.
     pub steal: Option<Disturbance>,
+    /// Where the trials' threads ran (`None`: no trial recorded its CPUs).
+    #[serde(default)]
+    pub placement: Option<PlacementSeen>,
+    /// The largest move of the mean CPU clock during one experiment, a signed share
+    /// (`None`: the clocks could not be read).
+    #[serde(default)]
+    pub clock_change: Option<Disturbance>,
     /// Every scaling trial's threads were pinned to their CPUs (false where the OS refused
-    /// or offers no thread affinity).
+    /// or offers no thread affinity). Stands in for `placement` when no trial recorded it.
     #[serde(default)]
     pub threads_pinned: Option<bool>,
 }
@@ -80,7 +89,9 @@ pub enum ReasonKind {
     NoisyTrials,
     BackgroundLoad,
     StealTime,
+    SharedPhysicalCores,
     NotPinned,
+    ClockMoved,
 }
 
 impl ReasonKind {
@@ -95,7 +106,9 @@ impl ReasonKind {
             ReasonKind::NoisyTrials => "noisy trials",
             ReasonKind::BackgroundLoad => "background load during the run",
             ReasonKind::StealTime => "steal time during the run",
-            ReasonKind::NotPinned => "threads not pinned",
+            ReasonKind::SharedPhysicalCores => "threads shared physical cores",
+            ReasonKind::NotPinned => "threads could not be pinned",
+            ReasonKind::ClockMoved => "the CPU clock moved during an experiment",
         }
     }
 }
@@ -144,7 +157,9 @@ pub fn verdict(facts: &Facts) -> Verdict {
         noisy_trials(facts),
         background_load(facts),
         steal_time(facts),
-        not_pinned(facts),
+        placement::shared_cores(facts),
+        placement::unpinned(facts),
+        clocks::clock_moved(facts),
     ]
     .into_iter()
     .flatten()
@@ -155,20 +170,6 @@ pub fn verdict(facts: &Facts) -> Verdict {
 
 fn reason(kind: ReasonKind, fitness: Fitness, text: String) -> Option<Reason> {
     Some(Reason { kind, fitness, text })
-}
-
-fn not_pinned(facts: &Facts) -> Option<Reason> {
-    if facts.threads_pinned != Some(false) {
-        return None;
-    }
-    reason(
-        ReasonKind::NotPinned,
-        Fitness::Limited,
-        "The experiments could not pin their threads to CPUs here (the OS refused, or offers no thread \
-         affinity): the scheduler may move threads between CPUs or stack two on one, so effects can show \
-         smaller and noisier than on a machine that pins them."
-            .into(),
-    )
 }
 
 fn one_cpu(facts: &Facts) -> Option<Reason> {
@@ -287,16 +288,22 @@ fn unchecked(facts: &Facts) -> Vec<String> {
     let mut missing = Vec::new();
     let pairs_exist = facts.usable_cpus >= 2;
     if pairs_exist && facts.typical_one_way_ns.is_none() {
-        missing.push("core-to-core latency (run `contention run c2c`)".to_string());
+        missing.push("core-to-core latency (run `contention run c2c`, at least 5 samples per pair)".to_string());
     }
     if pairs_exist && facts.speedup_at_two_threads.is_none() {
-        missing.push("parallel scaling (run `contention run machine`)".to_string());
+        missing.push("parallel scaling (run `contention run machine` with at least 5 trials)".to_string());
     }
     if facts.trial_spread_cv.is_none() {
-        missing.push("trial spread (run `contention run machine`)".to_string());
+        missing.push("trial spread (run `contention run machine` with at least 5 trials)".to_string());
     }
     if pairs_exist && facts.usable_cores.is_none() {
         missing.push("which CPUs share a physical core (no topology readable)".to_string());
+    }
+    if pairs_exist && facts.placement.is_none() {
+        missing.push("where the threads ran (no trial recorded its CPUs)".to_string());
+    }
+    if facts.clock_change.is_none() {
+        missing.push("CPU clock during the run (no cpufreq in sysfs)".to_string());
     }
     if facts.background.is_none() || facts.steal.is_none() {
         missing.push("background load and steal time (no /proc/stat, or every experiment too short)".to_string());

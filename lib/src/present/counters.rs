@@ -97,6 +97,7 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], artic
             ["median (ms)", "interval (ms)", "ns per add", "bytes", "faster than compact", "memory vs compact"];
         columns.extend(labels.iter().map(|label| Column::number(*label).in_group(&machine.label)));
         columns.push(Column::number(extrapolated.clone()).in_group(&machine.label));
+        columns.push(Column::number("evidence").in_group(&machine.label));
     }
     let rows = Layout::ALL
         .iter()
@@ -118,7 +119,7 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], artic
 }
 
 fn cells(summary: Option<&LayoutSummary>) -> Vec<Cell> {
-    let Some(s) = summary else { return vec![Cell::missing(); 7] };
+    let Some(s) = summary else { return vec![Cell::missing(); 8] };
     vec![
         Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
         Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
@@ -130,6 +131,7 @@ fn cells(summary: Option<&LayoutSummary>) -> Vec<Cell> {
         },
         s.memory_vs_compact.map_or_else(Cell::missing, |m| Cell::from(format!("{}x", format::short_number(m)))),
         Cell::from(format_bytes(s.bytes_for_extrapolated_counters)),
+        Cell::evidence(&s.evidence, &s.elapsed_ms),
     ]
 }
 
@@ -190,6 +192,7 @@ mod tests {
                     layout,
                     threads: 2,
                     trial,
+                    trials_planned: 3,
                     total_increments: 2_000,
                     increments_per_thread: 1_000,
                     cells,
@@ -198,6 +201,7 @@ mod tests {
                     elapsed_ns: (elapsed_ms * 1e6) as u64,
                     ns_per_increment: elapsed_ms * 1e6 / 1_000.0,
                     pinned: true,
+                    cpus: "0,1".into(),
                     verified: true,
                 });
             }
@@ -211,12 +215,14 @@ mod tests {
         let section = section(&[Measured::new("vm", &rows)], &crate::reference::counters().unwrap()).unwrap();
         let table = &section.tables[0];
         assert_eq!(table.rows.len(), Layout::ALL.len(), "every layout, measured or not");
-        assert!(table.columns.last().unwrap().label.contains("100 000 counters"));
+        assert!(table.columns[10].label.contains("100 000 counters"));
+        assert_eq!(table.columns[11].label, "evidence");
         let padded = table.rows.iter().find(|row| row[0].text == Layout::CachePadded.name()).unwrap();
         // compact 41 ms over padded 11 ms; 256 bytes is 16x compact's 16.
         assert_eq!(padded[2].text, "46");
         assert_eq!(padded[8].text, "3.73x (3.33x–4.20x)");
         assert_eq!(padded[9].text, "16x");
+        assert_eq!(padded[11].text, "3 trials, interval covers 75%, too few for a claim; outliers none");
         let unmeasured = table.rows.iter().find(|row| row[0].text == Layout::LocalFlush.name()).unwrap();
         assert!(unmeasured[4..].iter().all(|cell| cell.text == "n/a"));
         assert!(section.figures[0].text.contains("CachePadded: 11000 ns"), "{}", section.figures[0].text);

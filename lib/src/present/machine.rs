@@ -11,6 +11,7 @@ pub use facts::{facts, facts_table, implications};
 use super::{Cell, Column, Figure, Finding, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
+use crate::evidence::Evidence;
 use crate::fitness::conditions::{Conditions, Snapshot};
 use crate::fitness::{scaling, Verdict, EXPERIMENT};
 use crate::format;
@@ -42,7 +43,7 @@ pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {
         section.tables.push(checks_table(label, &assessment));
         if let Some(pairs) = assessment.c2c.as_deref().filter(|pairs| !pairs.is_empty()) {
             section.figures.push(c2c_figure(label, pairs)?);
-            section.tables.push(pairs_table(label, pairs));
+            section.tables.push(pairs_table(label, pairs, machine.c2c_samples_planned));
             if pairs.len() > MAX_PAIRS_IN_TABLE {
                 let more = pairs.len() - MAX_PAIRS_IN_TABLE;
                 section
@@ -121,7 +122,9 @@ pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, PresentE
     })
 }
 
-fn pairs_table(label: &str, pairs: &[PairSummary]) -> Table {
+/// Each pair's median and interval, and what it stands on: samples against `samples_planned`
+/// (unknown: the samples taken), coverage and outliers.
+fn pairs_table(label: &str, pairs: &[PairSummary], samples_planned: Option<u64>) -> Table {
     let rows = pairs
         .iter()
         .take(MAX_PAIRS_IN_TABLE)
@@ -131,7 +134,7 @@ fn pairs_table(label: &str, pairs: &[PairSummary]) -> Table {
                 Cell::from(format!("{} and {}", pair.cpu_a, pair.cpu_b)),
                 Cell::noisy(format::number(ns.median), ns.is_noisy()),
                 Cell::from(format::interval(ns.median_low, ns.median_high)),
-                Cell::from(ns.samples.to_string()),
+                Cell::evidence(&Evidence::of(ns, samples_planned.unwrap_or(ns.samples as u64)), ns),
             ]
         })
         .collect();
@@ -141,7 +144,7 @@ fn pairs_table(label: &str, pairs: &[PairSummary]) -> Table {
             Column::text("CPUs"),
             Column::number("median (ns)"),
             Column::number("interval (ns)"),
-            Column::number("samples"),
+            Column::number("evidence"),
         ],
         rows,
     }
@@ -205,6 +208,8 @@ mod tests {
             trial_spread_cv: Some(0.02),
             background: None,
             steal: None,
+            placement: None,
+            clock_change: None,
             threads_pinned: Some(true),
         }
     }
@@ -227,14 +232,44 @@ mod tests {
             label: "here".into(),
             machine: &machine,
             c2c: Some(&[]),
+            c2c_samples_planned: None,
             scaling: None,
             conditions: Vec::new(),
             counter_readings: Vec::new(),
+            placement: None,
+            clocks: Vec::new(),
         };
         let section = section(&[run]).unwrap();
         assert!(section.findings.iter().any(|f| f.text.contains("it needs two CPUs")));
         assert!(section.figures.is_empty());
         assert!(section.summary().starts_with("Verdict: "));
+    }
+
+    #[test]
+    fn each_pair_shows_its_samples_against_the_plan_and_its_outliers() {
+        let one_way = [240.0, 241.0, 242.0, 243.0, 244.0, 245.0, 246.0, 247.0, 900.0];
+        let rows: Vec<crate::c2c::Row> = one_way
+            .iter()
+            .enumerate()
+            .map(|(sample, &ns)| crate::c2c::Row {
+                cpu_a: 0,
+                cpu_b: 1,
+                sample: sample as u64,
+                round_trips: 100,
+                elapsed_ns: (ns * 200.0) as u64,
+                one_way_ns: ns,
+                pinned: true,
+            })
+            .collect();
+        let pairs = crate::c2c::summarize(&rows);
+        let cut = pairs_table("vm", &pairs, Some(12));
+        assert_eq!(cut.columns[3].label, "evidence");
+        assert_eq!(
+            cut.rows[0][3].text,
+            "9 of 12 trials (time budget spent), interval covers 96%; outliers 1 of 9 (1 severe high)"
+        );
+        let unplanned = pairs_table("vm", &pairs, None);
+        assert!(unplanned.rows[0][3].text.starts_with("9 trials, interval covers 96%"), "{:?}", unplanned.rows[0]);
     }
 
     #[test]

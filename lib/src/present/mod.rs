@@ -19,6 +19,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::chart::ChartError;
+use crate::evidence::Evidence;
 use crate::perf::CounterReading;
 use crate::runs::{Run, RunsError};
 use crate::stats::Summary;
@@ -178,6 +179,12 @@ impl Cell {
     /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
     pub fn missing() -> Self {
         Self::from(crate::format::NOT_AVAILABLE)
+    }
+
+    /// What a case's claim stands on, beside it: trials, coverage and budget cuts (the
+    /// [`crate::evidence`] rule), then the Tukey outliers among `summary`'s samples.
+    pub fn evidence(evidence: &Evidence, summary: &Summary) -> Self {
+        Self::from(format!("{}; outliers {}", evidence.describe(), summary.outliers.describe(summary.samples)))
     }
 }
 

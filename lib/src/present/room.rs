@@ -93,6 +93,7 @@ impl KeyEffects {
             knee: knee.map(|knee| match knee {
                 crate::stride::Knee::At { stride_bytes, .. } => format::bytes(stride_bytes),
                 crate::stride::Knee::NoPenalty { .. } => "no penalty".into(),
+                crate::stride::Knee::TooFewTrials { .. } => "too few trials".into(),
             }),
             gc_best_ratio: gc_best.as_ref().map(|best| best.ratio.to_string()),
             configs: run

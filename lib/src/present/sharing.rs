@@ -91,7 +91,7 @@ fn cases_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CaseSummary>], a
     let mut columns =
         vec![Column::text("case"), Column::text("what it does"), Column::number("time (ms)").in_group("article")];
     for machine in machines {
-        for label in ["threads", "median (ms)", "interval (ms)", "ns per add"] {
+        for label in ["threads", "median (ms)", "interval (ms)", "ns per add", "evidence"] {
             columns.push(Column::number(label).in_group(&machine.label));
         }
     }
@@ -130,14 +130,15 @@ fn describe(case: Case, summaries: &[Vec<CaseSummary>]) -> String {
     format!("each thread its own counter, {} bytes apart", paddings.join(" / "))
 }
 
-fn case_cells(summary: Option<&CaseSummary>) -> [Cell; 4] {
+fn case_cells(summary: Option<&CaseSummary>) -> [Cell; 5] {
     match summary {
-        None => [Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing()],
+        None => std::array::from_fn(|_| Cell::missing()),
         Some(s) => [
             Cell::from(s.threads.to_string()),
             Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
             Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
             Cell::from(format::number(s.ns_per_increment.median)),
+            Cell::evidence(&s.evidence, &s.elapsed_ms),
         ],
     }
 }
@@ -212,14 +213,17 @@ mod tests {
                     case,
                     threads,
                     trial,
+                    trials_planned: 3,
                     total_increments: 2_000,
                     increments_per_thread: 2_000 / threads,
                     distance_bytes,
                     elapsed_ns: (elapsed_ms * 1e6) as u64,
                     ns_per_increment: elapsed_ms * 1e6 / (2_000 / threads) as f64,
                     pinned: true,
+                    cpus: "0,1".into(),
                     verified: true,
                     cache_misses: CounterReading::Unavailable,
+                    snoop_hit_modified: CounterReading::Unavailable,
                 });
             }
         }
@@ -228,12 +232,20 @@ mod tests {
 
     #[test]
     fn cases_and_ratios_sit_beside_the_article() {
-        let rows = rows();
+        let mut rows = rows();
+        // No sharing planned 5 trials and got 3: the budget cut shows beside the case.
+        rows.iter_mut().filter(|row| row.case == Case::NoSharing).for_each(|row| row.trials_planned = 5);
         let article = crate::reference::sharing().unwrap();
         let section = section(&[Measured::new("vm", &rows)], &article).unwrap();
         let cases = &section.tables[0];
         assert_eq!(cases.rows.len(), 4);
         assert_eq!(cases.rows[3][1].text, "each thread its own counter, 128 bytes apart");
+        assert_eq!(cases.columns[7].label, "evidence");
+        assert_eq!(cases.rows[0][7].text, "3 trials, interval covers 75%, too few for a claim; outliers none");
+        assert_eq!(
+            cases.rows[3][7].text,
+            "3 of 5 trials (time budget spent), interval covers 75%, too few for a claim; outliers none"
+        );
         let ratios = &section.tables[1];
         assert_eq!(ratios.rows[0][1].text, "3.87x", "the article's ratio as printed");
         assert!(ratios.rows[0][2].text.starts_with("4.31x ("), "{:?}", ratios.rows[0][2]);

@@ -6,7 +6,7 @@ use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::reference::StrideReference;
-use crate::stride::{finding, summarize, Row, StrideSummary, EXPERIMENT};
+use crate::stride::{article_ns_per_add, finding, summarize, Row, StrideSummary, EXPERIMENT};
 
 pub const TITLE: &str = "False sharing: the stride sweep";
 const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
@@ -43,7 +43,10 @@ fn figure(
         label: ARTICLE.into(),
         points: article
             .iter()
-            .map(|r| IntervalPoint { x: r.stride_bytes as f64, median: r.time_ms, low: r.time_ms, high: r.time_ms })
+            .map(|r| {
+                let ns = article_ns_per_add(r.time_ms);
+                IntervalPoint { x: r.stride_bytes as f64, median: ns, low: ns, high: ns }
+            })
             .collect(),
     }];
     series.extend(machines.iter().zip(summaries).map(|(m, s)| {
@@ -58,9 +61,9 @@ fn figure(
                 .iter()
                 .map(|s| {
                     format!(
-                        "{} B: {} ms ({})",
+                        "{} B: {} ns per add ({})",
                         s.stride_bytes,
-                        format::number(s.elapsed_ms.median),
+                        format::number(s.ns_per_op.median),
                         format::ratio(s.relative_to_fastest)
                     )
                 })
@@ -70,11 +73,13 @@ fn figure(
         .collect();
     Ok(Figure {
         title: "stride sweep".into(),
-        svg: stride_chart("Stride sweep: time per trial", &series)?,
-        caption: "Median time per trial (dots) with the median's interval (bars), both axes logarithmic. The \
-                  article's line is its published table (Apple M3 Max, 8 goroutines); it has no intervals."
+        svg: stride_chart("Stride sweep: time per add", &series)?,
+        caption: "Median time per add (dots) with the median's interval (bars), both axes logarithmic: elapsed time \
+                  over the adds each thread did, so runs of any size share the axis. The article's line is its \
+                  published table (Apple M3 Max, 8 goroutines, 10 M adds each) converted the same way; it has no \
+                  intervals."
             .into(),
-        text: format!("Median time per stride. {}", points.join("; ")),
+        text: format!("Median time per add per stride. {}", points.join("; ")),
     })
 }
 
@@ -87,11 +92,11 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
     strides.dedup();
     let mut columns = vec![
         Column::number("stride (bytes)"),
-        Column::number("time (ms)").in_group("article"),
+        Column::number("ns per add").in_group("article"),
         Column::number("relative").in_group("article"),
     ];
     for machine in machines {
-        for label in ["median (ms)", "interval (ms)", "relative", "ns per add"] {
+        for label in ["median (ns per add)", "interval (ns per add)", "relative", "evidence"] {
             columns.push(Column::number(label).in_group(&machine.label));
         }
     }
@@ -101,7 +106,7 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
             let published = article.iter().find(|r| r.stride_bytes == stride);
             let mut row = vec![
                 Cell::from(stride.to_string()),
-                published.map_or_else(Cell::missing, |r| Cell::from(format::number(r.time_ms))),
+                published.map_or_else(Cell::missing, |r| Cell::from(format::number(article_ns_per_add(r.time_ms)))),
                 published.map_or_else(Cell::missing, |r| Cell::from(format::ratio(r.relative_to_fastest))),
             ];
             for machine in summaries {
@@ -110,17 +115,17 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
             row
         })
         .collect();
-    Table { caption: "Time per trial by stride".into(), columns, rows }
+    Table { caption: "Time per add by stride".into(), columns, rows }
 }
 
 fn cells(summary: Option<&StrideSummary>) -> [Cell; 4] {
     match summary {
         None => [Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing()],
         Some(s) => [
-            Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
-            Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
+            Cell::noisy(format::number(s.ns_per_op.median), s.ns_per_op.is_noisy()),
+            Cell::from(format::interval(s.ns_per_op.median_low, s.ns_per_op.median_high)),
             Cell::from(format::ratio(s.relative_to_fastest)),
-            Cell::from(format::number(s.ns_per_op.median)),
+            Cell::evidence(&s.evidence, &s.ns_per_op),
         ],
     }
 }
@@ -199,12 +204,15 @@ mod tests {
                     stride_bytes: stride,
                     threads: 2,
                     trial: trial as u64,
+                    trials_planned: 3,
                     iters_per_thread: 1000,
                     elapsed_ns: (ms * 1e6) as u64,
                     ns_per_op: ms * 1e6 / 1000.0,
                     pinned: true,
+                    cpus: "0,1".into(),
                     verified: true,
                     cache_misses: CounterReading::Unavailable,
+                    snoop_hit_modified: CounterReading::Unavailable,
                 })
             })
             .collect()
@@ -224,7 +232,19 @@ mod tests {
         let table = &section.tables[0];
         assert_eq!(table.rows.len(), 3, "8, 64 and the article's 128");
         let texts = |row: &Vec<Cell>| row.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
-        assert_eq!(texts(&table.rows[0]), ["8", "2407", "122.46x", "41.0", "40.0–42.0", "3.90x", "41000"]);
+        // 40-42 ms over 1000 adds is 40000-42000 ns per add; the article's 2407 ms over 10 M adds is 241 ns.
+        assert_eq!(
+            texts(&table.rows[0]),
+            [
+                "8",
+                "241",
+                "122.46x",
+                "41000",
+                "40000–42000",
+                "3.90x",
+                "3 trials, interval covers 75%, too few for a claim; outliers none"
+            ]
+        );
         // The article has no 64-byte row, and the machine no 128-byte one: shown as missing, not invented.
         assert_eq!(texts(&table.rows[1])[1..3], ["n/a", "n/a"]);
         assert_eq!(texts(&table.rows[2])[3..], ["n/a", "n/a", "n/a", "n/a"]);
@@ -239,8 +259,8 @@ mod tests {
         let section = section(&machines, &article()).unwrap();
         assert_eq!(section.tables[0].columns.len(), 3 + 2 * 4);
         let text = &section.figures[0].text;
-        assert!(text.contains("laptop: 8 B: 41.0 ms (3.90x), 64 B"), "{text}");
-        assert!(text.ends_with("server: 8 B: 41.0 ms (1.00x)"), "{text}");
+        assert!(text.contains("laptop: 8 B: 41000 ns per add (3.90x), 64 B: 10500 ns per add (1.00x)"), "{text}");
+        assert!(text.ends_with("server: 8 B: 41000 ns per add (1.00x)"), "{text}");
         assert!(section.figures[0].svg.starts_with("<svg"));
         assert!(section.summary().starts_with("laptop: "));
     }

@@ -5,13 +5,14 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fitness::clocks::Clocks;
 use crate::fitness::conditions::{Conditions, Snapshot};
 use crate::machine::utc_timestamp;
 use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
 /// message rather than misread.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// The file every run folder holds.
 pub const MANIFEST: &str = "manifest.json";
 
@@ -79,6 +80,9 @@ pub struct ExperimentRecord {
     pub steal_share: Option<f64>,
     /// Share of all CPU time (0..1) other programs used while the experiment ran.
     pub background_share: Option<f64>,
+    /// CPU frequency, governor and boost when the experiment started and finished.
+    pub clocks_before: Clocks,
+    pub clocks_after: Clocks,
     /// The machine's state when the experiment started (not saved: only the shares are).
     #[serde(skip)]
     started: Option<Snapshot>,
@@ -100,6 +104,8 @@ impl ExperimentRecord {
             load_average_after: None,
             steal_share: None,
             background_share: None,
+            clocks_before: started.clocks.clone(),
+            clocks_after: Clocks::default(),
             started: Some(started),
         })
     }
@@ -115,6 +121,7 @@ impl ExperimentRecord {
             self.background_share = conditions.background_share;
         }
         self.load_average_after = finished.load_average;
+        self.clocks_after = finished.clocks;
     }
 
     /// What the machine did while this experiment ran, as saved.
@@ -124,6 +131,8 @@ impl ExperimentRecord {
             load_average_after: self.load_average_after,
             steal_share: self.steal_share,
             background_share: self.background_share,
+            clocks_before: self.clocks_before.clone(),
+            clocks_after: self.clocks_after.clone(),
         }
     }
 }

@@ -350,7 +350,7 @@ mod tests {
         let fixture = Path::new(FIXTURES).join("run-fixture");
         let found = load_all(&[fixture.clone(), fixture.clone(), "/nonexistent/run".into()]);
         let labels: Vec<String> = found.runs.iter().map(Run::label).collect();
-        assert_eq!(labels, ["vm (2026-12-01 16:44 UTC)", "vm (2026-12-01 16:44 UTC) (2)"]);
+        assert_eq!(labels, ["vm (2026-12-01 18:01 UTC)", "vm (2026-12-01 18:01 UTC) (2)"]);
         assert!(found.skipped[0].contains("does not exist"), "{:?}", found.skipped);
     }
 

@@ -93,26 +93,32 @@ mod tests {
     use super::*;
     use crate::stride::Row;
 
-    const HEADER: &str =
-        "stride_bytes,threads,trial,iters_per_thread,elapsed_ns,ns_per_op,pinned,verified,cache_misses";
+    const HEADER: &str = "stride_bytes,threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,\
+                          verified,cache_misses,snoop_hit_modified";
 
     #[test]
     fn reads_typed_rows_with_counter_readings() {
-        let text = format!("{HEADER}\n8,2,0,100,5000,25.0,true,true,unavailable\n64,2,0,100,900,4.5,true,true,17\n");
+        let text = format!(
+            "{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,unavailable,unavailable\n\
+             64,2,0,5,100,900,4.5,true,\"2,3\",true,17,4\n"
+        );
         let rows: Vec<Row> = parse_rows("stride.csv", &text).unwrap();
         assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].snoop_hit_modified, crate::perf::CounterReading::Unavailable);
         assert_eq!(rows[1].cache_misses, crate::perf::CounterReading::Counted(17));
+        assert_eq!(rows[1].snoop_hit_modified, crate::perf::CounterReading::Counted(4));
+        assert_eq!((rows[1].trials_planned, rows[1].cpus.as_str()), (5, "2,3"));
     }
 
     #[test]
     fn a_bad_cell_is_named_by_file_line_and_column() {
-        let text = format!("{HEADER}\n8,2,0,100,5000,25.0,maybe,true,unavailable\n");
+        let text = format!("{HEADER}\n8,2,0,5,100,5000,25.0,maybe,\"0,1\",true,unavailable,unavailable\n");
         let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
         assert_eq!(error, "stride.csv, line 2, column 'pinned': expected true or false, got 'maybe'");
-        let text = format!("{HEADER}\n8,two,0,100,5000,25.0,true,true,unavailable\n");
+        let text = format!("{HEADER}\n8,two,0,5,100,5000,25.0,true,\"0,1\",true,unavailable,unavailable\n");
         let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
         assert_eq!(error, "stride.csv, line 2, column 'threads': expected a whole number >= 0, got 'two'");
-        let text = format!("{HEADER}\n8,2,0,100,5000,25.0,true,true,lots\n");
+        let text = format!("{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,lots,unavailable\n");
         let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
         assert!(
             error.starts_with("stride.csv, line 2, column 'cache_misses': invalid value: string \"lots\""),
@@ -125,7 +131,7 @@ mod tests {
         let error = parse_rows::<Row>("s.csv", "stride_bytes,threads\n8,2\n").unwrap_err().to_string();
         assert!(error.starts_with("s.csv, line 2: missing field"), "{error}");
         let error = parse_rows::<Row>("s.csv", &format!("{HEADER}\n8,2\n")).unwrap_err().to_string();
-        assert_eq!(error, "s.csv, line 2: 2 fields, but the header has 9 columns");
+        assert_eq!(error, "s.csv, line 2: 2 fields, but the header has 12 columns");
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! The sentences the four-way control supports. An effect is claimed only when a ratio's
-//! interval lies wholly on one side of 1 (the two cases' median intervals do not overlap).
+//! The sentences the four-way control supports. An effect is claimed only when every case
+//! has enough trials ([`crate::evidence`]) and a ratio's interval lies wholly on one side of
+//! 1 (the two cases' median intervals do not overlap).
 
 use super::{false_sharing_over, Case, CaseSummary, FALSE_SHARING_DISTANCE_BYTES};
+use crate::evidence;
 use crate::stats::Ratio;
 
 /// "3.87x (interval 3.52x to 4.10x)".
@@ -24,6 +26,9 @@ pub fn finding(summaries: &[CaseSummary]) -> String {
     if false_sharing.threads < 2 {
         return "With one thread nothing is shared: run the control with 2 or more threads to compare the cases."
             .into();
+    }
+    if let Err(short) = evidence::check(summaries.iter().map(|summary| &summary.elapsed_ms)) {
+        return format!("The four-way control claims nothing: {short}.");
     }
     let threads = false_sharing.threads;
     let mut sentences = Vec::new();
@@ -99,4 +104,48 @@ fn versus_single(threads: u64, ratio: &Ratio) -> String {
             ratio_and_interval(ratio)
         )
     }
+}
+
+/// Article A's headline: 80 M increments, one goroutine 166 ms, 8 goroutines on 8 adjacent
+/// shards 2.264 s, printed as 13.7x slower.
+pub const ARTICLE_HEADLINE_THREADS: u64 = 8;
+pub const ARTICLE_HEADLINE_SINGLE_MS: f64 = 166.0;
+pub const ARTICLE_HEADLINE_SHARDED_MS: f64 = 2264.0;
+pub const ARTICLE_HEADLINE_PRINTED: &str = "13.7x";
+
+/// The article's headline as a row of the control: one thread doing the whole total
+/// against N threads on N adjacent shards (the false-sharing case), here and in the article.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArticleHeadline {
+    /// "one thread vs 2 threads on 2 adjacent shards".
+    pub label: String,
+    /// The article's figure, named: "13.7x at 8 threads (166 ms vs 2.264 s)".
+    pub article: String,
+    /// Sharded time over single time on this machine; `None` below the evidence rule.
+    pub measured: Option<Ratio>,
+    /// The measured ratio in words, or "too few trials (n=...)".
+    pub measured_text: String,
+}
+
+/// The headline row, when both the single and the false-sharing case were measured.
+pub fn article_headline(summaries: &[CaseSummary]) -> Option<ArticleHeadline> {
+    let sharded = summaries.iter().find(|s| s.case == Case::FalseSharing)?;
+    let single = summaries.iter().find(|s| s.case == Case::Single)?;
+    let (measured, measured_text) = match evidence::check([&sharded.elapsed_ms, &single.elapsed_ms]) {
+        Ok(()) => {
+            let ratio = Ratio::between(&sharded.elapsed_ms, &single.elapsed_ms);
+            (Some(ratio), describe_ratio(&ratio))
+        }
+        Err(short) => (None, short.to_string()),
+    };
+    Some(ArticleHeadline {
+        label: format!("one thread vs {0} threads on {0} adjacent shards", sharded.threads),
+        article: format!(
+            "{ARTICLE_HEADLINE_PRINTED} at {ARTICLE_HEADLINE_THREADS} threads ({ARTICLE_HEADLINE_SINGLE_MS:.0} ms vs \
+             {:.3} s)",
+            ARTICLE_HEADLINE_SHARDED_MS / 1000.0
+        ),
+        measured,
+        measured_text,
+    })
 }

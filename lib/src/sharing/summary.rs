@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Case, Row};
+use crate::evidence::Evidence;
 use crate::stats::{Ratio, Summary};
 
 /// The trials of one case, summarised.
@@ -16,6 +17,8 @@ pub struct CaseSummary {
     pub elapsed_ms: Summary,
     pub ns_per_increment: Summary,
     pub all_pinned: bool,
+    /// Trials, coverage and budget cuts behind this case's figures.
+    pub evidence: Evidence,
 }
 
 /// Groups rows by case, in [`Case::ALL`] order; cases without rows are left out.
@@ -27,12 +30,15 @@ pub fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let per_increment: Vec<f64> = group.iter().map(|row| row.ns_per_increment).collect();
             let first = group.first()?;
+            let elapsed_ms = Summary::of(&elapsed)?;
+            let planned = group.iter().map(|row| row.trials_planned).max().unwrap_or(0);
             Some(CaseSummary {
                 case,
                 threads: first.threads,
                 distance_bytes: first.distance_bytes,
                 total_increments: first.total_increments,
-                elapsed_ms: Summary::of(&elapsed)?,
+                evidence: Evidence::of(&elapsed_ms, planned),
+                elapsed_ms,
                 ns_per_increment: Summary::of(&per_increment)?,
                 all_pinned: group.iter().all(|row| row.pinned),
             })
