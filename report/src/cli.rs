@@ -1,4 +1,4 @@
-//! The command line's clap types, and nothing else: [`crate::options`] turns them into
+//! The command line's clap types, and nothing else: the `options` module turns them into
 //! plain settings, so no other module sees clap.
 
 use std::path::PathBuf;
