@@ -20,6 +20,7 @@ use thiserror::Error;
 
 use crate::chart::ChartError;
 use crate::evidence::Evidence;
+use crate::fitness::Verdict;
 use crate::perf::CounterReading;
 use crate::runs::{Run, RunsError};
 use crate::stats::Summary;
@@ -201,19 +202,21 @@ impl From<&str> for Cell {
 }
 
 /// What one machine measured for an experiment: its label, its rows, the config it ran
-/// with and its logical CPUs, when known.
+/// with, its logical CPUs and its fitness verdict, when known.
 #[derive(Debug, Clone)]
 pub struct Measured<'a, Row> {
     pub label: String,
     pub rows: &'a [Row],
     pub config: Option<serde_json::Value>,
     pub logical_cpus: Option<usize>,
+    /// Said inline by a finding that shows no effect: what on this machine may hide it.
+    pub verdict: Option<Verdict>,
 }
 
 impl<'a, Row> Measured<'a, Row> {
     /// One machine's rows measured in this session (a notebook): no saved config.
     pub fn new(label: impl Into<String>, rows: &'a [Row]) -> Self {
-        Self { label: label.into(), rows, config: None, logical_cpus: None }
+        Self { label: label.into(), rows, config: None, logical_cpus: None, verdict: None }
     }
 
     /// The same, with the config it ran with (stated in the notes).
@@ -228,6 +231,13 @@ impl<'a, Row> Measured<'a, Row> {
         self
     }
 
+    /// The same, on a machine with this fitness `verdict` (a finding without an effect says
+    /// what in it may hide the effect).
+    pub fn with_verdict(mut self, verdict: Verdict) -> Self {
+        self.verdict = Some(verdict);
+        self
+    }
+
     /// Every run in `runs` that measured `experiment`, with the rows `rows` picks.
     pub fn from_runs(runs: &'a [Run], experiment: &str, rows: fn(&'a Run) -> Option<&'a Vec<Row>>) -> Vec<Self> {
         runs.iter()
@@ -237,10 +247,25 @@ impl<'a, Row> Measured<'a, Row> {
                     rows,
                     config: run.manifest.record(experiment).map(|record| record.config.clone()),
                     logical_cpus: Some(run.manifest.machine.logical_cpus),
+                    verdict: Some(machine::assess(&machine::MachineRun::from_run(run)).verdict),
                 })
             })
             .collect()
     }
+}
+
+/// "label: a, b, c" for each machine, every one of its summaries in words by `point`: what
+/// a chart shows, for its text stand-in.
+pub(crate) fn points_per_machine<Row, S>(
+    machines: &[Measured<'_, Row>],
+    summaries: &[Vec<S>],
+    point: impl Fn(&S) -> String,
+) -> Vec<String> {
+    machines
+        .iter()
+        .zip(summaries)
+        .map(|(m, s)| format!("{}: {}", m.label, s.iter().map(&point).collect::<Vec<_>>().join(", ")))
+        .collect()
 }
 
 /// "Measured with `key=value ...`." for each machine that knows its config.
@@ -271,8 +296,7 @@ pub fn cache_miss_note(groups: Vec<(String, Vec<CounterReading>)>) -> String {
         })
         .collect();
     if medians.is_empty() {
-        "Cache misses per trial: unavailable here (the kernel allowed no hardware counter; see the machine section)."
-            .into()
+        "Cache misses per trial: unavailable here (the kernel allowed no hardware counter).".into()
     } else {
         format!("Median cache misses per trial (perf_event_open): {}.", medians.join(", "))
     }
