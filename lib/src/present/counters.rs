@@ -2,7 +2,10 @@
 //! each machine's, speed and memory against the compact array, the extrapolation to 100 000
 //! counters, the chart, and the sentences the data supports.
 
-use super::{config_notes, points_per_machine, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use super::{
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, PresentError, Section,
+    Table,
+};
 use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::{
@@ -24,16 +27,8 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) ->
     }
     let summaries: Vec<Vec<LayoutSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines
-        .iter()
-        .zip(&summaries)
-        .map(|(m, s)| Finding::about(&m.label, finding(s, m.verdict.as_ref())))
-        .collect();
-    section.headlines = machines
-        .iter()
-        .zip(&summaries)
-        .map(|(m, s)| Finding::about(&m.label, headline(s, m.verdict.as_ref())))
-        .collect();
+    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
+    section.headlines = per_machine(machines, &summaries, |s, verdict| headline(s, verdict));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(format!(

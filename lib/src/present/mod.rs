@@ -254,6 +254,15 @@ impl<'a, Row> Measured<'a, Row> {
     }
 }
 
+/// One sentence per machine, from its summaries and its fitness verdict.
+pub(crate) fn per_machine<Row, S>(
+    machines: &[Measured<'_, Row>],
+    summaries: &[S],
+    sentence: impl Fn(&S, Option<&Verdict>) -> String,
+) -> Vec<Finding> {
+    machines.iter().zip(summaries).map(|(m, s)| Finding::about(&m.label, sentence(s, m.verdict.as_ref()))).collect()
+}
+
 /// "label: a, b, c" for each machine, every one of its summaries in words by `point`: what
 /// a chart shows, for its text stand-in.
 pub(crate) fn points_per_machine<Row, S>(

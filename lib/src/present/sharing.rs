@@ -2,8 +2,8 @@
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
 use super::{
-    cache_miss_note, config_notes, points_per_machine, Cell, Column, Figure, Finding, Measured, PresentError, Section,
-    Table,
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured,
+    PresentError, Section, Table,
 };
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
@@ -29,11 +29,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     }
     let summaries: Vec<Vec<CaseSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines
-        .iter()
-        .zip(&summaries)
-        .map(|(m, s)| Finding::about(&m.label, finding(s, m.verdict.as_ref())))
-        .collect();
+    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(cases_table(machines, &summaries, article));
     section.tables.push(ratios_table(machines, &summaries, article));

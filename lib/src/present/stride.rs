@@ -2,8 +2,8 @@
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
 use super::{
-    cache_miss_note, config_notes, points_per_machine, Cell, Column, Figure, Finding, Measured, PresentError, Section,
-    Table,
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured,
+    PresentError, Section, Table,
 };
 use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
@@ -22,11 +22,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
     }
     let summaries: Vec<Vec<StrideSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines
-        .iter()
-        .zip(&summaries)
-        .map(|(m, s)| Finding::about(&m.label, finding(s, m.verdict.as_ref())))
-        .collect();
+    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(
