@@ -9,6 +9,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::experiment::Experiment;
 use crate::output::Format;
 
+/// Where `report` puts the run it measures unless `--runs` says otherwise.
+pub const DEFAULT_RUNS: &str = "data/runs";
+
 #[derive(Debug, Parser)]
 #[command(name = "contention", version, about = "Make hardware contention visible on this machine.")]
 pub struct Cli {
@@ -156,11 +159,12 @@ pub struct MeasureArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub measure: MeasureArgs,
-    /// Render this saved run (a run folder or a pack) instead of measuring.
+    /// Render this saved run (a run folder or a pack) instead of measuring; measuring flags
+    /// (sizes, --quick, --label, --runs) are refused beside it.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "compare")]
     pub from: Option<PathBuf>,
     /// Render several saved runs (folders or packs, e.g. a workshop's machines) side by side;
-    /// one that cannot be read is skipped and named on the page.
+    /// one that cannot be read is skipped and named on the page. Measuring flags are refused.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
     pub compare: Vec<PathBuf>,
     /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.
@@ -171,9 +175,9 @@ pub struct ReportArgs {
     /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Folder that receives the measured run (when measuring).
-    #[arg(long, default_value = "data/runs")]
-    pub runs: PathBuf,
+    /// Folder that receives the measured run (when measuring; default data/runs).
+    #[arg(long, value_name = "FOLDER")]
+    pub runs: Option<PathBuf>,
 }
 
 /// `report --format`: named as in [`Format::name`].

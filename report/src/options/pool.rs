@@ -9,25 +9,6 @@ use contention::pool::{Config, Variant};
 use crate::cli::{MeasureArgs, VariantArg};
 use crate::usage::usage;
 
-/// True when any pool flag sets a size, so the run's profile is "custom".
-pub fn sized(args: &MeasureArgs) -> bool {
-    !args.pool_sizes.is_empty()
-        || !args.hit.is_empty()
-        || args.rate.is_some()
-        || args.seconds.is_some()
-        || args.variant.is_some()
-        || !args.hit_wait_ms.is_empty()
-        || !args.miss_wait_ms.is_empty()
-        || args.rate_per_cpu.is_some()
-        || args.work_share.is_some()
-        || args.cpu_work_ms.is_some()
-        || args.lock_hold_us.is_some()
-        || args.db_connections.is_some()
-        || args.queue_timeout_ms.is_some()
-        || args.capacity_seconds.is_some()
-        || args.capacity_clients.is_some()
-}
-
 /// The experiment's config from the flags; validated only when it was asked for.
 pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
