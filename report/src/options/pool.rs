@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
-use contention::pool::{Config, Variant};
+use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
 
 use crate::cli::{MeasureArgs, VariantArg};
 use crate::usage::usage;
@@ -34,14 +34,15 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
             })
             .transpose()
     };
-    let run_length = "a run length above 0 seconds";
-    if let Some(seconds) = args.seconds {
-        config.window = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
+    let seconds = |flag, value| contention::limits::duration_from_seconds(flag, value, MIN_TRIAL, MAX_TRIAL);
+    if let Some(value) = args.seconds {
+        config.window = seconds("seconds", value)?;
     }
-    config.capacity_window =
-        length("capacity-seconds", args.capacity_seconds, 1.0, run_length)?.unwrap_or(config.capacity_window);
+    if let Some(value) = args.capacity_seconds {
+        config.capacity_window = seconds("capacity-seconds", value)?;
+    }
     config.queue_timeout =
-        length("queue-timeout-ms", args.queue_timeout_ms, 1e3, "above 0 milliseconds")?.unwrap_or(config.queue_timeout);
+        length("queue-timeout-ms", args.queue_timeout_ms, 1e3, QUEUE_TIMEOUT_RANGE)?.unwrap_or(config.queue_timeout);
     let work = "CPU work per request from 0.001 to 1000 ms (set directly, or by --work-share and the rate)";
     config.cpu_work = length("cpu-work-ms", args.cpu_work_ms, 1e3, work)?.or(config.cpu_work);
     if let Some(variant) = args.variant {
