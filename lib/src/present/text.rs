@@ -4,11 +4,16 @@
 
 use super::{Column, Figure, Finding, Section, Table};
 
-/// The whole section: title, findings, then figures, tables and notes.
+/// The whole section: title, its status in saved runs, findings, then figures, tables and notes.
 pub fn section(section: &Section) -> String {
     let mut blocks = vec![format!("{}\n{}", section.title, "=".repeat(section.title.chars().count()))];
+    if !section.status.is_empty() {
+        blocks.push(notes(&section.status, false));
+    }
     if !section.measured() {
-        blocks.push("Not measured.".into());
+        if section.status.is_empty() {
+            blocks.push("Not measured.".into());
+        }
         return blocks.join("\n\n");
     }
     blocks.push(findings(&section.findings, section.comparing()));
