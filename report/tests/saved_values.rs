@@ -138,3 +138,35 @@ fn measuring_flags_beside_saved_runs_are_refused_by_name() {
     let help = stdout(&contention(&["report", "--help"]));
     assert!(help.contains("measuring flags (sizes, --quick, --label, --runs) are refused beside it"), "{help}");
 }
+
+#[test]
+fn twenty_thousand_rows_of_one_experiment_render() {
+    let run = fixture_copy("many-rows");
+    let csv = run.join("stride.csv");
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let trial = headers.iter().position(|header| header == "trial").unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&headers).unwrap();
+    // The fixture's rows again and again, each copy a later trial of the same strides.
+    for index in 0..20_000 {
+        let row = &rows[index % rows.len()];
+        let copy = (index / rows.len()).to_string();
+        let cells: Vec<&str> = row.iter().enumerate().map(|(i, cell)| if i == trial { &copy } else { cell }).collect();
+        writer.write_record(cells).unwrap();
+    }
+    std::fs::write(&csv, writer.into_inner().unwrap()).unwrap();
+    let manifest_path = run.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let records = manifest["experiments"].as_array_mut().unwrap();
+    records.iter_mut().find(|record| record["name"] == "stride").unwrap()["rows"] = 20_000.into();
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", "-"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).is_empty(), "read whole: {}", stderr(&output));
+    let html = stdout(&output);
+    assert!(html_section(&html, "stride").contains("<svg"), "drawn");
+    std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
+}
