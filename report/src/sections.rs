@@ -5,7 +5,7 @@
 use anyhow::Result;
 use contention::present::machine::MachineRun;
 use contention::present::room::{difference_section, KeyEffects};
-use contention::present::{self, Finding, Measured, Section};
+use contention::present::{self, Measured, Section};
 use contention::reference;
 use contention::runs::Run;
 
@@ -60,23 +60,11 @@ pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>> 
             present::pool::section(&Measured::from_runs(runs, name, |run| run.pool.as_ref()), &reference::pool()?)?
         }
     };
-    section.status = status(runs, experiment);
-    Ok(Some(section))
-}
-
-/// Each run's note on `experiment` (recovered, interrupted, unreadable; the machine section
-/// carries the core-to-core latency's too), after the run's label when several are shown.
-fn status(runs: &[Run], experiment: Experiment) -> Vec<Finding> {
-    let names = match experiment {
-        Experiment::Machine => vec![Experiment::Machine.name(), Experiment::C2c.name()],
-        other => vec![other.name()],
+    // The machine section carries the core-to-core latency's status too.
+    let experiments = match experiment {
+        Experiment::Machine => vec![name, Experiment::C2c.name()],
+        _ => vec![name],
     };
-    let mut status = Vec::new();
-    for run in runs {
-        for note in run.notes.iter().filter(|note| names.contains(&note.experiment.as_str())) {
-            let text = if runs.len() > 1 { format!("{}: {}", run.label, note.text) } else { note.text.clone() };
-            status.push(Finding::about(&run.label, text));
-        }
-    }
-    status
+    section.status = present::runs::status(runs, &experiments);
+    Ok(Some(section))
 }

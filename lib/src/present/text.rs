@@ -179,4 +179,14 @@ mod tests {
         let section = Section::new("stride", "Stride sweep");
         assert_eq!(super::section(&section), "Stride sweep\n============\n\nNot measured.");
     }
+
+    #[test]
+    fn an_interrupted_section_says_so_instead_of_not_measured() {
+        let mut section = Section::new("stride", "Stride sweep");
+        section.status = vec![Finding::about("vm", "interrupted: stride started at 12:00 and did not finish")];
+        let text = super::section(&section);
+        assert_eq!(text, "Stride sweep\n============\n\ninterrupted: stride started at 12:00 and did not finish");
+        assert_eq!(section.summary(), "interrupted: stride started at 12:00 and did not finish");
+        assert!(super::super::rich::section(&section).plain.contains("interrupted: stride"));
+    }
 }
