@@ -25,6 +25,15 @@ fn stride_record(manifest: &mut Value) -> &mut Value {
     experiments.iter_mut().find(|record| record["name"] == "stride").unwrap()
 }
 
+/// The manifest as a kill would leave it after stride started: stride `running`, no rows.
+fn mark_stride_running(run: &Path) {
+    edit_manifest(run, |manifest| {
+        let stride = stride_record(manifest);
+        stride["state"] = "running".into();
+        stride["rows"] = 0.into();
+    });
+}
+
 /// The report of `run` in every format, each rendered with exit 0: (HTML, markdown, JSON,
 /// what the terminal showed on stderr).
 fn render_all(run: &Path) -> (String, String, Value, String) {
@@ -59,11 +68,7 @@ fn shown_everywhere(run: &Path, experiment: &str, sentence: &str) -> String {
 #[test]
 fn a_csv_saved_before_the_manifest_marked_it_complete_is_recovered() {
     let run = fixture_copy("recovered");
-    edit_manifest(&run, |manifest| {
-        let stride = stride_record(manifest);
-        stride["state"] = "running".into();
-        stride["rows"] = 0.into();
-    });
+    mark_stride_running(&run);
     std::fs::write(run.join(".manifest.json.tmp-12345"), "{ half a manifest").unwrap();
     std::fs::write(run.join(".stride.csv.tmp-12345"), "stride_bytes\n8,").unwrap();
     let sentence = "recovered: stride.csv was complete but the manifest still listed stride as running";
@@ -87,11 +92,7 @@ fn a_csv_the_manifest_does_not_list_is_recovered() {
 #[test]
 fn an_experiment_stopped_before_its_rows_were_saved_is_interrupted() {
     let run = fixture_copy("interrupted");
-    edit_manifest(&run, |manifest| {
-        let stride = stride_record(manifest);
-        stride["state"] = "running".into();
-        stride["rows"] = 0.into();
-    });
+    mark_stride_running(&run);
     std::fs::remove_file(run.join("stride.csv")).unwrap();
     let html = shown_everywhere(&run, "stride", "interrupted: stride started at 2026-12-01T");
     assert!(!html_section(&html, "stride").contains("Not measured"), "interrupted, not 'not measured'");

@@ -11,9 +11,24 @@ pub struct BadValue {
     pub allowed: &'static str,
 }
 
-/// A saved row whose values can be checked after it is parsed.
+/// A saved row whose values can be checked after it is parsed: each type names its columns
+/// by what they hold, and [`CheckedRow::check`] applies the rule of each kind.
 pub trait CheckedRow {
-    fn check(&self) -> Result<(), BadValue>;
+    /// Columns that count something that must exist (threads, CPUs): at least 1.
+    fn counts(&self) -> Vec<(&'static str, u64)>;
+    /// Times, rates and shares: finite and at least 0.
+    fn amounts(&self) -> Vec<(&'static str, f64)>;
+    /// Probabilities: from 0 to 1.
+    fn probabilities(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+
+    /// The first value this row cannot hold, in the order probabilities, counts, amounts.
+    fn check(&self) -> Result<(), BadValue> {
+        all(probability, &self.probabilities())?;
+        all(at_least_one, &self.counts())?;
+        all(not_negative, &self.amounts())
+    }
 }
 
 const COUNT: &str = "a whole number of at least 1";
@@ -51,93 +66,46 @@ fn all<T: Copy>(
     values.iter().try_for_each(|&(column, value)| rule(column, value))
 }
 
-impl CheckedRow for crate::stride::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        all(at_least_one, &[("stride_bytes", self.stride_bytes), ("threads", self.threads)])?;
-        not_negative("ns_per_op", self.ns_per_op)
-    }
+/// Implements [`CheckedRow`] for a row type from its field names (which are its columns).
+macro_rules! checked_row {
+    ($row:ty, counts: [$($count:ident),*], amounts: [$($amount:ident),*] $(, probabilities: [$($p:ident),*])?) => {
+        impl CheckedRow for $row {
+            fn counts(&self) -> Vec<(&'static str, u64)> {
+                vec![$((stringify!($count), self.$count)),*]
+            }
+
+            fn amounts(&self) -> Vec<(&'static str, f64)> {
+                vec![$((stringify!($amount), self.$amount)),*]
+            }
+
+            $(fn probabilities(&self) -> Vec<(&'static str, f64)> {
+                vec![$((stringify!($p), self.$p)),*]
+            })?
+        }
+    };
 }
 
-impl CheckedRow for crate::sharing::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        at_least_one("threads", self.threads)?;
-        not_negative("ns_per_increment", self.ns_per_increment)
-    }
-}
-
-impl CheckedRow for crate::counters::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        all(at_least_one, &[("threads", self.threads), ("cells", self.cells)])?;
-        not_negative("ns_per_increment", self.ns_per_increment)
-    }
-}
-
-impl CheckedRow for crate::c2c::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        at_least_one("round_trips", self.round_trips)?;
-        not_negative("one_way_ns", self.one_way_ns)
-    }
-}
-
-impl CheckedRow for crate::fitness::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        at_least_one("threads", self.threads)?;
-        not_negative("ns_per_op", self.ns_per_op)
-    }
-}
-
-impl CheckedRow for crate::gc::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        at_least_one("threads", self.threads)?;
-        let rates = [
-            ("ops_per_sec", self.ops_per_sec),
-            ("cycles_per_sec", self.cycles_per_sec),
-            ("pause_share", self.pause_share),
-        ];
-        all(not_negative, &rates)
-    }
-}
-
-impl CheckedRow for crate::gc::GoRow {
-    fn check(&self) -> Result<(), BadValue> {
-        at_least_one("threads", self.threads)?;
-        let rates = [
-            ("ops_per_sec", self.ops_per_sec),
-            ("cycles_per_sec", self.cycles_per_sec),
-            ("pause_share", self.pause_share),
-            ("alloc_bytes_per_op", self.alloc_bytes_per_op),
-            ("alloc_objects_per_op", self.alloc_objects_per_op),
-        ];
-        all(not_negative, &rates)
-    }
-}
-
-impl CheckedRow for crate::pool::Row {
-    fn check(&self) -> Result<(), BadValue> {
-        probability("hit_rate", self.hit_rate)?;
-        all(at_least_one, &[("pool_threads", self.pool_threads), ("cpus", self.cpus)])?;
-        let times = [
-            ("offered_rate_per_s", self.offered_rate_per_s),
-            ("mean_wait_ms", self.mean_wait_ms),
-            ("queue_timeout_ms", self.queue_timeout_ms),
-            ("completed_per_s", self.completed_per_s),
-            ("capacity_per_sec", self.capacity_per_sec),
-            ("mean_ms", self.mean_ms),
-            ("p50_ms", self.p50_ms),
-            ("p99_ms", self.p99_ms),
-            ("p999_ms", self.p999_ms),
-            ("max_ms", self.max_ms),
-            ("hit_p99_ms", self.hit_p99_ms),
-            ("miss_p99_ms", self.miss_p99_ms),
-            ("lock_wait_ms", self.lock_wait_ms),
-            ("db_wait_ms", self.db_wait_ms),
-            ("run_delay_ms", self.run_delay_ms),
-            ("cpu_share", self.cpu_share),
-            ("switch_cost_ns", self.switch_cost_ns),
-        ];
-        all(not_negative, &times)
-    }
-}
+checked_row!(crate::stride::Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
+checked_row!(crate::sharing::Row, counts: [threads], amounts: [ns_per_increment]);
+checked_row!(crate::counters::Row, counts: [threads, cells], amounts: [ns_per_increment]);
+checked_row!(crate::c2c::Row, counts: [round_trips], amounts: [one_way_ns]);
+checked_row!(crate::fitness::Row, counts: [threads], amounts: [ns_per_op]);
+checked_row!(crate::gc::Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
+checked_row!(
+    crate::gc::GoRow,
+    counts: [threads],
+    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op]
+);
+checked_row!(
+    crate::pool::Row,
+    counts: [pool_threads, cpus],
+    amounts: [
+        offered_rate_per_s, mean_wait_ms, queue_timeout_ms, completed_per_s, capacity_per_sec, mean_ms, p50_ms,
+        p99_ms, p999_ms, max_ms, hit_p99_ms, miss_p99_ms, lock_wait_ms, db_wait_ms, run_delay_ms, cpu_share,
+        switch_cost_ns
+    ],
+    probabilities: [hit_rate]
+);
 
 #[cfg(test)]
 mod tests {
