@@ -24,7 +24,10 @@ pub fn runs_table(runs: &[Run]) -> Table {
         .iter()
         .map(|run| {
             let machine = &run.manifest.machine;
-            let experiments: Vec<&str> = run.manifest.experiments.iter().map(|e| e.name.as_str()).collect();
+            // An experiment interrupted or unreadable was not measured into this run.
+            let left_out = |name: &str| run.notes.iter().any(|note| note.experiment == name && !note.shown());
+            let experiments: Vec<&str> =
+                run.manifest.experiments.iter().map(|e| e.name.as_str()).filter(|name| !left_out(name)).collect();
             vec![
                 Cell::from(run.label()),
                 Cell::from(machine.cpu_model.clone().unwrap_or_else(|| "unknown".into())),
