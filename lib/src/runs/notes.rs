@@ -63,14 +63,11 @@ impl Run {
                 ),
             )),
             State::Running => Some(match self.read_experiment(files, record, None) {
-                Ok(_) => ExperimentNote::new(
-                    record,
-                    NoteKind::Recovered,
-                    format!(
-                        "recovered: {file} was complete but the manifest still listed {name} as running (the run \
-                         was stopped between saving the rows and the manifest)"
-                    ),
-                ),
+                Ok(rows) => {
+                    let saved = self.manifest.experiments.iter_mut().find(|saved| saved.name == *name);
+                    saved.into_iter().for_each(|saved| saved.rows = rows);
+                    recovered(record)
+                }
                 Err(error) => unreadable(error),
             }),
         }
@@ -101,4 +98,17 @@ impl Run {
             self.notes.push(note);
         }
     }
+}
+
+/// The note on a CSV saved whole while its record still says running.
+fn recovered(record: &ExperimentRecord) -> ExperimentNote {
+    let (name, file) = (&record.name, &record.file);
+    ExperimentNote::new(
+        record,
+        NoteKind::Recovered,
+        format!(
+            "recovered: {file} was complete but the manifest still listed {name} as running (the run \
+             was stopped between saving the rows and the manifest)"
+        ),
+    )
 }
