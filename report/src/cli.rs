@@ -95,13 +95,14 @@ pub struct MeasureArgs {
     /// GC sweep: seconds each trial runs (e.g. 0.5). Pool sizing: seconds of arrivals per run.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seconds: Option<f64>,
-    /// GC sweep: bytes of the live object graph every cycle traces.
+    /// GC sweep: bytes of the live object graph every cycle traces (at most half of physical memory).
     #[arg(long, value_name = "B")]
     pub live_bytes: Option<u64>,
     /// GC sweep: bytes each operation allocates.
     #[arg(long, value_name = "B")]
     pub alloc_per_op: Option<u64>,
-    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off).
+    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off; at most half of
+    /// physical memory).
     #[arg(long, value_name = "B")]
     pub ceiling_bytes: Option<u64>,
     /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
@@ -123,10 +124,10 @@ pub struct MeasureArgs {
     /// Pool sizing: which way of serving the requests to run.
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
-    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
+    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 1,2).
     #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub hit_wait_ms: Vec<f64>,
-    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
+    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 40,80).
     #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub miss_wait_ms: Vec<f64>,
     /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
