@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::harness::{Outcome, Progress};
 use contention::present::machine::{assess, MachineRun};
-use contention::runs::{default_label, ExperimentRecord, Manifest, Run, MANIFEST};
+use contention::runs::{default_label, ExperimentRecord, Manifest, Run, State, MANIFEST};
 use contention::{Machine, RunError};
 use serde::Serialize;
 
@@ -80,8 +80,13 @@ impl RunWriter {
         self.save_manifest()
     }
 
+    /// Records the experiment started last as failed, unless it had not started or had
+    /// already completed (a failure after its rows were saved does not unsave them).
     fn failed(&mut self, reason: String) -> Result<()> {
-        self.update(|record| record.fail(reason))
+        match self.manifest.experiments.last() {
+            Some(record) if record.state == State::Running => self.update(|record| record.fail(reason)),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -205,6 +210,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use contention::runs::Profile;
 
     #[test]
     fn runs_started_together_get_folders_of_their_own() {
@@ -215,6 +221,25 @@ mod tests {
         let _ = fs::remove_dir_all(&out);
         assert!(first.ends_with("host-20261201T000000Z"));
         assert!(second.ends_with("host-20261201T000000Z-2"));
+    }
+
+    #[test]
+    fn a_failure_marks_only_an_experiment_still_running() {
+        let dir = std::env::temp_dir().join(format!("contention-writer-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let manifest = Manifest::new("t".into(), "t".into(), "t".into(), Profile::Quick, Machine::describe());
+        let mut run = RunWriter { dir: dir.clone(), manifest };
+        run.started(ExperimentRecord::start("stride", &1).unwrap()).unwrap();
+        run.update(|record| record.finish(1, false)).unwrap();
+        run.failed("late".into()).unwrap();
+        assert_eq!(run.manifest.experiments[0].state, State::Complete, "saved rows stay saved");
+        run.started(ExperimentRecord::start("sharing", &1).unwrap()).unwrap();
+        run.failed("a wrong sum".into()).unwrap();
+        let saved: Manifest = serde_json::from_slice(&fs::read(dir.join(MANIFEST)).unwrap()).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        let states: Vec<State> = saved.experiments.iter().map(|record| record.state).collect();
+        assert_eq!(states, [State::Complete, State::Failed]);
+        assert_eq!(saved.experiments[1].failure.as_deref(), Some("a wrong sum"));
     }
 
     #[test]
