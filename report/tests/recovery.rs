@@ -106,9 +106,10 @@ fn an_experiment_stopped_before_its_rows_were_saved_is_interrupted() {
     std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
 }
 
-#[test]
-fn ctrl_c_during_an_experiment_leaves_it_recorded_as_interrupted() {
-    let out = scratch("ctrl-c");
+/// Starts a run of minutes, sends `signal` once the manifest lists stride as running, and
+/// checks what is left: the manifest alone, read back with stride interrupted.
+fn stopped_by(signal: &str) {
+    let out = scratch(&format!("signal{signal}"));
     // Minutes of work: the signal arrives long before the first trial could finish.
     let long = ["run", "stride", "--strides", "8", "--iters", "3000000000", "--trials", "100", "--threads", "1"];
     let mut child = Command::new(env!("CARGO_BIN_EXE_contention"))
@@ -124,15 +125,15 @@ fn ctrl_c_during_an_experiment_leaves_it_recorded_as_interrupted() {
         text.contains("\"state\": \"running\"")
     };
     let run = loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was stopped");
         let folders: Vec<_> = std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().path()).collect();
-        match folders.first() {
-            Some(run) if running(run) => break run.clone(),
-            _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+        match folders.iter().find(|folder| running(folder)) {
+            Some(run) => break run.clone(),
+            None => std::thread::sleep(std::time::Duration::from_millis(20)),
         }
     };
-    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-    let status = child.wait().unwrap();
-    assert!(!status.success(), "stopped by the signal");
+    assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
+    assert!(!child.wait().unwrap().success(), "stopped by {signal}");
     let mut files: Vec<String> =
         std::fs::read_dir(&run).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     files.sort();
@@ -141,4 +142,14 @@ fn ctrl_c_during_an_experiment_leaves_it_recorded_as_interrupted() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("interrupted: stride started at"), "{}", stdout(&output));
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn ctrl_c_during_an_experiment_leaves_it_recorded_as_interrupted() {
+    stopped_by("-INT");
+}
+
+#[test]
+fn kill_9_during_an_experiment_leaves_it_recorded_as_interrupted() {
+    stopped_by("-KILL");
 }
