@@ -10,7 +10,11 @@
 //!   takes 5-50 ns, so real trials are far shorter). A run's wall clock is bounded by each
 //!   experiment's budget, itself at most [`MAX_BUDGET`].
 //! - Memory: an experiment keeps its rows in memory until it saves them; [`MAX_ROWS`]
-//!   rows of under 100 bytes each stay within a few hundred MiB.
+//!   rows of under 100 bytes each stay within a few hundred MiB. A heap an experiment
+//!   builds (the GC sweep's) takes at most [`max_heap_bytes`]: half this machine's physical
+//!   memory, so the system and the report keep the other half.
+//! - Waits: a simulated wait (the pool's cache and database) lasts at most [`MAX_WAIT_MS`],
+//!   as long as one trial may run.
 
 use std::fmt::Display;
 use std::time::Duration;
@@ -42,6 +46,52 @@ pub const MAX_TEAM_THREADS: usize = 256;
 /// The most CPUs a team may span: above any machine this runs on (Linux's default
 /// `NR_CPUS` is 8192 on the largest configurations, 512 or fewer on most).
 pub const MAX_CPUS: usize = 8192;
+
+/// The longest simulated wait of one request, in milliseconds: [`MAX_TRIAL`].
+pub const MAX_WAIT_MS: f64 = MAX_TRIAL.as_secs() as f64 * 1e3;
+/// Physical memory assumed where it cannot be read: 8 GiB, a small laptop's.
+pub const UNKNOWN_MEMORY_BYTES: u64 = 8 << 30;
+
+/// This machine's physical memory in bytes, when the system says.
+pub fn physical_memory_bytes() -> Option<u64> {
+    // SAFETY: sysconf reads two system constants and has no preconditions.
+    let (pages, page_bytes) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, page_bytes) = (u64::try_from(pages).ok()?, u64::try_from(page_bytes).ok()?);
+    pages.checked_mul(page_bytes).filter(|&bytes| bytes > 0)
+}
+
+/// The most bytes one experiment's heap may take: half of [`physical_memory_bytes`]
+/// ([`UNKNOWN_MEMORY_BYTES`] where unknown).
+pub fn max_heap_bytes() -> u64 {
+    physical_memory_bytes().unwrap_or(UNKNOWN_MEMORY_BYTES) / 2
+}
+
+/// A byte size of at most [`max_heap_bytes`], or an error naming `field`, the value and
+/// the limit with where it comes from.
+pub fn check_heap_bytes(field: &'static str, bytes: u64) -> Result<(), ConfigError> {
+    let most = max_heap_bytes();
+    if bytes > most {
+        let memory = physical_memory_bytes()
+            .map_or(format!("{UNKNOWN_MEMORY_BYTES} bytes assumed (this machine's is unknown)"), |total| {
+                format!("this machine's {total} bytes")
+            });
+        return Err(ConfigError::new(field, bytes, format!("at most {most} bytes (half of {memory} of memory)")));
+    }
+    Ok(())
+}
+
+/// Rows of a sweep (`cells` cases x `trials` each) within [`MAX_ROWS`]; the error names the
+/// cases the lists made.
+pub fn check_rows(field: &'static str, cells: usize, trials: usize) -> Result<(), ConfigError> {
+    match cells.checked_mul(trials) {
+        Some(rows) if rows <= MAX_ROWS => Ok(()),
+        _ => Err(ConfigError::new(
+            field,
+            format!("{cells} cases x {trials} trials"),
+            format!("at most {MAX_ROWS} rows per experiment (cases x trials): sweep fewer values or trials"),
+        )),
+    }
+}
 
 /// `value` within `low..=high`, or an error naming `field`, the value and the range, with
 /// `unit` after it ("1 to 10000 trials").
@@ -146,6 +196,17 @@ mod tests {
     fn derived_limits_follow_from_time() {
         assert_eq!(MAX_INCREMENTS_PER_TRIAL, 6_000_000_000);
         assert_eq!(MAX_ROUND_TRIPS_PER_PAIR, 600_000_000);
+    }
+
+    #[test]
+    fn heaps_and_sweeps_are_bounded_by_memory() {
+        let most = max_heap_bytes();
+        assert!(most >= 1 << 20 && check_heap_bytes("ceiling-bytes", most).is_ok());
+        let error = check_heap_bytes("ceiling-bytes", u64::MAX).unwrap_err().to_string();
+        assert!(error.starts_with(&format!("invalid ceiling-bytes = {}: at most {most} bytes (half of ", u64::MAX)));
+        assert!(check_rows("trials", 4, 10).is_ok());
+        let error = check_rows("trials", usize::MAX, 2).unwrap_err().to_string();
+        assert!(error.contains("x 2 trials: at most 1048576 rows per experiment"), "{error}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use contention::limits::{self, MAX_BUDGET, MAX_INCREMENTS_PER_TRIAL, MAX_ROUND_TRIPS_PER_PAIR, MAX_ROWS, MAX_TRIALS};
-use contention::{c2c, counters, fitness, sharing, stride, ConfigError};
+use contention::{c2c, counters, fitness, gc, pool, sharing, stride, ConfigError};
 use proptest::prelude::*;
 
 /// Small values, values near the limits and anything at all.
@@ -129,6 +129,66 @@ proptest! {
             Err(error) => {
                 refusal_is_clear(&error)?;
                 prop_assert_eq!(error.value, value.to_string());
+            }
+        }
+    }
+}
+
+/// Byte sizes: small, near half of memory, and anything at all.
+fn bytes() -> impl Strategy<Value = u64> {
+    prop_oneof![0..(64u64 << 20), Just(limits::max_heap_bytes()), Just(u64::MAX), any::<u64>()]
+}
+
+/// Milliseconds: ordinary waits, the limit, and anything a float holds.
+fn millis() -> impl Strategy<Value = f64> {
+    prop_oneof![0.0..100.0f64, Just(limits::MAX_WAIT_MS), Just(1e30), Just(-0.1), any::<f64>()]
+}
+
+proptest! {
+    #[test]
+    fn gc_configs_are_accepted_within_limits_or_refused(
+        threads in prop::collection::vec(size(), 0..8), ratios in prop::collection::vec(0..20_000u32, 0..8),
+        trial in duration(), live in bytes(), alloc in bytes(), ceiling in bytes(), trials in size(),
+        warmup in duration(), budget in duration(),
+    ) {
+        let ratios = ratios.into_iter().map(gc::GcRatio::Percent).collect();
+        let config = gc::Config {
+            threads, ratios, trial, live_bytes: live, alloc_per_op_bytes: alloc, ceiling_bytes: ceiling, trials,
+            warmup, budget, ..gc::Config::quick()
+        };
+        match config.validate() {
+            Err(error) => refusal_is_clear(&error)?,
+            Ok(()) => {
+                prop_assert!(live <= ceiling && ceiling <= limits::max_heap_bytes());
+                prop_assert!(config.threads.iter().all(|&n| (1..=gc::config::MAX_THREADS).contains(&n)));
+                prop_assert!(config.threads.len() * config.ratios.len() * trials <= MAX_ROWS);
+                timing_is_bounded(trials, warmup, budget)?;
+            }
+        }
+    }
+
+    #[test]
+    fn pool_configs_are_accepted_within_limits_or_refused(
+        sizes in prop::option::of(prop::collection::vec(size(), 0..8)), hits in prop::collection::vec(millis(), 0..4),
+        hit_wait in (millis(), millis()), miss_wait in (millis(), millis()), window in duration(),
+        queue_timeout in duration(), clients in prop::option::of(size()), trials in size(),
+        warmup in duration(), budget in duration(),
+    ) {
+        let config = pool::Config {
+            pool_sizes: sizes, hit_rates: hits, hit_wait_ms: [hit_wait.0, hit_wait.1],
+            miss_wait_ms: [miss_wait.0, miss_wait.1], window, queue_timeout, capacity_clients: clients, trials,
+            warmup, budget, ..pool::Config::quick()
+        };
+        match config.validate() {
+            Err(error) => refusal_is_clear(&error)?,
+            Ok(()) => {
+                let cpus = contention::harness::logical_cpus();
+                prop_assert!(config.sweep(cpus).iter().all(|&n| (1..=pool::MAX_POOL_THREADS).contains(&n)));
+                prop_assert!(config.warm_up_threads(cpus) <= pool::MAX_POOL_THREADS);
+                let waits = config.hit_wait_ms.into_iter().chain(config.miss_wait_ms);
+                prop_assert!(waits.into_iter().all(|ms| (0.0..=limits::MAX_WAIT_MS).contains(&ms)));
+                prop_assert!(window <= limits::MAX_TRIAL && queue_timeout <= limits::MAX_TRIAL);
+                timing_is_bounded(trials, warmup, budget)?;
             }
         }
     }

@@ -9,6 +9,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::experiment::Experiment;
 use crate::output::Format;
 
+/// Where `report` puts the run it measures unless `--runs` says otherwise.
+pub const DEFAULT_RUNS: &str = "data/runs";
+
 #[derive(Debug, Parser)]
 #[command(name = "contention", version, about = "Make hardware contention visible on this machine.")]
 pub struct Cli {
@@ -92,13 +95,14 @@ pub struct MeasureArgs {
     /// GC sweep: seconds each trial runs (e.g. 0.5). Pool sizing: seconds of arrivals per run.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seconds: Option<f64>,
-    /// GC sweep: bytes of the live object graph every cycle traces.
+    /// GC sweep: bytes of the live object graph every cycle traces (at most half of physical memory).
     #[arg(long, value_name = "B")]
     pub live_bytes: Option<u64>,
     /// GC sweep: bytes each operation allocates.
     #[arg(long, value_name = "B")]
     pub alloc_per_op: Option<u64>,
-    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off).
+    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off; at most half of
+    /// physical memory).
     #[arg(long, value_name = "B")]
     pub ceiling_bytes: Option<u64>,
     /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
@@ -120,10 +124,10 @@ pub struct MeasureArgs {
     /// Pool sizing: which way of serving the requests to run.
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
-    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds (default 1,2).
+    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 1,2).
     #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub hit_wait_ms: Vec<f64>,
-    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds (default 40,80).
+    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 40,80).
     #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true)]
     pub miss_wait_ms: Vec<f64>,
     /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
@@ -156,11 +160,12 @@ pub struct MeasureArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub measure: MeasureArgs,
-    /// Render this saved run (a run folder or a pack) instead of measuring.
+    /// Render this saved run (a run folder or a pack) instead of measuring; measuring flags
+    /// (sizes, --quick, --label, --runs) are refused beside it.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "compare")]
     pub from: Option<PathBuf>,
     /// Render several saved runs (folders or packs, e.g. a workshop's machines) side by side;
-    /// one that cannot be read is skipped and named on the page.
+    /// one that cannot be read is skipped and named on the page. Measuring flags are refused.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
     pub compare: Vec<PathBuf>,
     /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.
@@ -171,9 +176,9 @@ pub struct ReportArgs {
     /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Folder that receives the measured run (when measuring).
-    #[arg(long, default_value = "data/runs")]
-    pub runs: PathBuf,
+    /// Folder that receives the measured run (when measuring; default data/runs).
+    #[arg(long, value_name = "FOLDER")]
+    pub runs: Option<PathBuf>,
 }
 
 /// `report --format`: named as in [`Format::name`].

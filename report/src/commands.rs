@@ -67,6 +67,9 @@ fn write_report(report: ReportOptions) -> Result<()> {
     if runs.is_empty() {
         return Err(usage(skipped.join("\n")));
     }
+    for run in &runs {
+        run.notes.iter().for_each(|note| warn(&format!("{}: {}", run.label, note.text)));
+    }
     let sections = sections::all(&runs)?;
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
     let text = match report.format {
@@ -129,6 +132,12 @@ fn kind(meta: &std::fs::Metadata) -> &'static str {
     } else {
         "special file"
     }
+}
+
+/// What a saved run holds otherwise than whole goes to stderr: stdout may be the report.
+#[allow(clippy::print_stderr)]
+fn warn(message: &str) {
+    eprintln!("note: {message}");
 }
 
 /// Messages and findings go to stdout so scripts can read them (progress goes to stderr).

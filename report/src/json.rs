@@ -12,7 +12,7 @@
 //!               "summaries": { "stride", "sharing", "counters", "c2c", "scaling", "gc", "pool" } } ],
 //!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
 //!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
-//!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}] } ] }
+//!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
 //! ```
 //!
 //! A summary an experiment did not measure is `null`. Summaries are the lib's own types
@@ -73,6 +73,8 @@ struct SectionExport<'a> {
     figures: Vec<FigureExport<'a>>,
     tables: Vec<&'a Table>,
     notes: &'a [Finding],
+    /// What became of the experiment in a run where it is not simply complete.
+    status: &'a [Finding],
 }
 
 /// A figure without its picture.
@@ -129,5 +131,6 @@ fn section_export(section: &Section) -> SectionExport<'_> {
             .collect(),
         tables: section.article_tables.iter().chain(&section.tables).collect(),
         notes: &section.notes,
+        status: &section.status,
     }
 }

@@ -20,13 +20,17 @@ pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[
     out
 }
 
-/// One section: what the article reported, the findings as quotes, figures, tables, notes.
+/// One section: what the article reported, its status in saved runs, the findings as quotes,
+/// figures, tables, notes.
 pub fn section(section: &Section) -> String {
     let mut blocks = vec![format!("## {}", section.title)];
     blocks.extend(section.article.iter().cloned());
     blocks.extend(section.article_tables.iter().map(table));
+    blocks.extend(section.status.iter().map(|status| format!("**{}**", status.text)));
     if !section.measured() {
-        blocks.push(format!("Not measured. Run `contention run {}` to measure it.", section.experiment));
+        if section.status.is_empty() {
+            blocks.push(format!("Not measured. Run `contention run {}` to measure it.", section.experiment));
+        }
         return blocks.join("\n\n") + "\n";
     }
     let comparing = section.comparing();

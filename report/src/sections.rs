@@ -31,7 +31,7 @@ pub fn all(runs: &[Run]) -> Result<Vec<Section>> {
 /// `c2c`, which the machine section shows.
 pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>> {
     let name = experiment.name();
-    let section = match experiment {
+    let mut section = match experiment {
         Experiment::Machine => present::machine::section(&runs.iter().map(MachineRun::from_run).collect::<Vec<_>>())?,
         Experiment::C2c => return Ok(None),
         Experiment::Stride => present::stride::section(
@@ -60,5 +60,11 @@ pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>> 
             present::pool::section(&Measured::from_runs(runs, name, |run| run.pool.as_ref()), &reference::pool()?)?
         }
     };
+    // The machine section carries the core-to-core latency's status too.
+    let experiments = match experiment {
+        Experiment::Machine => vec![name, Experiment::C2c.name()],
+        _ => vec![name],
+    };
+    section.status = present::runs::status(runs, &experiments);
     Ok(Some(section))
 }

@@ -1,6 +1,6 @@
 //! Measuring and saving, in one place: run folders on disk (`<out>/<label>-<utc>/`) with one
-//! CSV per experiment and a manifest rewritten after each experiment, so a later failure
-//! loses nothing already measured. Every file is written whole or not at all: to a
+//! CSV per experiment and a manifest rewritten before and after each experiment, so a later
+//! failure loses nothing already measured and says what it interrupted. Every file is written whole or not at all: to a
 //! temporary file, then renamed. Reading a run back is the lib's (`contention::runs`).
 
 use std::fs;
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::harness::{Outcome, Progress};
 use contention::present::machine::{assess, MachineRun};
-use contention::runs::{default_label, ExperimentRecord, Manifest, Run, MANIFEST};
+use contention::runs::{default_label, ExperimentRecord, Manifest, Run, State, MANIFEST};
 use contention::{Machine, RunError};
 use serde::Serialize;
 
@@ -34,64 +34,101 @@ pub fn measure_into(
     let label = options.label.clone().unwrap_or_else(|| default_label(&machine.hostname));
     let dir = create_run_folder(out, &run_folder_name(&label, &machine.utc_time))?;
     let tool = format!("contention {}", env!("CARGO_PKG_VERSION"));
-    let mut manifest = Manifest::new(label, tool, options.command_line.clone(), options.profile, machine);
-    write_manifest(&dir, &manifest)?;
+    let mut run =
+        RunWriter { manifest: Manifest::new(label, tool, options.command_line.clone(), options.profile, machine), dir };
+    run.save_manifest()?;
     for &experiment in &options.experiments {
         let mut reporter = Reporter::new(experiment.name());
-        let record = measure(experiment, options, &dir, &mut |event| reporter.update(event)).with_context(|| {
-            format!("{} failed; experiments finished before it are saved in {}", experiment.name(), dir.display())
-        })?;
+        if let Err(error) = measure(experiment, options, &mut run, &mut |event| reporter.update(event)) {
+            // Best effort: the record already says `running`, which reads as interrupted too.
+            let _ = run.failed(format!("{error:#}"));
+            return Err(error.context(format!(
+                "{} failed; experiments finished before it are saved in {}",
+                experiment.name(),
+                run.dir.display()
+            )));
+        }
         reporter.finish();
-        manifest.experiments.push(record);
-        write_manifest(&dir, &manifest)?;
-        finished(&dir, experiment)?;
+        finished(&run.dir, experiment)?;
     }
-    Ok(dir)
+    Ok(run.dir)
 }
 
-/// Measures one experiment and writes its rows to `dir/<name>.csv`.
-fn measure(
-    experiment: Experiment,
-    options: &MeasureOptions,
-    dir: &Path,
-    progress: Progress,
-) -> Result<ExperimentRecord> {
+/// The one writer of a run folder: its manifest, saved whole after every change, lists each
+/// experiment as `running` before it starts and `complete` once its CSV is saved, so a run
+/// stopped at any moment says how far each experiment got.
+struct RunWriter {
+    dir: PathBuf,
+    manifest: Manifest,
+}
+
+impl RunWriter {
+    fn save_manifest(&self) -> Result<()> {
+        let json = serde_json::to_vec_pretty(&self.manifest).context("encoding the manifest")?;
+        write_atomic(&self.dir.join(MANIFEST), &json)
+    }
+
+    fn started(&mut self, record: ExperimentRecord) -> Result<()> {
+        self.manifest.experiments.push(record);
+        self.save_manifest()
+    }
+
+    /// The experiment started last, changed by `change`, then saved.
+    fn update(&mut self, change: impl FnOnce(&mut ExperimentRecord)) -> Result<()> {
+        let record = self.manifest.experiments.last_mut().context("no experiment has started")?;
+        change(record);
+        self.save_manifest()
+    }
+
+    /// Records the experiment started last as failed, unless it had not started or had
+    /// already completed (a failure after its rows were saved does not unsave them).
+    fn failed(&mut self, reason: String) -> Result<()> {
+        match self.manifest.experiments.last() {
+            Some(record) if record.state == State::Running => self.update(|record| record.fail(reason)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Measures one experiment and writes its rows to `<run>/<name>.csv`.
+fn measure(experiment: Experiment, options: &MeasureOptions, run: &mut RunWriter, progress: Progress) -> Result<()> {
     let name = experiment.name();
     match experiment {
         Experiment::Machine => {
-            save(name, &options.machine, dir, || contention::fitness::run(&options.machine, progress))
+            save(name, &options.machine, run, || contention::fitness::run(&options.machine, progress))
         }
-        Experiment::C2c => save(name, &options.c2c, dir, || contention::c2c::run(&options.c2c, progress)),
-        Experiment::Stride => save(name, &options.stride, dir, || contention::stride::run(&options.stride, progress)),
+        Experiment::C2c => save(name, &options.c2c, run, || contention::c2c::run(&options.c2c, progress)),
+        Experiment::Stride => save(name, &options.stride, run, || contention::stride::run(&options.stride, progress)),
         Experiment::Sharing => {
-            save(name, &options.sharing, dir, || contention::sharing::run(&options.sharing, progress))
+            save(name, &options.sharing, run, || contention::sharing::run(&options.sharing, progress))
         }
         Experiment::Counters => {
-            save(name, &options.counters, dir, || contention::counters::run(&options.counters, progress))
+            save(name, &options.counters, run, || contention::counters::run(&options.counters, progress))
         }
         Experiment::Gc => {
-            let mut record = save(name, &options.gc, dir, || contention::gc::run(&options.gc, &mut *progress))?;
-            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, dir, progress);
-            record.config["go"] = serde_json::to_value(go).context("recording the Go benchmark's status")?;
-            Ok(record)
+            save(name, &options.gc, run, || contention::gc::run(&options.gc, &mut *progress))?;
+            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, &run.dir, progress);
+            let go = serde_json::to_value(go).context("recording the Go benchmark's status")?;
+            run.update(|record| record.config["go"] = go)
         }
-        Experiment::Pool => save(name, &options.pool, dir, || contention::pool::run(&options.pool, progress)),
+        Experiment::Pool => save(name, &options.pool, run, || contention::pool::run(&options.pool, progress)),
     }
 }
 
-/// Runs one experiment, writes its rows whole to `dir/<name>.csv` and returns its record
-/// (config, rows, time, machine conditions before and after).
+/// Records the experiment as running, runs it, writes its rows whole to `<run>/<name>.csv`,
+/// then records it complete (rows, time, machine conditions before and after).
 fn save<C: Serialize, R: Serialize>(
     name: &str,
     config: &C,
-    dir: &Path,
-    run: impl FnOnce() -> Result<Outcome<R>, RunError>,
-) -> Result<ExperimentRecord> {
-    let mut record = ExperimentRecord::start(name, config).context("recording the experiment's config")?;
-    let outcome = run()?;
-    write_csv(&dir.join(&record.file), &outcome.rows)?;
-    record.finish(outcome.rows.len(), outcome.budget_exhausted);
-    Ok(record)
+    run: &mut RunWriter,
+    measure: impl FnOnce() -> Result<Outcome<R>, RunError>,
+) -> Result<()> {
+    let record = ExperimentRecord::start(name, config).context("recording the experiment's config")?;
+    let file = run.dir.join(&record.file);
+    run.started(record)?;
+    let outcome = measure()?;
+    write_csv(&file, &outcome.rows)?;
+    run.update(|record| record.finish(outcome.rows.len(), outcome.budget_exhausted))
 }
 
 /// Saves the verdict over the whole run as `verdict.json`, with whether this process may
@@ -143,11 +180,6 @@ fn create_run_folder(out: &Path, name: &str) -> Result<PathBuf> {
     anyhow::bail!("{MAX_SAME_SECOND_RUNS} run folders named {name}* already exist in {}", out.display())
 }
 
-fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
-    let json = serde_json::to_vec_pretty(manifest).context("encoding the manifest")?;
-    write_atomic(&dir.join(MANIFEST), &json)
-}
-
 /// Writes rows as CSV with a header named after the row's fields.
 pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> Result<()> {
     let mut writer = csv::Writer::from_writer(Vec::new());
@@ -178,6 +210,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use contention::runs::Profile;
 
     #[test]
     fn runs_started_together_get_folders_of_their_own() {
@@ -188,6 +221,25 @@ mod tests {
         let _ = fs::remove_dir_all(&out);
         assert!(first.ends_with("host-20261201T000000Z"));
         assert!(second.ends_with("host-20261201T000000Z-2"));
+    }
+
+    #[test]
+    fn a_failure_marks_only_an_experiment_still_running() {
+        let dir = std::env::temp_dir().join(format!("contention-writer-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let manifest = Manifest::new("t".into(), "t".into(), "t".into(), Profile::Quick, Machine::describe());
+        let mut run = RunWriter { dir: dir.clone(), manifest };
+        run.started(ExperimentRecord::start("stride", &1).unwrap()).unwrap();
+        run.update(|record| record.finish(1, false)).unwrap();
+        run.failed("late".into()).unwrap();
+        assert_eq!(run.manifest.experiments[0].state, State::Complete, "saved rows stay saved");
+        run.started(ExperimentRecord::start("sharing", &1).unwrap()).unwrap();
+        run.failed("a wrong sum".into()).unwrap();
+        let saved: Manifest = serde_json::from_slice(&fs::read(dir.join(MANIFEST)).unwrap()).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        let states: Vec<State> = saved.experiments.iter().map(|record| record.state).collect();
+        assert_eq!(states, [State::Complete, State::Failed]);
+        assert_eq!(saved.experiments[1].failure.as_deref(), Some("a wrong sum"));
     }
 
     #[test]

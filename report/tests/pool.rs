@@ -67,8 +67,8 @@ fn bad_pool_values_exit_2_naming_the_value_and_what_is_allowed() {
         (&["--cpu-work-ms", "-1"], "invalid cpu-work-ms = -1: CPU work per request from 0.001 to 1000 ms"),
         (&["--db-connections", "0"], "invalid db-connections = 0: 1 to 4096 connections"),
         (&["--capacity-clients", "0"], "invalid capacity-clients = 0: 1 to 65536 callers"),
-        (&["--capacity-seconds", "0"], "invalid capacity-seconds = 0: a run length above 0 seconds"),
-        (&["--queue-timeout-ms", "-5"], "invalid queue-timeout-ms = -5: above 0 milliseconds"),
+        (&["--capacity-seconds", "0"], "invalid capacity-seconds = 0: 0.001 to 600 seconds"),
+        (&["--queue-timeout-ms", "-5"], "invalid queue-timeout-ms = -5: above 0 and at most 600000 milliseconds"),
         (&["--lock-hold-us", "2000000"], "invalid lock-hold-us = 2000000: 0 to 1000000 microseconds"),
     ];
     for (flags, message) in cases {

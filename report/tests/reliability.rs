@@ -5,7 +5,7 @@
 mod common;
 
 use std::os::unix::fs::{symlink, FileTypeExt as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::*;
@@ -16,6 +16,12 @@ fn refused(args: &[&str], message: &str) {
     assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
     assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
 }
+
+/// What a wait of 1e12 ms is told: the range, and why it ends there.
+const WAIT_1E12: &str =
+    "invalid miss-wait-ms = 1000000000000,1000000000000: two milliseconds, MIN,MAX, each from 0 to 600000 (one trial's";
+/// A live graph of 1e12 bytes is refused by this machine's memory, stated.
+const HALF_OF_MEMORY: &str = "invalid live-bytes = 1000000000000: at most ";
 
 #[test]
 fn extreme_values_exit_2_with_the_allowed_range_and_write_nothing() {
@@ -37,6 +43,22 @@ fn extreme_values_exit_2_with_the_allowed_range_and_write_nothing() {
         ),
         (&["sharing", "--threads", "2", "--total", max], "(e.g. 6000000000)"),
         (&["pool", "--hit", "-0.1,0.5"], "invalid hit = -0.1: a probability between 0 and 1"),
+        (&["gc", "--trials", max], "invalid trials = 18446744073709551615: 1 to 10000"),
+        (&["pool", "--trials", max], "invalid trials = 18446744073709551615: 1 to 10000"),
+        (&["gc", "--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
+        (&["pool", "--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
+        (&["gc", "--seconds", "1e-12"], "invalid seconds = 0.000000000001: 0.001 to 600 seconds"),
+        (&["pool", "--capacity-seconds", "1e9"], "invalid capacity-seconds = 1000000000: 0.001 to 600 seconds"),
+        (&["pool", "--miss-wait-ms", "1e30,1e30"], "invalid miss-wait-ms = 1000000000000000000000000000000,"),
+        (&["pool", "--miss-wait-ms", "1e12,1e12", "--pool-sizes", "3"], WAIT_1E12),
+        (
+            &["pool", "--hit-wait-ms", "1e12,1e12"],
+            "invalid hit-wait-ms = 1000000000000,1000000000000: two milliseconds",
+        ),
+        (&["pool", "--queue-timeout-ms", "1e30"], "at most 600000 milliseconds"),
+        (&["pool", "--pool-sizes", "3,100000"], "invalid pool-sizes = 100000: 1 to 4096 threads"),
+        (&["gc", "--live-bytes", "1000000000000", "--ceiling-bytes", "2000000000000"], HALF_OF_MEMORY),
+        (&["gc", "--ceiling-bytes", max], "invalid ceiling-bytes = 18446744073709551615: at most "),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run"];
@@ -45,6 +67,43 @@ fn extreme_values_exit_2_with_the_allowed_range_and_write_nothing() {
         refused(&args, message);
     }
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing measured, no empty run folder");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// The run folders under `out`, each holding a manifest, with their manifests.
+fn runs_in(out: &Path) -> Vec<(PathBuf, Value)> {
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(out).unwrap().map(|entry| entry.unwrap().path()).collect();
+    folders.sort();
+    folders
+        .into_iter()
+        .map(|folder| {
+            let text = std::fs::read_to_string(folder.join("manifest.json")).unwrap();
+            (folder, serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn runs_one_after_another_in_the_same_second_keep_a_folder_each() {
+    let out = scratch("same-second");
+    let out_arg = out.to_str().unwrap();
+    for threads in ["1", "2"] {
+        let tiny = ["run", "stride", "--label", "same", "--strides", "8", "--iters", "1000", "--trials", "1"];
+        let output = contention(&[&tiny[..], &["--threads", threads, "--out", out_arg]].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let runs = runs_in(&out);
+    let threads: Vec<&Value> = runs.iter().map(|(_, m)| &m["experiments"][0]["config"]["threads"]).collect();
+    assert_eq!(threads, [1, 2], "both runs kept, each in its own folder: {runs:?}");
+    let mut printed = Vec::new();
+    for _ in 0..3 {
+        let output = contention(&["run", "c2c", "--quick", "--label", "c2c", "--samples", "1", "--out", out_arg]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        printed.push(stdout(&output).lines().find(|line| line.starts_with("run saved in")).unwrap().to_string());
+    }
+    printed.dedup();
+    assert_eq!(printed.len(), 3, "three folders named: {printed:?}");
+    assert_eq!(runs_in(&out).len(), 5);
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -79,6 +138,12 @@ fn the_page_is_written_only_to_regular_files() {
     refused(&["report", "--from", from, "--out", fifo.to_str().unwrap()], "it is a FIFO (named pipe)");
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO is left as it was");
     refused(&["report", "--from", from, "--out", dir.to_str().unwrap()], "it is a folder");
+    // A device node (as /dev/full is) can be made only by root: checked where the test may.
+    let device = dir.join("device");
+    if Command::new("mknod").arg(&device).args(["c", "1", "7"]).stderr(Stdio::null()).status().unwrap().success() {
+        refused(&["report", "--from", from, "--out", device.to_str().unwrap()], "it is a device; the report is");
+        assert!(std::fs::symlink_metadata(&device).unwrap().file_type().is_char_device(), "the device is kept");
+    }
     let (loop_a, loop_b) = (dir.join("loop-a"), dir.join("loop-b"));
     symlink(&loop_b, &loop_a).unwrap();
     symlink(&loop_a, &loop_b).unwrap();
@@ -164,23 +229,4 @@ fn manifest_contents_are_checked_before_they_are_trusted() {
         |m| m["format_version"] = "3".into(),
         "format_version = \"3\" is not a whole number",
     );
-}
-
-#[test]
-fn damaged_or_oversized_csvs_are_named_and_temporaries_ignored() {
-    let run = fixture_copy("csv-damage");
-    let from = run.to_str().unwrap();
-    std::fs::write(run.join(".manifest.json.tmp-12345"), "{ half a manifest").unwrap();
-    let output = contention(&["report", "--from", from, "--out", "-"]);
-    assert!(output.status.success(), "a leftover temporary file is ignored: {}", stderr(&output));
-    let csv = run.join("stride.csv");
-    let text = std::fs::read_to_string(&csv).unwrap();
-    let (header, rest) = text.split_once('\n').unwrap();
-    let (first, others) = rest.split_once('\n').unwrap();
-    std::fs::write(&csv, format!("{header}\n{first},extra\n{others}")).unwrap();
-    refused(&["report", "--from", from, "--out", "-"], "stride.csv, line 2: 13 fields, but the header has 12 columns");
-    let oversized = std::fs::OpenOptions::new().write(true).open(&csv).unwrap();
-    oversized.set_len(contention::runs::MAX_CSV_BYTES + 1).unwrap();
-    refused(&["report", "--from", from, "--out", "-"], "bytes: at most 67108864 bytes are read");
-    std::fs::remove_dir_all(Path::new(from).parent().unwrap()).unwrap();
 }

@@ -227,12 +227,16 @@ impl Config {
         }
         self.validate_sizes()?;
         crate::limits::check_trials(self.trials, 1)?;
-        Ok(())
+        crate::limits::check_rows("trials", self.threads.len().saturating_mul(self.ratios.len()), self.trials)?;
+        crate::limits::check_warmup_and_budget(self.warmup, self.budget)
     }
 
-    /// The live graph plus a few spans per worker must fit under the ceiling, or a cycle
-    /// forced by the ceiling could free nothing and the trial could not go on.
+    /// Each heap size within half the machine's memory; the live graph plus a few spans per
+    /// worker must fit under the ceiling, or a cycle forced by the ceiling could free nothing
+    /// and the trial could not go on.
     fn validate_sizes(&self) -> Result<(), ConfigError> {
+        crate::limits::check_heap_bytes("live-bytes", self.live_bytes)?;
+        crate::limits::check_heap_bytes("ceiling-bytes", self.ceiling_bytes)?;
         let ceiling = self.ceiling_bytes;
         if self.alloc_per_op_bytes > ceiling / 2 {
             let allowed = format!("at most half the heap ceiling ({ceiling} bytes)");

@@ -51,7 +51,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     let trial = Trial { length: config.trial, ..warm };
     let started = Instant::now();
     let total = config.trials * cells.len();
-    let mut rows = Vec::with_capacity(total);
+    let mut rows = Vec::with_capacity(total.min(crate::harness::MAX_PREALLOCATED_ROWS));
     for round in 0..config.trials {
         // A round is only started when one more like the last still fits the budget.
         let elapsed = started.elapsed();

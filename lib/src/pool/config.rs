@@ -187,7 +187,7 @@ impl Config {
     }
 
     pub fn capacity_clients_for(&self, cpus: usize) -> usize {
-        self.capacity_clients.unwrap_or(CAPACITY_CLIENTS_PER_CPU * cpus)
+        self.capacity_clients.unwrap_or((CAPACITY_CLIENTS_PER_CPU * cpus).min(MAX_CAPACITY_CLIENTS))
     }
 
     /// Goetz's answer for this machine from this service's *mean* W/C at `hit_rate`.
@@ -202,6 +202,8 @@ impl Config {
     }
 
     /// Goetz's answer for this machine from the article's inputs (W = 49 ms, C = 1 ms).
+    /// Unlike a size in the sweep it is not refused past [`MAX_POOL_THREADS`]: the warm-up
+    /// uses [`Config::warm_up_threads`].
     pub fn article_formula_threads(&self, cpus: usize) -> usize {
         formula::rounded(formula::goetz_threads(
             cpus as f64,
@@ -209,6 +211,12 @@ impl Config {
             formula::ARTICLE_WAIT_MS,
             formula::ARTICLE_COMPUTE_MS,
         ))
+    }
+
+    /// The pool the warm-up runs on: the article's incident pool (large enough not to
+    /// queue), at most [`MAX_POOL_THREADS`] like every pool the sweep runs.
+    pub fn warm_up_threads(&self, cpus: usize) -> usize {
+        self.article_formula_threads(cpus).min(MAX_POOL_THREADS)
     }
 
     /// The fixed-pool sizes: as configured, else cores+1, 8 per CPU (the article's fix: 64

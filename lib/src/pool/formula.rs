@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::Config;
+use super::config::{Config, MAX_POOL_THREADS};
 
 /// The article's inputs: W = 49 ms (a mean *response time* under load, queueing included,
 /// not the mean wait of its two paths) and C = 1 ms.
@@ -51,15 +51,15 @@ pub struct SplitSizes {
 
 /// Per-class sizing: the fast pool holds [`SPLIT_HEADROOM`] times the mean number of requests
 /// in its stage (Little's law) and at least one thread per CPU, so the CPU work can use every
-/// CPU, unless the config sets it; the miss pool has one thread per database connection, as
-/// more could only wait for one.
+/// CPU, and at most [`MAX_POOL_THREADS`], unless the config sets it; the miss pool has one
+/// thread per database connection, as more could only wait for one.
 pub fn split_sizes(config: &Config, cpus: usize, hit_rate: f64) -> SplitSizes {
     let mid = |[low, high]: [f64; 2]| (low + high) / 2.0 / 1e3;
     let fast_stage_s =
         config.cpu_work_for(cpus).as_secs_f64() + config.lock_hold.as_secs_f64() + hit_rate * mid(config.hit_wait_ms);
     let fast = (SPLIT_HEADROOM * mean_concurrency(config.offered_rate_per_s(cpus), fast_stage_s)).ceil() as usize;
     SplitSizes {
-        fast_threads: config.split_fast_threads.unwrap_or(fast.max(cpus)),
+        fast_threads: config.split_fast_threads.unwrap_or(fast.max(cpus).min(MAX_POOL_THREADS)),
         miss_threads: config.db_connections_for(cpus),
     }
 }

@@ -51,6 +51,7 @@ pub use row::Row;
 pub use serve::{CaseResult, ServeParams};
 pub use service::{calibrate, hash_rounds, CpuWork};
 pub use summary::{format_ms, summarize, CaseKey, PoolSummary};
+pub use validate::QUEUE_TIMEOUT_RANGE;
 
 use crate::error::RunError;
 use crate::harness::{interleaved_trials, logical_cpus, warm_up, Outcome, Progress};
@@ -92,7 +93,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     let warm_case = Case {
         variant: Variant::Fixed,
         hit_rate,
-        pool_threads: config.article_formula_threads(setup.cpus),
+        pool_threads: config.warm_up_threads(setup.cpus),
         db_connections: config.db_connections_for(setup.cpus),
     };
     let warm_config = Config {

@@ -6,6 +6,10 @@ use std::time::Duration;
 use super::config::{Config, Variant, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN};
 use crate::error::ConfigError;
 use crate::harness::logical_cpus;
+use crate::limits::{check_duration, MAX_TRIAL, MAX_WAIT_MS, MIN_TRIAL};
+
+/// What `--queue-timeout-ms` accepts: a timeout no longer than one trial may run.
+pub const QUEUE_TIMEOUT_RANGE: &str = "above 0 and at most 600000 milliseconds";
 
 impl Config {
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -29,6 +33,9 @@ impl Config {
         self.validate_load()?;
         self.validate_downstream()?;
         crate::limits::check_trials(self.trials, 1)?;
+        let cases = self.sweep(logical_cpus()).len().saturating_add(self.variants.len());
+        crate::limits::check_rows("trials", cases.saturating_mul(self.hit_rates.len()), self.trials)?;
+        crate::limits::check_warmup_and_budget(self.warmup, self.budget)?;
         if self.probe_round_trips == 0 {
             return Err(ConfigError::new("probe_round_trips", 0, "at least 1"));
         }
@@ -67,12 +74,11 @@ impl Config {
             ));
         }
         for (field, length) in [("seconds", self.window), ("capacity-seconds", self.capacity_window)] {
-            if length.is_zero() {
-                return Err(ConfigError::new(field, 0, "a run length above 0 seconds"));
-            }
+            check_duration(field, length, MIN_TRIAL, MAX_TRIAL)?;
         }
-        if self.queue_timeout.is_zero() {
-            return Err(ConfigError::new("queue-timeout-ms", 0, "above 0 milliseconds"));
+        if self.queue_timeout.is_zero() || self.queue_timeout > MAX_TRIAL {
+            let millis = self.queue_timeout.as_secs_f64() * 1e3;
+            return Err(ConfigError::new("queue-timeout-ms", millis, QUEUE_TIMEOUT_RANGE));
         }
         let requests = self.offered_rate_per_s(cpus) * self.window.as_secs_f64();
         if requests > MAX_REQUESTS_PER_RUN {
@@ -106,9 +112,13 @@ fn share(field: &'static str, value: f64) -> Result<(), ConfigError> {
     Err(ConfigError::new(field, value, "a share above 0 and at most 1"))
 }
 
+/// A wait's MIN,MAX in milliseconds, each from 0 to [`MAX_WAIT_MS`] (as long as one trial
+/// may run).
 fn validate_range(field: &'static str, [low, high]: [f64; 2]) -> Result<(), ConfigError> {
-    if !(low.is_finite() && high.is_finite() && low >= 0.0) {
-        return Err(ConfigError::new(field, format!("{low},{high}"), "two finite milliseconds, at least 0"));
+    let in_range = |ms: f64| (0.0..=MAX_WAIT_MS).contains(&ms);
+    if !(in_range(low) && in_range(high)) {
+        let allowed = format!("two milliseconds, MIN,MAX, each from 0 to {MAX_WAIT_MS} (one trial's longest run)");
+        return Err(ConfigError::new(field, format!("{low},{high}"), allowed));
     }
     if low > high {
         return Err(ConfigError::new(

@@ -57,6 +57,10 @@ pub struct Section {
     pub tables: Vec<Table>,
     /// What a table's words mean, what the counters recorded, the config measured with.
     pub notes: Vec<Finding>,
+    /// What became of the experiment in a saved run where it is not simply complete
+    /// (recovered, interrupted, unreadable: [`crate::runs::ExperimentNote`]), shown whether
+    /// or not it was measured.
+    pub status: Vec<Finding>,
 }
 
 impl Section {
@@ -73,6 +77,7 @@ impl Section {
             figures: Vec::new(),
             tables: Vec::new(),
             notes: Vec::new(),
+            status: Vec::new(),
         }
     }
 
@@ -86,7 +91,8 @@ impl Section {
     }
 
     /// The section's line in a summary: the one machine's headline (or first finding), or
-    /// each machine's prefixed by its label; "Not measured." when none measured it.
+    /// each machine's prefixed by its label; when none measured it, its status (e.g.
+    /// interrupted), or "Not measured.".
     pub fn summary(&self) -> String {
         let mut lines: Vec<String> = Vec::new();
         let mut seen: Vec<&Option<String>> = Vec::new();
@@ -101,7 +107,9 @@ impl Section {
                 _ => finding.text.clone(),
             });
         }
-        if lines.is_empty() {
+        if lines.is_empty() && !self.status.is_empty() {
+            self.status.iter().map(|status| status.text.as_str()).collect::<Vec<_>>().join(" ")
+        } else if lines.is_empty() {
             "Not measured.".into()
         } else {
             lines.join(" ")

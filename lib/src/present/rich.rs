@@ -33,12 +33,17 @@ impl Rich {
     }
 }
 
-/// The whole section: findings, figures, tables, notes.
+/// The whole section: its status in saved runs, findings, figures, tables, notes.
 pub fn section(section: &Section) -> Rich {
     if !section.measured() {
-        return findings(&[Finding::general(format!("{}: not measured.", section.title))], false);
+        let unmeasured = [Finding::general(format!("{}: not measured.", section.title))];
+        return findings(if section.status.is_empty() { &unmeasured } else { &section.status }, false);
     }
-    let mut parts = vec![findings(&section.findings, section.comparing())];
+    let mut parts = Vec::new();
+    if !section.status.is_empty() {
+        parts.push(findings(&section.status, false));
+    }
+    parts.push(findings(&section.findings, section.comparing()));
     parts.extend(section.figures.iter().map(figure));
     parts.extend(section.tables.iter().map(table));
     if !section.notes.is_empty() {

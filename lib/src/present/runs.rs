@@ -1,7 +1,22 @@
-//! The saved runs themselves as a table: which machine, which CPU, what each measured.
+//! The saved runs themselves: a table of which machine, which CPU, what each measured; and
+//! what became of an experiment where a run does not hold it whole.
 
-use super::{Cell, Column, Table};
+use super::{Cell, Column, Finding, Table};
 use crate::runs::Run;
+
+/// Each run's notes on the experiments named in `experiments` (recovered, interrupted,
+/// unreadable: [`crate::runs::ExperimentNote`]), for a [`super::Section`]'s `status`; after
+/// the run's label when several runs are shown.
+pub fn status(runs: &[Run], experiments: &[&str]) -> Vec<Finding> {
+    let mut status = Vec::new();
+    for run in runs {
+        for note in run.notes.iter().filter(|note| experiments.contains(&note.experiment.as_str())) {
+            let text = if runs.len() > 1 { format!("{}: {}", run.label, note.text) } else { note.text.clone() };
+            status.push(Finding::about(&run.label, text));
+        }
+    }
+    status
+}
 
 /// One row per run: label, CPU, CPUs used, virtual or not, experiments measured.
 pub fn runs_table(runs: &[Run]) -> Table {
@@ -9,7 +24,10 @@ pub fn runs_table(runs: &[Run]) -> Table {
         .iter()
         .map(|run| {
             let machine = &run.manifest.machine;
-            let experiments: Vec<&str> = run.manifest.experiments.iter().map(|e| e.name.as_str()).collect();
+            // An experiment interrupted or unreadable was not measured into this run.
+            let left_out = |name: &str| run.notes.iter().any(|note| note.experiment == name && !note.shown());
+            let experiments: Vec<&str> =
+                run.manifest.experiments.iter().map(|e| e.name.as_str()).filter(|name| !left_out(name)).collect();
             vec![
                 Cell::from(run.label()),
                 Cell::from(machine.cpu_model.clone().unwrap_or_else(|| "unknown".into())),

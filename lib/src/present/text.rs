@@ -4,11 +4,16 @@
 
 use super::{Column, Figure, Finding, Section, Table};
 
-/// The whole section: title, findings, then figures, tables and notes.
+/// The whole section: title, its status in saved runs, findings, then figures, tables and notes.
 pub fn section(section: &Section) -> String {
     let mut blocks = vec![format!("{}\n{}", section.title, "=".repeat(section.title.chars().count()))];
+    if !section.status.is_empty() {
+        blocks.push(notes(&section.status, false));
+    }
     if !section.measured() {
-        blocks.push("Not measured.".into());
+        if section.status.is_empty() {
+            blocks.push("Not measured.".into());
+        }
         return blocks.join("\n\n");
     }
     blocks.push(findings(&section.findings, section.comparing()));
@@ -173,5 +178,15 @@ mod tests {
     fn an_unmeasured_section_says_so() {
         let section = Section::new("stride", "Stride sweep");
         assert_eq!(super::section(&section), "Stride sweep\n============\n\nNot measured.");
+    }
+
+    #[test]
+    fn an_interrupted_section_says_so_instead_of_not_measured() {
+        let mut section = Section::new("stride", "Stride sweep");
+        section.status = vec![Finding::about("vm", "interrupted: stride started at 12:00 and did not finish")];
+        let text = super::section(&section);
+        assert_eq!(text, "Stride sweep\n============\n\ninterrupted: stride started at 12:00 and did not finish");
+        assert_eq!(section.summary(), "interrupted: stride started at 12:00 and did not finish");
+        assert!(super::super::rich::section(&section).plain.contains("interrupted: stride"));
     }
 }

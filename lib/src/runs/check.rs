@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Manifest, RunsError, EXPERIMENTS};
+use super::{Manifest, RunsError, State, EXPERIMENTS};
 use crate::limits::MAX_ROWS;
 
 /// The largest experiment CSV read back: every file the lab writes stays below it (at most
@@ -31,8 +31,9 @@ pub(super) fn check_manifest(path: &Path, manifest: &Manifest) -> Result<(), Run
             let message = format!("'{}': the experiment's file is {own_file}, in the run folder", record.file);
             return Err(invalid(index, "file", message));
         }
-        // A machine with one CPU has no pair of CPUs: only c2c may have no rows.
-        let fewest = usize::from(record.name != crate::c2c::EXPERIMENT);
+        // A machine with one CPU has no pair of CPUs: only c2c may have no rows; an
+        // experiment not complete has none recorded.
+        let fewest = usize::from(record.name != crate::c2c::EXPERIMENT && record.state == State::Complete);
         if record.rows < fewest || record.rows > MAX_ROWS {
             return Err(invalid(index, "rows", format!("{}: {fewest} to {MAX_ROWS}", record.rows)));
         }

@@ -1,5 +1,7 @@
 //! `manifest.json`: what a run folder holds, on which machine, measured how. The report
-//! writes it (whole, after each experiment); [`super::Run::load`] reads it back.
+//! writes it whole before each experiment starts (the experiment `running`) and again once
+//! its CSV is saved (`complete`), so a run stopped at any moment says how far each
+//! experiment got; [`super::Run::load`] reads it back.
 
 use std::time::SystemTime;
 
@@ -12,7 +14,7 @@ use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
 /// message rather than misread.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 /// The file every run folder holds.
 pub const MANIFEST: &str = "manifest.json";
 
@@ -63,12 +65,27 @@ impl Manifest {
     }
 }
 
+/// How far an experiment got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum State {
+    /// Started; its CSV is not known to be saved (the run may have been stopped since).
+    Running,
+    /// Its CSV is saved whole and holds `rows` rows.
+    Complete,
+    /// It stopped with an error, recorded in `failure`.
+    Failed,
+}
+
 /// One experiment of a run: its config, its file and how it went.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExperimentRecord {
     pub name: String,
     pub file: String,
     pub config: serde_json::Value,
+    pub state: State,
+    /// Why it failed, when `state` is [`State::Failed`].
+    pub failure: Option<String>,
     pub rows: usize,
     /// The time budget ran out before every trial ran.
     pub budget_exhausted: bool,
@@ -96,6 +113,8 @@ impl ExperimentRecord {
             name: experiment.to_string(),
             file: format!("{experiment}.csv"),
             config: serde_json::to_value(config)?,
+            state: State::Running,
+            failure: None,
             rows: 0,
             budget_exhausted: false,
             started_utc: utc_timestamp(SystemTime::now()),
@@ -110,8 +129,32 @@ impl ExperimentRecord {
         })
     }
 
+    /// The record of a CSV named after `experiment` that no record lists (a manifest lost
+    /// or cut short): rows read back, config unknown (`null`).
+    pub fn unlisted(experiment: &str, rows: usize) -> Self {
+        Self {
+            name: experiment.to_string(),
+            file: format!("{experiment}.csv"),
+            config: serde_json::Value::Null,
+            state: State::Running,
+            failure: None,
+            rows,
+            budget_exhausted: false,
+            started_utc: String::new(),
+            finished_utc: String::new(),
+            load_average_before: None,
+            load_average_after: None,
+            steal_share: None,
+            background_share: None,
+            clocks_before: Clocks::default(),
+            clocks_after: Clocks::default(),
+            started: None,
+        }
+    }
+
     pub fn finish(&mut self, rows: usize, budget_exhausted: bool) {
         let finished = Snapshot::take();
+        self.state = State::Complete;
         self.rows = rows;
         self.budget_exhausted = budget_exhausted;
         self.finished_utc = utc_timestamp(SystemTime::now());
@@ -122,6 +165,13 @@ impl ExperimentRecord {
         }
         self.load_average_after = finished.load_average;
         self.clocks_after = finished.clocks;
+    }
+
+    /// Records that the experiment stopped with `reason`.
+    pub fn fail(&mut self, reason: String) {
+        self.state = State::Failed;
+        self.failure = Some(reason);
+        self.finished_utc = utc_timestamp(SystemTime::now());
     }
 
     /// What the machine did while this experiment ran, as saved.

@@ -4,19 +4,25 @@
 //! notebooks read runs (folders and packs alike) through it and nothing else.
 
 mod check;
+mod error;
+mod files;
 mod label;
 mod manifest;
+mod notes;
 pub mod pack;
 mod read;
+mod values;
 
 use std::path::{Path, PathBuf};
 
-use thiserror::Error;
-
 pub use check::MAX_CSV_BYTES;
+pub use error::RunsError;
+use files::RunFiles;
 pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
-pub use manifest::{ExperimentRecord, Manifest, Profile, FORMAT_VERSION, MANIFEST};
-pub use read::{parse_counted, parse_rows, read_rows};
+pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST};
+pub use notes::{ExperimentNote, NoteKind};
+pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
+pub use values::{BadValue, CheckedRow};
 
 /// Every experiment a run may hold, in the report's order.
 pub const EXPERIMENTS: &[&str] = &[
@@ -28,58 +34,6 @@ pub const EXPERIMENTS: &[&str] = &[
     crate::gc::EXPERIMENT,
     crate::pool::EXPERIMENT,
 ];
-
-#[derive(Debug, Error)]
-pub enum RunsError {
-    #[error("run folder {dir} does not exist (runs are written by `contention run`)")]
-    NoFolder { dir: String },
-    #[error("run folder {dir} is a file, not a folder (pass a folder such as data/runs/<host>-<utc>)")]
-    NotAFolder { dir: String },
-    #[error("run folder {dir} cannot be opened: {source}")]
-    Unreachable {
-        dir: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("run folder {dir} is empty: nothing was measured into it")]
-    Empty { dir: String },
-    #[error("{dir} has no {manifest}: it is not a run folder (pass a folder such as data/runs/<host>-<utc>)", manifest = MANIFEST)]
-    NoManifest { dir: String },
-    #[error("could not read {path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{path} is not a run manifest: {message}")]
-    Manifest { path: String, message: String },
-    #[error(
-        "{path} is from format version {found}; this contention reads version {version}: measure again \
-         with `contention run`, or render it with the version that wrote it",
-        version = FORMAT_VERSION
-    )]
-    Version { path: String, found: u64 },
-    #[error("{path} has no format_version: it was not written by `contention run`")]
-    NoVersion { path: String },
-    #[error("{path}: format_version = {found} is not a whole number (this contention reads {version})", version = FORMAT_VERSION)]
-    VersionNotANumber { path: String, found: String },
-    #[error("{path}, {field}: {message}")]
-    Invalid { path: String, field: String, message: String },
-    #[error("{path} is {bytes} bytes: at most {limit} bytes are read (larger than any run this lab writes)")]
-    TooLarge { path: String, bytes: u64, limit: u64 },
-    #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
-    UnknownExperiment { path: String, name: String },
-    #[error("{path} is not a readable run pack: {message}")]
-    Pack { path: String, message: String },
-    #[error("{path} names the file '{file}': a run's files are plain names such as stride.csv")]
-    FileName { path: String, file: String },
-    #[error("{path} is missing: the manifest lists it but the run does not hold it")]
-    MissingFile { path: String },
-    #[error("{path} has {found} rows but the manifest records {expected}: the file is incomplete or altered")]
-    RowCount { path: String, found: usize, expected: usize },
-    #[error("{file}, line {line}{}: {message}", .column.as_ref().map_or(String::new(), |c| format!(", column '{c}'")))]
-    Csv { file: String, line: usize, column: Option<String>, message: String },
-}
 
 /// One saved run, read and checked. An experiment the run did not measure is `None`.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,6 +51,9 @@ pub struct Run {
     /// The real Go benchmark beside the GC model, when it ran (`gc-go.csv`).
     pub gc_go: Option<Vec<crate::gc::GoRow>>,
     pub pool: Option<Vec<crate::pool::Row>>,
+    /// Experiments shown otherwise than whole (recovered), or not at all (interrupted,
+    /// unreadable), each with why; the rest of the run is read as usual.
+    pub notes: Vec<ExperimentNote>,
 }
 
 impl Run {
@@ -123,40 +80,49 @@ impl Run {
             gc: None,
             gc_go: None,
             pool: None,
+            notes: Vec::new(),
         };
         listed_files(&run.manifest, &manifest_path)?;
         for record in run.manifest.experiments.clone() {
-            let text = files.text(path, &record.file)?;
-            run.read_experiment(&record, &text)?;
-            if let Some((file, rows)) = go_file(&record) {
-                let (shown, text) = (path.join(&file).display().to_string(), files.text(path, &file)?);
-                run.gc_go = Some(match rows {
-                    Some(rows) => parse_counted(&shown, &text, rows)?,
-                    None => parse_rows(&shown, &text)?,
-                });
-            }
+            let note = run.read_record(&files, &record);
+            run.notes.extend(note);
         }
+        run.recover_unlisted(&files);
         Ok(run)
     }
 
-    fn read_experiment(&mut self, record: &ExperimentRecord, text: &str) -> Result<(), RunsError> {
+    /// Reads the rows of `record` into this run, and the Go rows beside the GC's;
+    /// `expected` is the row count the manifest records (`None`: not recorded). Returns the
+    /// rows read.
+    fn read_experiment(
+        &mut self,
+        files: &RunFiles,
+        record: &ExperimentRecord,
+        expected: Option<usize>,
+    ) -> Result<usize, RunsError> {
+        // The Go rows first: the GC's are kept only when both read.
+        if let Some((file, go_rows)) = go_file(record) {
+            let (shown, text) = (self.dir.join(&file).display().to_string(), files.text(&self.dir, &file)?);
+            self.gc_go = Some(parse(&shown, &text, go_rows)?);
+        }
+        let text = files.text(&self.dir, &record.file)?;
         let shown = self.dir.join(&record.file).display().to_string();
-        match record.name.as_str() {
-            crate::stride::EXPERIMENT => self.stride = Some(parse_counted(&shown, text, record.rows)?),
-            crate::sharing::EXPERIMENT => self.sharing = Some(parse_counted(&shown, text, record.rows)?),
-            crate::counters::EXPERIMENT => self.counters = Some(parse_counted(&shown, text, record.rows)?),
+        let rows = match record.name.as_str() {
+            crate::stride::EXPERIMENT => count(&mut self.stride, parse(&shown, &text, expected)?),
+            crate::sharing::EXPERIMENT => count(&mut self.sharing, parse(&shown, &text, expected)?),
+            crate::counters::EXPERIMENT => count(&mut self.counters, parse(&shown, &text, expected)?),
             // A machine with one CPU has no pair: its file holds no rows, not even a header.
-            crate::c2c::EXPERIMENT if record.rows == 0 => self.c2c = Some(Vec::new()),
-            crate::c2c::EXPERIMENT => self.c2c = Some(parse_counted(&shown, text, record.rows)?),
-            crate::fitness::EXPERIMENT => self.machine = Some(parse_counted(&shown, text, record.rows)?),
-            crate::gc::EXPERIMENT => self.gc = Some(parse_counted(&shown, text, record.rows)?),
-            crate::pool::EXPERIMENT => self.pool = Some(parse_counted(&shown, text, record.rows)?),
+            crate::c2c::EXPERIMENT if expected == Some(0) => count(&mut self.c2c, Vec::new()),
+            crate::c2c::EXPERIMENT => count(&mut self.c2c, parse(&shown, &text, expected)?),
+            crate::fitness::EXPERIMENT => count(&mut self.machine, parse(&shown, &text, expected)?),
+            crate::gc::EXPERIMENT => count(&mut self.gc, parse(&shown, &text, expected)?),
+            crate::pool::EXPERIMENT => count(&mut self.pool, parse(&shown, &text, expected)?),
             name => {
                 let path = self.dir.join(MANIFEST).display().to_string();
                 return Err(RunsError::UnknownExperiment { path, name: name.into() });
             }
-        }
-        Ok(())
+        };
+        Ok(rows)
     }
 
     /// How charts and tables name this run: its manifest's label, or for runs without one
@@ -171,59 +137,22 @@ impl Run {
     }
 }
 
-/// Where a run's files are: a folder on disk, or a pack already read into memory.
-enum RunFiles {
-    Folder,
-    Pack(std::collections::BTreeMap<String, String>),
+/// Rows of `text`, checked, and counted against `expected` when the manifest records it.
+fn parse<R: serde::de::DeserializeOwned + CheckedRow>(
+    file: &str,
+    text: &str,
+    expected: Option<usize>,
+) -> Result<Vec<R>, RunsError> {
+    match expected {
+        Some(expected) => parse_counted(file, text, expected),
+        None => parse_checked(file, text),
+    }
 }
 
-impl RunFiles {
-    /// A pack when `path` is a file, else a run folder.
-    fn open(path: &Path) -> Result<Self, RunsError> {
-        if path.is_file() {
-            Ok(Self::Pack(pack::read(path)?))
-        } else {
-            Self::folder(path)
-        }
-    }
-
-    /// A run folder: it exists, holds something, and holds a manifest.
-    fn folder(dir: &Path) -> Result<Self, RunsError> {
-        let shown = || dir.display().to_string();
-        match std::fs::metadata(dir) {
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => return Err(RunsError::NotAFolder { dir: shown() }),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Err(RunsError::NoFolder { dir: shown() })
-            }
-            Err(source) => return Err(RunsError::Unreachable { dir: shown(), source }),
-        }
-        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
-        if entries.next().is_none() {
-            return Err(RunsError::Empty { dir: shown() });
-        }
-        if !dir.join(MANIFEST).is_file() {
-            return Err(RunsError::NoManifest { dir: shown() });
-        }
-        Ok(Self::Folder)
-    }
-
-    /// The text of the run's file `name` (a plain file name).
-    fn text(&self, run: &Path, name: &str) -> Result<String, RunsError> {
-        let path = run.join(name);
-        let shown = path.display().to_string();
-        match self {
-            Self::Folder => {
-                let meta = match std::fs::metadata(&path) {
-                    Ok(meta) if meta.is_file() => meta,
-                    _ => return Err(RunsError::MissingFile { path: shown }),
-                };
-                check::check_csv_size(&path, meta.len())?;
-                std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source })
-            }
-            Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
-        }
-    }
+/// Keeps `rows` in `slot` and says how many there are.
+fn count<R>(slot: &mut Option<Vec<R>>, rows: Vec<R>) -> usize {
+    let rows = slot.insert(rows).len();
+    rows
 }
 
 /// Every file `manifest` names (each experiment's, and the Go rows' beside the GC's), each

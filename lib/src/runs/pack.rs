@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{listed_files, Run, RunFiles, RunsError, MANIFEST};
+use super::{listed_files, NoteKind, Run, RunFiles, RunsError, MANIFEST};
 
 /// The extension `contention pack` gives its files; [`super::find_runs`] picks them up.
 pub const PACK_EXTENSION: &str = "contention-pack";
@@ -38,14 +38,20 @@ pub fn is_run_file_name(name: &str) -> bool {
 }
 
 /// The pack of the run at `path` (a folder, or a pack to copy): the run is read and checked
-/// first, so a pack never carries a run that would not load.
+/// first, so a pack never carries a run that would not load nor a file that cannot be read.
+/// An interrupted experiment has no file to pack; a recovered one's file is packed.
 pub fn pack_run(path: &Path) -> Result<String, RunsError> {
     let run = Run::load(path)?;
+    if let Some(note) = run.notes.iter().find(|note| note.kind == NoteKind::Unreadable) {
+        return Err(RunsError::NotPacked { path: path.display().to_string(), message: note.text.clone() });
+    }
     let files = RunFiles::open(path)?;
     let mut contents = vec![(MANIFEST.to_string(), files.text(path, MANIFEST)?)];
     for file in listed_files(&run.manifest, &path.join(MANIFEST))? {
-        let text = files.text(path, &file)?;
-        contents.push((file, text));
+        if files.has(path, &file) {
+            let text = files.text(path, &file)?;
+            contents.push((file, text));
+        }
     }
     encode(&contents)
 }

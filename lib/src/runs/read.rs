@@ -7,11 +7,16 @@ use std::path::Path;
 use csv::{DeserializeErrorKind, ErrorKind, StringRecord};
 use serde::de::DeserializeOwned;
 
+use super::values::CheckedRow;
 use super::RunsError;
 
-/// Reads `path` into rows of type `R` (fields named like the columns). When `expected_rows`
-/// is given, a different count is refused: the file is incomplete or altered.
-pub fn read_rows<R: DeserializeOwned>(path: &Path, expected_rows: Option<usize>) -> Result<Vec<R>, RunsError> {
+/// Reads `path` into rows of type `R` (fields named like the columns), each value checked
+/// ([`CheckedRow`]). When `expected_rows` is given, a different count is refused: the file
+/// is incomplete or altered.
+pub fn read_rows<R: DeserializeOwned + CheckedRow>(
+    path: &Path,
+    expected_rows: Option<usize>,
+) -> Result<Vec<R>, RunsError> {
     let shown = path.display().to_string();
     let meta = match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => meta,
@@ -21,16 +26,36 @@ pub fn read_rows<R: DeserializeOwned>(path: &Path, expected_rows: Option<usize>)
     let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
     match expected_rows {
         Some(expected) => parse_counted(&shown, &text, expected),
-        None => parse_rows(&shown, &text),
+        None => parse_checked(&shown, &text),
     }
 }
 
-/// [`parse_rows`], refusing a count other than the `expected` one the manifest records: the
-/// file is incomplete or altered.
-pub fn parse_counted<R: DeserializeOwned>(file: &str, text: &str, expected: usize) -> Result<Vec<R>, RunsError> {
-    let rows = parse_rows(file, text)?;
+/// [`parse_checked`], refusing a count other than the `expected` one the manifest records:
+/// the file is incomplete or altered.
+pub fn parse_counted<R: DeserializeOwned + CheckedRow>(
+    file: &str,
+    text: &str,
+    expected: usize,
+) -> Result<Vec<R>, RunsError> {
+    let rows = parse_checked(file, text)?;
     if rows.len() != expected {
         return Err(RunsError::RowCount { path: file.into(), found: rows.len(), expected });
+    }
+    Ok(rows)
+}
+
+/// [`parse_rows`], then every row's values checked ([`CheckedRow`]): the first value no
+/// measurement could give is named by file, line and column.
+pub fn parse_checked<R: DeserializeOwned + CheckedRow>(file: &str, text: &str) -> Result<Vec<R>, RunsError> {
+    let rows: Vec<R> = parse_rows(file, text)?;
+    for (index, row) in rows.iter().enumerate() {
+        row.check().map_err(|bad| RunsError::Csv {
+            file: file.into(),
+            // Line 1 is the header; the lab writes one row per line.
+            line: index + 2,
+            column: Some(bad.column.to_string()),
+            message: format!("{}: {}", bad.value, bad.allowed),
+        })?;
     }
     Ok(rows)
 }
@@ -132,6 +157,17 @@ mod tests {
         assert!(error.starts_with("s.csv, line 2: missing field"), "{error}");
         let error = parse_rows::<Row>("s.csv", &format!("{HEADER}\n8,2\n")).unwrap_err().to_string();
         assert_eq!(error, "s.csv, line 2: 2 fields, but the header has 12 columns");
+    }
+
+    #[test]
+    fn values_no_measurement_gives_are_named_by_line_and_column() {
+        let text =
+            format!("{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,1,2\n8,0,1,5,100,5000,25.0,true,0,true,1,2\n");
+        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert_eq!(error, "stride.csv, line 3, column 'threads': 0: a whole number of at least 1");
+        let text = format!("{HEADER}\n8,2,0,5,100,5000,-25.0,true,0,true,1,2\n");
+        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': -25: a finite number of at least 0");
     }
 
     #[test]

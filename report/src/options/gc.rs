@@ -6,16 +6,6 @@ use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 
 use crate::cli::MeasureArgs;
 
-/// Whether any GC-only size was given (the run's profile is then "custom").
-pub fn sized(args: &MeasureArgs) -> bool {
-    !args.ratios.is_empty()
-        || args.seconds.is_some()
-        || args.live_bytes.is_some()
-        || args.alloc_per_op.is_some()
-        || args.ceiling_bytes.is_some()
-        || args.workload.is_some()
-}
-
 /// The sweep's config from the flags; validated only when the sweep was asked for.
 pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };

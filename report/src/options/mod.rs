@@ -5,6 +5,7 @@
 mod c2c;
 mod counters;
 mod gc;
+mod given;
 mod machine;
 mod pool;
 mod sharing;
@@ -16,10 +17,9 @@ use anyhow::Result;
 use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 
-use crate::cli::{Cli, Command, MeasureArgs};
+use crate::cli::{Cli, Command, MeasureArgs, DEFAULT_RUNS};
 use crate::experiment::Experiment;
 use crate::output::Format;
-use crate::usage::usage;
 
 /// What the command was asked to do.
 #[derive(Debug)]
@@ -67,18 +67,15 @@ impl Options {
                 Options::Pack { run: args.run_dir, out }
             }
             Command::Report(args) => {
-                let saved = args.from.is_some() || !args.compare.is_empty();
-                if let (true, Some(label)) = (saved, &args.measure.label) {
-                    return Err(usage(format!(
-                        "invalid label = {label:?}: --label names a run being measured, not saved runs (--from, --compare)"
-                    )));
-                }
                 let source = if let Some(from) = args.from {
+                    given::refuse_beside_saved_runs(&args.measure, args.runs.is_some(), "--from")?;
                     Source::Saved(vec![from])
                 } else if !args.compare.is_empty() {
+                    given::refuse_beside_saved_runs(&args.measure, args.runs.is_some(), "--compare")?;
                     Source::Saved(args.compare)
                 } else {
-                    Source::Measure(Box::new(MeasureOptions::from_args(&args.measure, Experiment::all())?), args.runs)
+                    let runs = args.runs.unwrap_or_else(|| PathBuf::from(DEFAULT_RUNS));
+                    Source::Measure(Box::new(MeasureOptions::from_args(&args.measure, Experiment::all())?), runs)
                 };
                 let out = args.out.unwrap_or_else(|| PathBuf::from(args.format.default_file()));
                 let out = (out.as_os_str() != "-").then_some(out);
@@ -116,18 +113,7 @@ impl MeasureOptions {
                 unique.push(experiment);
             }
         }
-        let sized = !args.threads.is_empty()
-            || !args.strides.is_empty()
-            || args.iters.is_some()
-            || args.trials.is_some()
-            || args.total.is_some()
-            || args.padding.is_some()
-            || args.flush_every.is_some()
-            || args.stripes.is_some()
-            || args.cpus.is_some()
-            || args.samples.is_some()
-            || gc::sized(args)
-            || pool::sized(args);
+        let sized = given::sized(args);
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,
             (false, true) => Profile::Quick,

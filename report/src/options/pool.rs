@@ -4,29 +4,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
-use contention::pool::{Config, Variant};
+use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
 
 use crate::cli::{MeasureArgs, VariantArg};
 use crate::usage::usage;
-
-/// True when any pool flag sets a size, so the run's profile is "custom".
-pub fn sized(args: &MeasureArgs) -> bool {
-    !args.pool_sizes.is_empty()
-        || !args.hit.is_empty()
-        || args.rate.is_some()
-        || args.seconds.is_some()
-        || args.variant.is_some()
-        || !args.hit_wait_ms.is_empty()
-        || !args.miss_wait_ms.is_empty()
-        || args.rate_per_cpu.is_some()
-        || args.work_share.is_some()
-        || args.cpu_work_ms.is_some()
-        || args.lock_hold_us.is_some()
-        || args.db_connections.is_some()
-        || args.queue_timeout_ms.is_some()
-        || args.capacity_seconds.is_some()
-        || args.capacity_clients.is_some()
-}
 
 /// The experiment's config from the flags; validated only when it was asked for.
 pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
@@ -53,14 +34,15 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
             })
             .transpose()
     };
-    let run_length = "a run length above 0 seconds";
-    if let Some(seconds) = args.seconds {
-        config.window = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
+    let seconds = |flag, value| contention::limits::duration_from_seconds(flag, value, MIN_TRIAL, MAX_TRIAL);
+    if let Some(value) = args.seconds {
+        config.window = seconds("seconds", value)?;
     }
-    config.capacity_window =
-        length("capacity-seconds", args.capacity_seconds, 1.0, run_length)?.unwrap_or(config.capacity_window);
+    if let Some(value) = args.capacity_seconds {
+        config.capacity_window = seconds("capacity-seconds", value)?;
+    }
     config.queue_timeout =
-        length("queue-timeout-ms", args.queue_timeout_ms, 1e3, "above 0 milliseconds")?.unwrap_or(config.queue_timeout);
+        length("queue-timeout-ms", args.queue_timeout_ms, 1e3, QUEUE_TIMEOUT_RANGE)?.unwrap_or(config.queue_timeout);
     let work = "CPU work per request from 0.001 to 1000 ms (set directly, or by --work-share and the rate)";
     config.cpu_work = length("cpu-work-ms", args.cpu_work_ms, 1e3, work)?.or(config.cpu_work);
     if let Some(variant) = args.variant {

@@ -18,6 +18,7 @@ pub struct SectionView {
     pub figures: Vec<Figure>,
     pub tables: Vec<TableView>,
     pub notes: Vec<Finding>,
+    pub status: Vec<Finding>,
 }
 
 #[derive(Debug, Serialize)]
@@ -58,6 +59,7 @@ impl SectionView {
             figures: section.figures.clone(),
             tables: section.tables.iter().map(table_view).collect(),
             notes: section.notes.clone(),
+            status: section.status.clone(),
         }
     }
 }

@@ -1,0 +1,69 @@
+//! A run's files, wherever they are: a folder on disk (each file size-checked before it is
+//! read), or a pack already read into memory.
+
+use std::path::Path;
+
+use super::{check, pack, RunsError, MANIFEST};
+
+/// Where a run's files are: a folder on disk, or a pack already read into memory.
+pub(super) enum RunFiles {
+    Folder,
+    Pack(std::collections::BTreeMap<String, String>),
+}
+
+impl RunFiles {
+    /// A pack when `path` is a file, else a run folder.
+    pub(super) fn open(path: &Path) -> Result<Self, RunsError> {
+        if path.is_file() {
+            Ok(Self::Pack(pack::read(path)?))
+        } else {
+            Self::folder(path)
+        }
+    }
+
+    /// A run folder: it exists, holds something, and holds a manifest.
+    fn folder(dir: &Path) -> Result<Self, RunsError> {
+        let shown = || dir.display().to_string();
+        match std::fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(RunsError::NotAFolder { dir: shown() }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(RunsError::NoFolder { dir: shown() })
+            }
+            Err(source) => return Err(RunsError::Unreachable { dir: shown(), source }),
+        }
+        let mut entries = std::fs::read_dir(dir).map_err(|source| RunsError::Read { path: shown(), source })?;
+        if entries.next().is_none() {
+            return Err(RunsError::Empty { dir: shown() });
+        }
+        if !dir.join(MANIFEST).is_file() {
+            return Err(RunsError::NoManifest { dir: shown() });
+        }
+        Ok(Self::Folder)
+    }
+
+    /// The text of the run's file `name` (a plain file name).
+    pub(super) fn text(&self, run: &Path, name: &str) -> Result<String, RunsError> {
+        let path = run.join(name);
+        let shown = path.display().to_string();
+        match self {
+            Self::Folder => {
+                let meta = match std::fs::metadata(&path) {
+                    Ok(meta) if meta.is_file() => meta,
+                    _ => return Err(RunsError::MissingFile { path: shown }),
+                };
+                check::check_csv_size(&path, meta.len())?;
+                std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source })
+            }
+            Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
+        }
+    }
+
+    /// Whether the run holds a regular file `name`.
+    pub(super) fn has(&self, run: &Path, name: &str) -> bool {
+        match self {
+            Self::Folder => run.join(name).is_file(),
+            Self::Pack(files) => files.contains_key(name),
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! What became of each experiment a run lists, when it is not simply complete. A finished
+//! experiment is never lost: a kill between saving a CSV and saving the manifest leaves the
+//! experiment `running` beside a whole CSV, which is read back (it parses completely and
+//! every value checks) and marked recovered; a CSV named after an experiment that no record
+//! lists is recovered the same way. An experiment stopped before its rows were saved is
+//! interrupted; one whose file cannot be read is not shown, with why, and the rest of the
+//! run is read as usual. Temporary files (`.<name>.tmp-<pid>`) are never read.
+
+use serde::Serialize;
+
+use super::{ExperimentRecord, Run, RunFiles, State, EXPERIMENTS};
+
+/// How an experiment is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoteKind {
+    /// Its rows are shown, read from a whole CSV the manifest did not record as complete.
+    Recovered,
+    /// It did not finish: stopped (Ctrl-C, a kill, a crash) or failed before its rows were saved.
+    Interrupted,
+    /// Its file is there but cannot be read (damaged, altered, or a value out of range).
+    Unreadable,
+}
+
+/// One experiment of a run shown otherwise than whole, and why, in a sentence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExperimentNote {
+    pub experiment: String,
+    pub kind: NoteKind,
+    pub text: String,
+}
+
+impl ExperimentNote {
+    fn new(record: &ExperimentRecord, kind: NoteKind, text: String) -> Self {
+        Self { experiment: record.name.clone(), kind, text }
+    }
+
+    /// Whether the experiment's rows are shown despite the note.
+    pub fn shown(&self) -> bool {
+        self.kind == NoteKind::Recovered
+    }
+}
+
+impl Run {
+    /// Reads the rows of one record as far as its state allows; a note says what happened
+    /// when the record is not complete and read whole.
+    pub(super) fn read_record(&mut self, files: &RunFiles, record: &ExperimentRecord) -> Option<ExperimentNote> {
+        let (name, file) = (&record.name, &record.file);
+        let unreadable = |error| ExperimentNote::new(record, NoteKind::Unreadable, format!("not shown: {error}"));
+        match record.state {
+            State::Complete => self.read_experiment(files, record, Some(record.rows)).err().map(unreadable),
+            State::Failed => {
+                let why = record.failure.as_deref().unwrap_or("no reason recorded");
+                Some(ExperimentNote::new(record, NoteKind::Interrupted, format!("interrupted: {name} failed: {why}")))
+            }
+            State::Running if !files.has(&self.dir, file) => Some(ExperimentNote::new(
+                record,
+                NoteKind::Interrupted,
+                format!(
+                    "interrupted: {name} started at {} and did not finish (the run was stopped before its rows \
+                     were saved)",
+                    record.started_utc
+                ),
+            )),
+            State::Running => Some(match self.read_experiment(files, record, None) {
+                Ok(rows) => {
+                    let saved = self.manifest.experiments.iter_mut().find(|saved| saved.name == *name);
+                    saved.into_iter().for_each(|saved| saved.rows = rows);
+                    recovered(record)
+                }
+                Err(error) => unreadable(error),
+            }),
+        }
+    }
+
+    /// Recovers every whole CSV named after an experiment that the manifest does not list.
+    pub(super) fn recover_unlisted(&mut self, files: &RunFiles) {
+        for &name in EXPERIMENTS {
+            let file = format!("{name}.csv");
+            if self.manifest.record(name).is_some() || !files.has(&self.dir, &file) {
+                continue;
+            }
+            let mut record = ExperimentRecord::unlisted(name, 0);
+            let note = match self.read_experiment(files, &record, None) {
+                Ok(rows) => {
+                    record.rows = rows;
+                    let text = format!("recovered: {file} was complete but missing from the manifest (config unknown)");
+                    ExperimentNote::new(&record, NoteKind::Recovered, text)
+                }
+                Err(error) => {
+                    let text = format!("not shown: {file} is missing from the manifest and cannot be read: {error}");
+                    ExperimentNote::new(&record, NoteKind::Unreadable, text)
+                }
+            };
+            if note.shown() {
+                self.manifest.experiments.push(record);
+            }
+            self.notes.push(note);
+        }
+    }
+}
+
+/// The note on a CSV saved whole while its record still says running.
+fn recovered(record: &ExperimentRecord) -> ExperimentNote {
+    let (name, file) = (&record.name, &record.file);
+    ExperimentNote::new(
+        record,
+        NoteKind::Recovered,
+        format!(
+            "recovered: {file} was complete but the manifest still listed {name} as running (the run \
+             was stopped between saving the rows and the manifest)"
+        ),
+    )
+}
