@@ -62,7 +62,7 @@ pub fn pacing_findings(cells: &[CellSummary], logical_cpus: Option<usize>) -> Ve
         return vec!["Ratio 100 was not measured, so the collector's pace cannot be compared.".into()];
     };
     let fits = |c: &&CellSummary| logical_cpus.map_or(true, |cpus| c.threads <= cpus as u64);
-    let widest = at_default.iter().copied().filter(fits).next_back().unwrap_or(fewest);
+    let widest = at_default.iter().copied().rfind(fits).unwrap_or(fewest);
     let mut sentences = Vec::new();
     for (to, beyond) in [(widest, false), (most, true)] {
         if to.threads <= fewest.threads || (beyond && to.threads == widest.threads) {
