@@ -138,3 +138,59 @@ fn largest_ratio_sentence(cells: &[CellSummary]) -> Option<String> {
         }
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::summary::summarize;
+    use super::super::summary::tests::{cells, row, R100, R400};
+    use super::super::Row;
+    use super::*;
+
+    #[test]
+    fn curve_findings_follow_the_cells() {
+        let cells = cells(&[
+            (1, R100, [50.0, 51.0, 52.0]),
+            (4, R100, [300.0, 301.0, 302.0]),
+            (8, R100, [100.0, 101.0, 102.0]),
+            (8, R400, [200.0, 202.0, 204.0]),
+        ]);
+        let found = curve_findings(&cells);
+        assert_eq!((found.default_peak_threads, found.peaks_before_the_end), (Some(4), true));
+        assert_eq!(found.ratio_beat_default_at, vec![8]);
+        assert_eq!(
+            found.sentence,
+            "The ratio-100 curve peaks at 4 threads and does not rise after it; a higher ratio beat 100 beyond the \
+             noise at 8 threads."
+        );
+    }
+
+    #[test]
+    fn pacing_findings_follow_the_cells() {
+        // Collections per second: 10 at 1 thread, 20 at 2, 21 at 4 (past the 2 CPUs), 2 at ratio 2400.
+        let mut rows: Vec<Row> = [(1, R100), (2, R100), (4, R100), (4, GcRatio::Percent(2400))]
+            .into_iter()
+            .flat_map(|(threads, ratio)| (0..3).map(move |trial| row(threads, ratio, trial, 100.0 + trial as f64)))
+            .collect();
+        for row in &mut rows {
+            row.cycles_per_sec = match (row.threads, row.ratio) {
+                (_, GcRatio::Percent(2400)) => 2.0,
+                (threads, _) => 10.0 * threads.min(2) as f64 + row.trial as f64 * 0.1 + (threads / 4) as f64,
+            };
+            row.peak_heap_bytes = if row.ratio == R100 { 5 << 20 } else { 48 << 20 };
+        }
+        let found = pacing_findings(&summarize(&rows), Some(2));
+        assert_eq!(found.len(), 4, "{found:?}");
+        let rate = "At ratio 100, collections per second rose from 10.1 at 1 thread to";
+        assert!(found[0].starts_with(&format!("{rate} 20.1 at 2 threads: more threads allocating")), "{found:?}");
+        assert!(found[1].starts_with(&format!("{rate} 21.1 at 4 threads, more threads than the 2 CPUs")), "{found:?}");
+        assert!(found[2].contains("moved within the noise from 10% at 1 thread to 10% at 4 threads"), "{found:?}");
+        assert!(found[3].contains("ratio 2400 ran 2.00 collections per second against 21.1 at ratio 100"), "{found:?}");
+        assert!(found[3].contains("48 MiB against 5 MiB: fewer collections, paid for in memory"), "{found:?}");
+        let flat: Vec<Row> = rows.iter().filter(|row| row.threads != 4).cloned().collect();
+        let flat_found = pacing_findings(&summarize(&flat), None);
+        assert_eq!(flat_found.len(), 2, "no 4-thread cells: one rate, one pause share: {flat_found:?}");
+        assert!(flat_found[0]
+            .ends_with("at 2 threads: more threads allocating reached the trigger sooner, as in the article."));
+        assert!(pacing_findings(&[], None)[0].contains("Ratio 100 was not measured"));
+    }
+}
