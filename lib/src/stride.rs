@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::evidence::{self, Evidence, TooFewTrials};
+use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
 use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::perf::CounterReading;
@@ -288,8 +289,9 @@ pub fn knee(summaries: &[StrideSummary]) -> Option<Knee> {
     })
 }
 
-/// One sentence saying what the sweep showed, for the report and the notebooks.
-pub fn finding(summaries: &[StrideSummary]) -> String {
+/// One sentence saying what the sweep showed, for the report and the notebooks; where it
+/// shows no penalty, what the machine's `verdict` says may hide it.
+pub fn finding(summaries: &[StrideSummary], verdict: Option<&Verdict>) -> String {
     if summaries.len() == 1 {
         return "Only one stride was measured: the sweep needs two or more to compare.".into();
     }
@@ -304,10 +306,12 @@ pub fn finding(summaries: &[StrideSummary]) -> String {
              (interval {:.1}x to {:.1}x).",
             penalty.value, penalty.low, penalty.high
         ),
-        Some(Knee::NoPenalty { smallest_stride_bytes, best_stride_bytes }) => format!(
-            "No false-sharing penalty was observed on this machine: counters {smallest_stride_bytes} bytes \
-             apart were not measurably slower than {best_stride_bytes} bytes apart (their intervals overlap). \
-             See the machine section for why this machine may not show the effect."
+        Some(Knee::NoPenalty { smallest_stride_bytes, best_stride_bytes }) => then_what_may_hide_it(
+            format!(
+                "No false-sharing penalty was observed on this machine: counters {smallest_stride_bytes} bytes \
+                 apart were not measurably slower than {best_stride_bytes} bytes apart (their intervals overlap)."
+            ),
+            verdict,
         ),
     }
 }

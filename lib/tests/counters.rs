@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use contention::counters::{self, build, finding, summarize, Config, Layout, Padded64, Row, CACHE_PADDED_BYTES};
+use contention::fitness::verdict::{Fitness, Reason, ReasonKind, Verdict};
 use contention::harness::no_progress;
 use contention::{fault, RunError};
 
@@ -178,7 +179,7 @@ fn separated_intervals_claim_speed_for_memory() {
     assert!((padded.faster_than_compact.unwrap().value - 30.0).abs() < 1e-9);
     assert_eq!(padded.memory_vs_compact, Some(CACHE_PADDED_BYTES as f64 / 8.0));
     assert_eq!(padded.bytes_for_extrapolated_counters, 2 * CACHE_PADDED_BYTES as u64 * 100_000);
-    let text = finding(&summaries);
+    let text = finding(&summaries, None);
     assert!(text.starts_with("Padding each of the 2 shards"), "{text}");
     assert!(text.contains("faster than the compact array by 30.00x"), "{text}");
     assert!(text.contains("64-byte padding still took 2.50x"), "{text}");
@@ -189,12 +190,20 @@ fn separated_intervals_claim_speed_for_memory() {
 #[test]
 fn overlapping_intervals_claim_no_speed_up() {
     let times: Vec<(Layout, f64)> = Layout::ALL.iter().map(|&layout| (layout, 100.0)).collect();
-    let text = finding(&summarize(&rows_with_times(&times, 5.0)));
+    let summaries = summarize(&rows_with_times(&times, 5.0));
+    let text = finding(&summaries, None);
     assert!(text.contains("did not make the counter measurably faster"), "{text}");
-    assert!(text.contains("See the machine section"), "{text}");
+    let noisy = Verdict {
+        fitness: Fitness::Limited,
+        reasons: vec![Reason { kind: ReasonKind::NoisyTrials, fitness: Fitness::Limited, text: String::new() }],
+        unchecked: Vec::new(),
+    };
+    let inline = finding(&summaries, Some(&noisy));
+    assert!(!text.contains("verdict"), "{text}");
+    assert!(inline.contains("This machine's verdict, limited (noisy trials), can hide the effect."), "{inline}");
     assert!(text.contains("could not be told apart"), "{text}");
     assert!(text.contains("striped 1.00x (interval 0.90x to 1.11x), not measurably different"), "{text}");
-    assert_eq!(finding(&[]), "The counter layouts were not measured.");
+    assert_eq!(finding(&[], None), "The counter layouts were not measured.");
 }
 
 #[test]
@@ -220,7 +229,7 @@ fn too_few_trials_claim_nothing_about_speed() {
     for trials in [1, 2] {
         let rows: Vec<Row> = rows_with_times(&times, 1.0).into_iter().filter(|row| row.trial < trials).collect();
         let summaries = summarize(&rows);
-        let text = finding(&summaries);
+        let text = finding(&summaries, None);
         assert!(text.contains(&format!("too few trials (n={trials}")), "{text}");
         assert!(!text.contains("faster") && !text.contains("Against one shared atomic"), "{text}");
         assert!(summaries.iter().all(|s| s.evidence.budget_cut));

@@ -102,7 +102,7 @@ fn summary_marks_cells_with_too_few_cycles() {
         assert_eq!(cell.cycles, cycles);
         assert_eq!(cell.too_few_cycles, cycles < gc::MIN_CYCLES_TO_JUDGE, "{cell:?}");
     }
-    let text = gc::finding(&cells);
+    let text = gc::finding(&cells, None);
     assert!(text.starts_with("At ratio 100 throughput peaked at "), "{text}");
 }
 

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use contention::fitness::verdict::{Fitness, Verdict};
 use contention::harness::no_progress;
 use contention::perf::CounterReading;
 use contention::sharing::{self, article_headline, finding, summarize, Case, Config, Row};
@@ -143,7 +144,7 @@ fn too_few_trials_claim_nothing_and_the_headline_says_so() {
     for trials in [1, 2] {
         let cut: Vec<Row> = all.iter().filter(|row| row.trial < trials).cloned().collect();
         let summaries = summarize(&cut);
-        let text = finding(&summaries);
+        let text = finding(&summaries, None);
         assert!(text.contains(&format!("too few trials (n={trials}")) && !text.contains("took"), "{text}");
         let headline = article_headline(&summaries).unwrap();
         assert_eq!(headline.measured, None);
@@ -153,7 +154,7 @@ fn too_few_trials_claim_nothing_and_the_headline_says_so() {
         .iter()
         .flat_map(|&case| (0..9).map(move |trial| row(case, trial, 10_000_000 + trial as u64)))
         .collect();
-    assert!(!finding(&summarize(&nine)).contains("too few trials"));
+    assert!(!finding(&summarize(&nine), None).contains("too few trials"));
 }
 
 #[test]
@@ -181,7 +182,7 @@ fn separated_intervals_support_the_article_s_claims() {
     assert_eq!(summaries.iter().map(|s| s.case).collect::<Vec<_>>(), Case::ALL);
     let over_none = sharing::false_sharing_over(&summaries, Case::NoSharing).unwrap();
     assert!((over_none.value - 70.0 / 18.0).abs() < 1e-9);
-    let text = finding(&summaries);
+    let text = finding(&summaries, None);
     assert!(text.contains("took 3.89x"), "{text}");
     assert!(text.contains("the difference is false sharing"), "{text}");
     assert!(text.contains("False sharing took 0.95x"), "{text}");
@@ -189,23 +190,25 @@ fn separated_intervals_support_the_article_s_claims() {
 }
 
 #[test]
-fn overlapping_intervals_claim_no_effect_and_point_to_the_machine() {
+fn overlapping_intervals_claim_no_effect_and_give_the_verdict_inline() {
     let rows = rows_with_times(
         [(Case::Single, 20.0), (Case::TrueSharing, 20.5), (Case::FalseSharing, 20.0), (Case::NoSharing, 19.5)],
         2.0,
     );
-    let text = finding(&summarize(&rows));
+    let text = finding(&summarize(&rows), None);
     assert!(text.starts_with("No false-sharing penalty was observed on this machine"), "{text}");
-    assert!(text.contains("See the machine section"), "{text}");
+    let fit = Verdict { fitness: Fitness::Fit, reasons: Vec::new(), unchecked: Vec::new() };
+    let inline = finding(&summarize(&rows), Some(&fit));
+    assert!(inline.contains("stands in the way (verdict: fit), so here the effect is absent or smaller"), "{inline}");
     assert!(text.contains("could not be told apart from true sharing"), "{text}");
     assert!(text.contains("not measurably faster or slower than one thread"), "{text}");
 }
 
 #[test]
 fn missing_data_says_so() {
-    assert_eq!(finding(&[]), "The four-way control was not measured.");
+    assert_eq!(finding(&[], None), "The four-way control was not measured.");
     let one_thread = sharing::run(&small(1), &mut no_progress).unwrap().rows;
-    assert!(finding(&summarize(&one_thread)).starts_with("With one thread nothing is shared"));
+    assert!(finding(&summarize(&one_thread), None).starts_with("With one thread nothing is shared"));
 }
 
 #[test]

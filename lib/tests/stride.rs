@@ -143,14 +143,14 @@ fn knee_is_the_smallest_stride_near_the_best() {
         }
         other => panic!("expected a knee at 64, got {other:?}"),
     }
-    assert!(stride::finding(&summaries).contains("disappears at 64-byte strides"));
+    assert!(stride::finding(&summaries, None).contains("disappears at 64-byte strides"));
 }
 
 #[test]
 fn overlapping_intervals_mean_no_knee() {
     let summaries = summarize(&rows(&[(8, [10.0, 12.0, 11.0, 10.5, 11.5]), (64, [10.2, 10.8, 11.1, 10.4, 10.9])]));
     assert!(matches!(knee(&summaries), Some(Knee::NoPenalty { .. })));
-    assert!(stride::finding(&summaries).starts_with("No false-sharing penalty was observed on this machine"));
+    assert!(stride::finding(&summaries, None).starts_with("No false-sharing penalty was observed on this machine"));
     assert_eq!(knee(&[]), None);
 }
 
@@ -162,13 +162,13 @@ fn too_few_trials_claim_nothing() {
         let summaries = summarize(&cut);
         assert!(summaries.iter().all(|s| s.evidence.budget_cut && !s.evidence.sufficient));
         assert_eq!(knee(&summaries), Some(Knee::TooFewTrials { samples: trials as usize }));
-        let text = stride::finding(&summaries);
+        let text = stride::finding(&summaries, None);
         assert!(text.contains(&format!("too few trials ({expected}")) && !text.contains("disappears"), "{text}");
     }
     let nine = rows(&[(8, [40.0; 9]), (128, [10.0; 9])]);
     let summaries = summarize(&nine);
     assert!(summaries.iter().all(|s| s.evidence.sufficient));
-    assert!(!stride::finding(&summaries).contains("too few trials"));
+    assert!(!stride::finding(&summaries, None).contains("too few trials"));
 }
 
 #[test]

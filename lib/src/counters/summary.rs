@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Layout, Row};
 use crate::evidence::{self, Evidence};
+use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
 use crate::sharing::{describe_ratio, ratio_and_interval};
 use crate::stats::{Ratio, Summary};
 
@@ -107,7 +108,7 @@ fn find(summaries: &[LayoutSummary], layout: Layout) -> Option<&LayoutSummary> {
 
 /// The article's comparison on this machine: padded shards against the compact array,
 /// speed and memory.
-pub fn headline(summaries: &[LayoutSummary]) -> String {
+pub fn headline(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> String {
     let (Some(compact), Some(padded)) = (find(summaries, Layout::Compact), find(summaries, Layout::CachePadded)) else {
         return "The counter layouts were not measured.".into();
     };
@@ -134,19 +135,21 @@ pub fn headline(summaries: &[LayoutSummary]) -> String {
              for {memory}.",
             describe_ratio(&ratio)
         ),
-        Some(ratio) => format!(
-            "Padding each of the {shards} shards to {pad} bytes did not make the counter measurably faster than the \
-             compact array (compact's time over padded's: {}), yet costs {memory}. See the machine section for why \
-             this machine may not show the effect.",
-            ratio_and_interval(&ratio)
+        Some(ratio) => then_what_may_hide_it(
+            format!(
+                "Padding each of the {shards} shards to {pad} bytes did not make the counter measurably faster than \
+                 the compact array (compact's time over padded's: {}), yet costs {memory}.",
+                ratio_and_interval(&ratio)
+            ),
+            verdict,
         ),
         None => "The compact array was not measured.".into(),
     }
 }
 
 /// The headline, then 64- against 128-byte padding, then each fix against one shared atomic.
-pub fn finding(summaries: &[LayoutSummary]) -> String {
-    let mut sentences = vec![headline(summaries)];
+pub fn finding(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> String {
+    let mut sentences = vec![headline(summaries, verdict)];
     if evidence::check(summaries.iter().map(|summary| &summary.elapsed_ms)).is_err() {
         return sentences.join(" ");
     }

@@ -144,6 +144,28 @@ impl Verdict {
         }
         line
     }
+
+    /// For a sentence that found no effect, inline: what this verdict says may hide it.
+    pub fn may_hide_the_effect(&self) -> String {
+        let fitness = self.fitness.as_str();
+        if self.reasons.is_empty() {
+            return format!(
+                "Nothing this machine's checks look at stands in the way (verdict: {fitness}), so here the effect \
+                 is absent or smaller than the noise."
+            );
+        }
+        let labels: Vec<&str> = self.reasons.iter().map(|reason| reason.kind.label()).collect();
+        format!("This machine's verdict, {fitness} ({}), can hide the effect.", labels.join("; "))
+    }
+}
+
+/// `sentence`, then what `verdict` says may hide the effect the sentence did not find
+/// (nothing more where no verdict was given).
+pub fn then_what_may_hide_it(sentence: String, verdict: Option<&Verdict>) -> String {
+    match verdict {
+        Some(verdict) => format!("{sentence} {}", verdict.may_hide_the_effect()),
+        None => sentence,
+    }
 }
 
 /// Applies every rule to `facts`.

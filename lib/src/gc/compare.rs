@@ -124,46 +124,82 @@ pub fn figures<C: CellFigures>(cells: &[C], gain_threads: u64) -> Figures {
     }
 }
 
+/// What the high ratio did to throughput, as far as the interval can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GainKind {
+    Faster,
+    Slower,
+    NoMeasurableChange,
+    TooFewCycles,
+}
+
+impl GainKind {
+    fn of(gain: &RatioGain) -> Self {
+        if gain.too_few_cycles {
+            GainKind::TooFewCycles
+        } else if gain.gain.clearly_above_one() {
+            GainKind::Faster
+        } else if gain.gain.clearly_below_one() {
+            GainKind::Slower
+        } else {
+            GainKind::NoMeasurableChange
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            GainKind::Faster => "faster",
+            GainKind::Slower => "slower",
+            GainKind::NoMeasurableChange => "no measurable change",
+            GainKind::TooFewCycles => "too few cycles to judge",
+        }
+    }
+}
+
 /// Where the model and Go agree and differ, in one sentence: the thread count where
-/// ratio 100 peaks, and whether the high ratio gained beyond the noise.
+/// ratio 100 peaks, and what the high ratio did (faster, slower, or no change beyond the
+/// noise); a cell with too few cycles is compared with nothing.
 pub fn agreement(model: &Figures, go: &Figures) -> String {
     let mut agree = Vec::new();
     let mut differ = Vec::new();
+    let mut unjudged = Vec::new();
     if let (Some(model_peak), Some(go_peak)) = (model.default_peak_threads, go.default_peak_threads) {
-        let text = if model_peak == go_peak {
-            format!("ratio 100 peaks at {model_peak} threads in both")
-        } else {
-            format!("ratio 100 peaks at {model_peak} threads in the model and {go_peak} in Go")
-        };
         if model_peak == go_peak {
-            agree.push(text)
+            agree.push(format!("where ratio 100 peaks ({model_peak} threads in both)"));
         } else {
-            differ.push(text)
+            differ.push(format!("where ratio 100 peaks ({model_peak} threads in the model, {go_peak} in Go)"));
         }
     }
     if let (Some(model_gain), Some(go_gain)) = (&model.high_ratio_gain, &go.high_ratio_gain) {
-        let (model_gained, go_gained) = (model_gain.gain.clearly_above_one(), go_gain.gain.clearly_above_one());
+        let (model_kind, go_kind) = (GainKind::of(model_gain), GainKind::of(go_gain));
         let text = format!(
-            "ratio {HIGH_RATIO} at {} threads {} the model {:.2}x and Go {:.2}x",
+            "what ratio {HIGH_RATIO} does at {} threads (the model {:.2}x, {}; Go {:.2}x, {})",
             go_gain.threads,
-            if model_gained || go_gained { "gave" } else { "left" },
             model_gain.gain.value,
-            go_gain.gain.value
+            model_kind.words(),
+            go_gain.gain.value,
+            go_kind.words()
         );
-        if model_gained == go_gained {
-            agree.push(text)
-        } else {
-            differ.push(text)
+        match (model_kind, go_kind) {
+            (GainKind::TooFewCycles, _) | (_, GainKind::TooFewCycles) => unjudged.push(text),
+            _ if model_kind == go_kind => agree.push(text),
+            _ => differ.push(text),
         }
     }
-    match (agree.is_empty(), differ.is_empty()) {
-        (true, true) => "The model and Go share no cells to compare.".into(),
-        (false, true) => format!("The model and Go agree: {}.", agree.join("; ")),
-        (true, false) => format!("The model and Go differ: {}.", differ.join("; ")),
-        (false, false) => {
-            format!("The model and Go agree that {}, and differ: {}.", agree.join("; "), differ.join("; "))
-        }
+    let mut clauses = Vec::new();
+    if !agree.is_empty() {
+        clauses.push(format!("agree on {}", agree.join(" and ")));
     }
+    if !differ.is_empty() {
+        clauses.push(format!("differ on {}", differ.join(" and ")));
+    }
+    if !unjudged.is_empty() {
+        clauses.push(format!("cannot be compared on {}", unjudged.join(" and ")));
+    }
+    if clauses.is_empty() {
+        return "The model and Go share no cells to compare.".into();
+    }
+    format!("The model and Go {}.", clauses.join("; they "))
 }
 
 #[cfg(test)]
@@ -208,10 +244,21 @@ mod tests {
         let text = agreement(&figures(&flat, 8), &go_figures);
         assert_eq!(
             text,
-            "The model and Go differ: ratio 100 peaks at 8 threads in the model and 2 in Go; ratio 2400 at 8 threads \
-             gave the model 1.00x and Go 3.31x."
+            "The model and Go differ on where ratio 100 peaks (8 threads in the model, 2 in Go) and what ratio 2400 \
+             does at 8 threads (the model 1.00x, no measurable change; Go 3.31x, faster)."
         );
-        assert!(agreement(&go_figures, &go_figures).starts_with("The model and Go agree: ratio 100 peaks at 2"));
+        assert_eq!(
+            agreement(&go_figures, &go_figures),
+            "The model and Go agree on where ratio 100 peaks (2 threads in both) and what ratio 2400 does at 8 \
+             threads (the model 3.31x, faster; Go 3.31x, faster)."
+        );
+        let slower = summarize_go(&rows(&[(1, r100, 100.0), (8, r100, 200.0), (8, HIGH_RATIO, 120.0)]));
+        assert!(
+            agreement(&figures(&flat, 8), &figures(&slower, 8)).contains(
+                "differ on what ratio 2400 does at 8 threads (the model 1.00x, no measurable change; Go 0.60x, slower)"
+            ),
+            "a loss and no change are not agreement"
+        );
         assert_eq!(figures(&go, 4).high_ratio_gain, None, "no ratio 2400 at 4 threads or fewer but 8");
         assert_eq!([2, 4, 16, 1].map(|cpus| like_for_like_threads(&go, cpus)), [Some(2), Some(2), Some(8), Some(1)]);
         assert_eq!(like_for_like_threads(&go[2..], 1), Some(8), "only 8 measured: oversubscribed");

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{GcRatio, Workload};
 use super::run::Row;
+use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
 use crate::stats::{Ratio, Summary};
 
 /// The trials of one (threads, ratio) cell.
@@ -136,8 +137,9 @@ fn fastest<'a>(cells: impl Iterator<Item = &'a CellSummary>) -> Option<&'a CellS
 }
 
 /// What the sweep showed, in sentences, for the report and the notebooks. An effect is
-/// claimed only when the intervals do not overlap.
-pub fn finding(cells: &[CellSummary]) -> String {
+/// claimed only when the intervals do not overlap; where none is, what the machine's
+/// `verdict` says may hide it.
+pub fn finding(cells: &[CellSummary], verdict: Option<&Verdict>) -> String {
     let (Some(most), Some(peak)) = (most_threads(cells), peak_threads(cells, GcRatio::DEFAULT)) else {
         return if cells.is_empty() {
             "The GC sweep was not measured.".into()
@@ -163,13 +165,17 @@ pub fn finding(cells: &[CellSummary]) -> String {
     }
     let best = fastest(cells.iter().filter(|cell| cell.threads == most));
     if let (Some(best), Some(base)) = (best, at_most) {
-        text += &ratio_sentence(best, base);
+        text += &ratio_sentence(best, base, verdict);
     }
     let overall = fastest(cells.iter());
     if let Some((best, speedup)) = overall.and_then(|best| Some((best, over_one_thread(cells, best)?))) {
         text += &format!(
-            " The fastest cell ({} threads, ratio {}) ran {:.2}x one thread at ratio 100 (interval {:.2}x to {:.2}x).",
-            best.threads, best.ratio, speedup.value, speedup.low, speedup.high
+            " The fastest cell ({}, ratio {}) ran {:.2}x one thread at ratio 100 (interval {:.2}x to {:.2}x).",
+            threads_text(best.threads),
+            best.ratio,
+            speedup.value,
+            speedup.low,
+            speedup.high
         );
     }
     text
@@ -193,7 +199,7 @@ pub(super) fn enough_trials(cells: &[&CellSummary]) -> bool {
     })
 }
 
-fn ratio_sentence(best: &CellSummary, base: &CellSummary) -> String {
+fn ratio_sentence(best: &CellSummary, base: &CellSummary, verdict: Option<&Verdict>) -> String {
     let speedup = Ratio::between(&best.ops_per_sec, &base.ops_per_sec);
     if best.ratio != base.ratio && enough_trials(&[best, base]) && speedup.clearly_above_one() {
         format!(
@@ -208,13 +214,14 @@ fn ratio_sentence(best: &CellSummary, base: &CellSummary) -> String {
             base.cycles_per_sec.median
         )
     } else {
-        format!(
+        let sentence = format!(
             "At {} threads no ratio was measurably faster than 100 (the intervals overlap, or too few trials); \
-             pauses took {:.1}% of the time at ratio 100{}. See the machine section for why this machine may not show the effect.",
+             pauses took {:.1}% of the time at ratio 100{}.",
             base.threads,
             base.pause_share.median * 100.0,
             if base.too_few_cycles { " (too few cycles to judge)" } else { "" }
-        )
+        );
+        then_what_may_hide_it(sentence, verdict)
     }
 }
 
@@ -293,7 +300,7 @@ pub(super) mod tests {
         assert_eq!(peak_threads(&cells, R100).unwrap().threads, 4);
         let speedup = over_one_thread(&cells, cell(&cells, 8, R400).unwrap()).unwrap();
         assert!((speedup.value - 202.0 / 51.0).abs() < 1e-9);
-        let text = finding(&cells);
+        let text = finding(&cells, None);
         assert!(text.contains("peaked at 4 threads (301 operations/s) and fell to 101 at 8 threads"), "{text}");
         assert!(text.contains("raising the ratio to 400 gave 2.00x"), "{text}");
     }
@@ -302,7 +309,7 @@ pub(super) mod tests {
     fn overlapping_intervals_claim_nothing() {
         let cells =
             cells(&[(1, R100, [50.0, 51.0, 52.0]), (8, R100, [100.0, 150.0, 200.0]), (8, R400, [120.0, 160.0, 190.0])]);
-        let text = finding(&cells);
+        let text = finding(&cells, None);
         assert!(text.contains("At 8 threads no ratio was measurably faster than 100"), "{text}");
         assert!(!text.contains("raising"), "{text}");
     }
@@ -318,14 +325,14 @@ pub(super) mod tests {
         let few: Vec<bool> = cells.iter().map(|cell| cell.too_few_cycles).collect();
         assert_eq!(few, vec![false, false, true], "3 x 3 cycles < {MIN_CYCLES_TO_JUDGE}");
         assert!(!best_ratio_per_threads(&cells)[1].beats_default);
-        assert!(finding(&cells).contains("At 8 threads no ratio was measurably faster than 100"));
+        assert!(finding(&cells, None).contains("At 8 threads no ratio was measurably faster than 100"));
     }
 
     #[test]
     fn cells_sort_off_last_and_missing_default_is_said() {
         let cells = cells(&[(2, GcRatio::Off, [1.0, 2.0, 3.0]), (2, R400, [1.0, 2.0, 3.0])]);
         assert_eq!(cells.iter().map(|c| c.ratio).collect::<Vec<_>>(), vec![R400, GcRatio::Off]);
-        assert!(finding(&cells).starts_with("Ratio 100 (Go's default) was not measured"));
-        assert_eq!(finding(&[]), "The GC sweep was not measured.");
+        assert!(finding(&cells, None).starts_with("Ratio 100 (Go's default) was not measured"));
+        assert_eq!(finding(&[], None), "The GC sweep was not measured.");
     }
 }

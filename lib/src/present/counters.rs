@@ -2,7 +2,10 @@
 //! each machine's, speed and memory against the compact array, the extrapolation to 100 000
 //! counters, the chart, and the sentences the data supports.
 
-use super::{config_notes, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use super::{
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, PresentError, Section,
+    Table,
+};
 use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::{
@@ -24,8 +27,8 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) ->
     }
     let summaries: Vec<Vec<LayoutSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
-    section.headlines = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, headline(s))).collect();
+    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
+    section.headlines = per_machine(machines, &summaries, |s, verdict| headline(s, verdict));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(format!(
@@ -49,17 +52,9 @@ fn figure(
         let threads = s.first().map_or(0, |s| s.threads);
         series_from_summaries(format!("{}, {threads} threads", m.label), s)
     }));
-    let points: Vec<String> = machines
-        .iter()
-        .zip(summaries)
-        .map(|(m, s)| {
-            let layouts: Vec<String> = s
-                .iter()
-                .map(|s| format!("{}: {} ns", s.layout.short_label(), format::number(s.ns_per_increment.median)))
-                .collect();
-            format!("{}: {}", m.label, layouts.join(", "))
-        })
-        .collect();
+    let points = points_per_machine(machines, summaries, |s| {
+        format!("{}: {} ns", s.layout.short_label(), format::number(s.ns_per_increment.median))
+    });
     Ok(Figure {
         title: "counter layouts".into(),
         svg: counters_chart("Counter layouts: time per increment", &series)?,
@@ -226,7 +221,7 @@ mod tests {
         let unmeasured = table.rows.iter().find(|row| row[0].text == Layout::LocalFlush.name()).unwrap();
         assert!(unmeasured[4..].iter().all(|cell| cell.text == "n/a"));
         assert!(section.figures[0].text.contains("CachePadded: 11000 ns"), "{}", section.figures[0].text);
-        assert_eq!(section.summary(), headline(&summarize(&rows)));
+        assert_eq!(section.summary(), headline(&summarize(&rows), None));
         assert_eq!(layouts_table(&summarize(&rows)).rows.len(), 3);
     }
 }

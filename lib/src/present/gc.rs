@@ -46,7 +46,9 @@ pub fn section_with_go(
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
     for ((machine, cells), go) in machines.iter().zip(&summaries).zip(&go_cells) {
         let beside_go = go::sentence(cells, go.as_deref(), machine.logical_cpus);
-        section.findings.push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells))));
+        section
+            .findings
+            .push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells, machine.verdict.as_ref()))));
         section.figures.push(threads_figure(machine, cells, go.as_deref(), article.threads)?);
     }
     section.figures.push(ratio_figure(machines, &summaries, article.ratios)?);

@@ -7,6 +7,7 @@
 pub mod counters;
 pub mod gc;
 pub mod machine;
+mod measured;
 pub mod pool;
 pub mod rich;
 pub mod room;
@@ -15,13 +16,16 @@ pub mod sharing;
 pub mod stride;
 pub mod text;
 
+pub use measured::Measured;
+pub(crate) use measured::{config_notes, per_machine, points_per_machine};
+
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::chart::ChartError;
 use crate::evidence::Evidence;
 use crate::perf::CounterReading;
-use crate::runs::{Run, RunsError};
+use crate::runs::RunsError;
 use crate::stats::Summary;
 
 /// A section could not be built: a chart failed to draw, or reference data failed to read.
@@ -200,60 +204,6 @@ impl From<&str> for Cell {
     }
 }
 
-/// What one machine measured for an experiment: its label, its rows, the config it ran
-/// with and its logical CPUs, when known.
-#[derive(Debug, Clone)]
-pub struct Measured<'a, Row> {
-    pub label: String,
-    pub rows: &'a [Row],
-    pub config: Option<serde_json::Value>,
-    pub logical_cpus: Option<usize>,
-}
-
-impl<'a, Row> Measured<'a, Row> {
-    /// One machine's rows measured in this session (a notebook): no saved config.
-    pub fn new(label: impl Into<String>, rows: &'a [Row]) -> Self {
-        Self { label: label.into(), rows, config: None, logical_cpus: None }
-    }
-
-    /// The same, with the config it ran with (stated in the notes).
-    pub fn with_config(mut self, config: &impl Serialize) -> Self {
-        self.config = serde_json::to_value(config).ok();
-        self
-    }
-
-    /// The same, on a machine with `logical_cpus` CPUs (say which cells oversubscribe it).
-    pub fn on_cpus(mut self, logical_cpus: usize) -> Self {
-        self.logical_cpus = Some(logical_cpus);
-        self
-    }
-
-    /// Every run in `runs` that measured `experiment`, with the rows `rows` picks.
-    pub fn from_runs(runs: &'a [Run], experiment: &str, rows: fn(&'a Run) -> Option<&'a Vec<Row>>) -> Vec<Self> {
-        runs.iter()
-            .filter_map(|run| {
-                rows(run).map(|rows| Self {
-                    label: run.label(),
-                    rows,
-                    config: run.manifest.record(experiment).map(|record| record.config.clone()),
-                    logical_cpus: Some(run.manifest.machine.logical_cpus),
-                })
-            })
-            .collect()
-    }
-}
-
-/// "Measured with `key=value ...`." for each machine that knows its config.
-pub(crate) fn config_notes<Row>(machines: &[Measured<'_, Row>]) -> Vec<Finding> {
-    machines
-        .iter()
-        .filter_map(|m| {
-            let config = crate::format::config_text(m.config.as_ref()?);
-            Some(Finding::about(&m.label, format!("Measured with {config}.")))
-        })
-        .collect()
-}
-
 /// What the hardware counters said for one experiment's trials, grouped by case (stride,
 /// sharing case), in one sentence: the median per case, or that they were unavailable.
 pub fn cache_miss_note(groups: Vec<(String, Vec<CounterReading>)>) -> String {
@@ -271,8 +221,7 @@ pub fn cache_miss_note(groups: Vec<(String, Vec<CounterReading>)>) -> String {
         })
         .collect();
     if medians.is_empty() {
-        "Cache misses per trial: unavailable here (the kernel allowed no hardware counter; see the machine section)."
-            .into()
+        "Cache misses per trial: unavailable here (the kernel allowed no hardware counter).".into()
     } else {
         format!("Median cache misses per trial (perf_event_open): {}.", medians.join(", "))
     }

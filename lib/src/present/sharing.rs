@@ -1,7 +1,10 @@
 //! The four-way control as a [`Section`]: the article's table beside each machine's medians,
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
-use super::{cache_miss_note, config_notes, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use super::{
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured,
+    PresentError, Section, Table,
+};
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
@@ -26,7 +29,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     }
     let summaries: Vec<Vec<CaseSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
+    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(cases_table(machines, &summaries, article));
     section.tables.push(ratios_table(machines, &summaries, article));
@@ -50,17 +53,9 @@ fn figure(
         let threads = s.iter().map(|s| s.threads).max().unwrap_or(0);
         series_from_summaries(format!("{}, {threads} threads", m.label), s)
     }));
-    let points: Vec<String> = machines
-        .iter()
-        .zip(summaries)
-        .map(|(m, s)| {
-            let cases: Vec<String> = s
-                .iter()
-                .map(|s| format!("{}: {} ns", s.case.name(), format::number(s.ns_per_increment.median)))
-                .collect();
-            format!("{}: {}", m.label, cases.join(", "))
-        })
-        .collect();
+    let points = points_per_machine(machines, summaries, |s| {
+        format!("{}: {} ns", s.case.name(), format::number(s.ns_per_increment.median))
+    });
     Ok(Figure {
         title: "four-way control".into(),
         svg: sharing_chart("Four-way control: time per increment", &series)?,

@@ -1,7 +1,10 @@
 //! The stride sweep as a [`Section`]: the article's table beside each machine's medians,
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
-use super::{cache_miss_note, config_notes, Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use super::{
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured,
+    PresentError, Section, Table,
+};
 use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
@@ -19,7 +22,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
     }
     let summaries: Vec<Vec<StrideSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = machines.iter().zip(&summaries).map(|(m, s)| Finding::about(&m.label, finding(s))).collect();
+    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(
@@ -53,24 +56,14 @@ fn figure(
         let threads = s.first().map_or(0, |s| s.threads);
         series_from_summaries(format!("{}, {threads} threads", m.label), s)
     }));
-    let points: Vec<String> = machines
-        .iter()
-        .zip(summaries)
-        .map(|(m, s)| {
-            let points: Vec<String> = s
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{} B: {} ns per add ({})",
-                        s.stride_bytes,
-                        format::number(s.ns_per_op.median),
-                        format::ratio(s.relative_to_fastest)
-                    )
-                })
-                .collect();
-            format!("{}: {}", m.label, points.join(", "))
-        })
-        .collect();
+    let points = points_per_machine(machines, summaries, |s| {
+        format!(
+            "{} B: {} ns per add ({})",
+            s.stride_bytes,
+            format::number(s.ns_per_op.median),
+            format::ratio(s.relative_to_fastest)
+        )
+    });
     Ok(Figure {
         title: "stride sweep".into(),
         svg: stride_chart("Stride sweep: time per add", &series)?,

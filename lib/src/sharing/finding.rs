@@ -4,6 +4,7 @@
 
 use super::{false_sharing_over, Case, CaseSummary, FALSE_SHARING_DISTANCE_BYTES};
 use crate::evidence;
+use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
 use crate::stats::Ratio;
 
 /// "3.87x (interval 3.52x to 4.10x)".
@@ -16,8 +17,9 @@ pub fn ratio_and_interval(ratio: &Ratio) -> String {
     format!("{:.2}x, interval {:.2}x to {:.2}x", ratio.value, ratio.low, ratio.high)
 }
 
-/// A few sentences saying what the control showed, for the report and the notebooks.
-pub fn finding(summaries: &[CaseSummary]) -> String {
+/// A few sentences saying what the control showed, for the report and the notebooks; where
+/// it shows no penalty, what the machine's `verdict` says may hide it.
+pub fn finding(summaries: &[CaseSummary], verdict: Option<&Verdict>) -> String {
     let false_sharing = summaries.iter().find(|s| s.case == Case::FalseSharing);
     let no_sharing = summaries.iter().find(|s| s.case == Case::NoSharing);
     let (Some(false_sharing), Some(no_sharing)) = (false_sharing, no_sharing) else {
@@ -33,7 +35,7 @@ pub fn finding(summaries: &[CaseSummary]) -> String {
     let threads = false_sharing.threads;
     let mut sentences = Vec::new();
     if let Some(ratio) = false_sharing_over(summaries, Case::NoSharing) {
-        sentences.push(versus_no_sharing(threads, no_sharing.distance_bytes, &ratio));
+        sentences.push(versus_no_sharing(threads, no_sharing.distance_bytes, &ratio, verdict));
     }
     if let Some(ratio) = false_sharing_over(summaries, Case::TrueSharing) {
         sentences.push(versus_true_sharing(&ratio));
@@ -44,7 +46,7 @@ pub fn finding(summaries: &[CaseSummary]) -> String {
     sentences.join(" ")
 }
 
-fn versus_no_sharing(threads: u64, padding_bytes: u64, ratio: &Ratio) -> String {
+fn versus_no_sharing(threads: u64, padding_bytes: u64, ratio: &Ratio, verdict: Option<&Verdict>) -> String {
     let near = FALSE_SHARING_DISTANCE_BYTES;
     if ratio.clearly_above_one() {
         format!(
@@ -53,17 +55,22 @@ fn versus_no_sharing(threads: u64, padding_bytes: u64, ratio: &Ratio) -> String 
             describe_ratio(ratio)
         )
     } else if ratio.clearly_below_one() {
-        format!(
-            "On this machine counters {near} bytes apart were faster than counters {padding_bytes} bytes apart \
-             (time ratio {}), the opposite of a false-sharing penalty. See the machine section.",
-            ratio_and_interval(ratio)
+        then_what_may_hide_it(
+            format!(
+                "On this machine counters {near} bytes apart were faster than counters {padding_bytes} bytes apart \
+                 (time ratio {}), the opposite of a false-sharing penalty.",
+                ratio_and_interval(ratio)
+            ),
+            verdict,
         )
     } else {
-        format!(
-            "No false-sharing penalty was observed on this machine: counters {near} bytes apart were not measurably \
-             slower than counters {padding_bytes} bytes apart (time ratio {}, which includes 1). See the machine \
-             section for why this machine may not show the effect.",
-            ratio_and_interval(ratio)
+        then_what_may_hide_it(
+            format!(
+                "No false-sharing penalty was observed on this machine: counters {near} bytes apart were not \
+                 measurably slower than counters {padding_bytes} bytes apart (time ratio {}, which includes 1).",
+                ratio_and_interval(ratio)
+            ),
+            verdict,
         )
     }
 }

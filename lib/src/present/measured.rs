@@ -1,0 +1,95 @@
+//! What one machine measured for an experiment ([`Measured`]), and the per-machine
+//! sentences and notes every section builds from it.
+
+use serde::Serialize;
+
+use super::{machine, Finding};
+use crate::fitness::Verdict;
+use crate::runs::Run;
+
+/// What one machine measured for an experiment: its label, its rows, the config it ran
+/// with, its logical CPUs and its fitness verdict, when known.
+#[derive(Debug, Clone)]
+pub struct Measured<'a, Row> {
+    pub label: String,
+    pub rows: &'a [Row],
+    pub config: Option<serde_json::Value>,
+    pub logical_cpus: Option<usize>,
+    /// Said inline by a finding that shows no effect: what on this machine may hide it.
+    pub verdict: Option<Verdict>,
+}
+
+impl<'a, Row> Measured<'a, Row> {
+    /// One machine's rows measured in this session (a notebook): no saved config.
+    pub fn new(label: impl Into<String>, rows: &'a [Row]) -> Self {
+        Self { label: label.into(), rows, config: None, logical_cpus: None, verdict: None }
+    }
+
+    /// The same, with the config it ran with (stated in the notes).
+    pub fn with_config(mut self, config: &impl Serialize) -> Self {
+        self.config = serde_json::to_value(config).ok();
+        self
+    }
+
+    /// The same, on a machine with `logical_cpus` CPUs (say which cells oversubscribe it).
+    pub fn on_cpus(mut self, logical_cpus: usize) -> Self {
+        self.logical_cpus = Some(logical_cpus);
+        self
+    }
+
+    /// The same, on a machine with this fitness `verdict` (a finding without an effect says
+    /// what in it may hide the effect).
+    pub fn with_verdict(mut self, verdict: Verdict) -> Self {
+        self.verdict = Some(verdict);
+        self
+    }
+
+    /// Every run in `runs` that measured `experiment`, with the rows `rows` picks.
+    pub fn from_runs(runs: &'a [Run], experiment: &str, rows: fn(&'a Run) -> Option<&'a Vec<Row>>) -> Vec<Self> {
+        runs.iter()
+            .filter_map(|run| {
+                rows(run).map(|rows| Self {
+                    label: run.label(),
+                    rows,
+                    config: run.manifest.record(experiment).map(|record| record.config.clone()),
+                    logical_cpus: Some(run.manifest.machine.logical_cpus),
+                    verdict: Some(machine::assess(&machine::MachineRun::from_run(run)).verdict),
+                })
+            })
+            .collect()
+    }
+}
+
+/// One sentence per machine, from its summaries and its fitness verdict.
+pub(crate) fn per_machine<Row, S>(
+    machines: &[Measured<'_, Row>],
+    summaries: &[S],
+    sentence: impl Fn(&S, Option<&Verdict>) -> String,
+) -> Vec<Finding> {
+    machines.iter().zip(summaries).map(|(m, s)| Finding::about(&m.label, sentence(s, m.verdict.as_ref()))).collect()
+}
+
+/// "label: a, b, c" for each machine, every one of its summaries in words by `point`: what
+/// a chart shows, for its text stand-in.
+pub(crate) fn points_per_machine<Row, S>(
+    machines: &[Measured<'_, Row>],
+    summaries: &[Vec<S>],
+    point: impl Fn(&S) -> String,
+) -> Vec<String> {
+    machines
+        .iter()
+        .zip(summaries)
+        .map(|(m, s)| format!("{}: {}", m.label, s.iter().map(&point).collect::<Vec<_>>().join(", ")))
+        .collect()
+}
+
+/// "Measured with `key=value ...`." for each machine that knows its config.
+pub(crate) fn config_notes<Row>(machines: &[Measured<'_, Row>]) -> Vec<Finding> {
+    machines
+        .iter()
+        .filter_map(|m| {
+            let config = crate::format::config_text(m.config.as_ref()?);
+            Some(Finding::about(&m.label, format!("Measured with {config}.")))
+        })
+        .collect()
+}
