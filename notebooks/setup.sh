@@ -8,7 +8,7 @@
 #      JUPYTER_PATH so it wins over any other "rust" kernel,
 #   5. the lab's lib compiled into the build folder the next kernel gets (notebook 00's setup
 #      cell, shared by 00-05, run headlessly), so the reader's first notebook starts in
-#      seconds. It runs every time: when nothing changed it takes seconds too.
+#      seconds. It runs every time (about 25 s when nothing changed: a kernel starts and stops).
 # An evcxr_jupyter already installed at another version is used as it is (the script says
 # so); `--install-evcxr` replaces it by 0.22.0, the version the notebooks are checked with.
 set -euo pipefail
@@ -58,7 +58,7 @@ kernel_dir="$venv/share/jupyter/kernels/rust"
 launcher="$root/notebooks/kernel.sh"
 registered() { grep -qF "\"$launcher\"" "$kernel_dir/kernel.json" 2>/dev/null && grep -qF "\"$evcxr\"" "$kernel_dir/kernel.json"; }
 plan "4. the kernel registered in .venv" "$(registered && echo registered || echo 'under a second')"
-plan "5. the lib built for notebooks 00-05" "about 2 minutes the first time, seconds after"
+plan "5. the lib built for notebooks 00-05" "about 2 minutes the first time, 25 s after"
 plan "then each notebook's setup cell" "seconds (06: polars compiles once, minutes)"
 
 if [ -z "$evcxr" ]; then
