@@ -17,6 +17,10 @@ Usage (from the repository root, after notebooks/setup.sh):
     .venv/bin/python notebooks/check.py                # cleared check, then execute all
     .venv/bin/python notebooks/check.py --cleared-only # fast: outputs cleared?
     .venv/bin/python notebooks/check.py --keep out/notebooks notebooks/01-*.ipynb
+    .venv/bin/python notebooks/check.py --warm-up      # setup.sh's last step (see below)
+
+--warm-up executes only the setup cell of notebook 00 (the same cell as 01-05's), in the
+build folder the next kernel gets, so that the reader's first notebook finds the lib built.
 """
 
 import argparse
@@ -26,6 +30,7 @@ import shutil
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -45,6 +50,8 @@ SKIPPED_TEXT = re.compile(r"\bskipped\b", re.IGNORECASE)
 COMPILING_TEXT = re.compile(r"^\s*Compiling \S+ v\S+", re.MULTILINE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.
 NOTEBOOK_S = 180
+# Its setup cell is the one notebooks 01-05 share (06 builds polars unoptimised: not warmed).
+WARM_UP_NOTEBOOK = "00-your-machine.ipynb"
 
 
 def parse_args():
@@ -53,6 +60,7 @@ def parse_args():
     parser.add_argument("--cleared-only", action="store_true", help="only check that outputs are cleared")
     parser.add_argument("--keep", type=Path, help="write the executed copies here (default: a temporary folder)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds one cell may take (default 900)")
+    parser.add_argument("--warm-up", action="store_true", help="only build the lib: run notebook 00's setup cell")
     return parser.parse_args()
 
 
@@ -153,10 +161,9 @@ def cell_seconds(cell):
     return (parse(end) - parse(start)).total_seconds()
 
 
-def execute(path, out_dir, timeout):
-    """Runs one notebook; returns (problems, seconds of the first code cell, crates it
-    compiled, total seconds)."""
-    notebook = nbformat.read(path, as_version=4)
+def execute(notebook, path, timeout):
+    """Runs a notebook read from `path` (in place); returns (problems, seconds of the first
+    code cell, crates it compiled, total seconds)."""
     with tempfile.TemporaryDirectory(prefix="kernel-log-") as log_dir:
         kernel_log = KernelLog(log_dir)
         client = NotebookClient(
@@ -181,15 +188,42 @@ def execute(path, out_dir, timeout):
         kernel_log.file.close()
     problems.extend(problem for problem in problems_in(notebook) if problem not in problems)
     problems.extend(rebuilds_after_setup(notebook, kernel_log))
-    nbformat.write(notebook, out_dir / path.name)
     code_cells = [index for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
     first = cell_seconds(notebook.cells[code_cells[0]]) if code_cells else None
     setup_crates = len(compiled_crates(kernel_log.by_cell.get(code_cells[0], ""))) if code_cells else 0
     return problems, first, setup_crates, total
 
 
+@contextmanager
+def kernel_environment():
+    """The kernel registered in .venv, with a config folder that makes a panic fail its cell."""
+    with tempfile.TemporaryDirectory(prefix="evcxr-ci-") as config_dir:
+        (Path(config_dir) / "init.evcxr").write_text(INIT_EVCXR)
+        os.environ["EVCXR_CONFIG_DIR"] = config_dir
+        os.environ["RUST_BACKTRACE"] = "0"
+        jupyter_path = [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]
+        os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter_path))
+        yield
+
+
+def warm_up(timeout):
+    """Runs notebook 00's setup cell alone: the lib compiles into the build folder the next
+    kernel gets (the lowest one no running kernel holds). Returns 1 when the cell failed."""
+    path = HERE / WARM_UP_NOTEBOOK
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells = [next(cell for cell in notebook.cells if cell.cell_type == "code")]
+    with kernel_environment():
+        problems, seconds, crates, _ = execute(notebook, path, timeout)
+    print(f"   the setup cell of {path.name} ran in {seconds or 0:.0f} s ({crates} crates compiled)")
+    for problem in problems:
+        print(f"     {problem}")
+    return 1 if problems else 0
+
+
 def main():
     args = parse_args()
+    if args.warm_up:
+        return warm_up(args.timeout)
     paths = sorted(path.resolve() for path in (args.notebooks or HERE.glob("*.ipynb")))
     if not paths:
         print("no notebooks found")
@@ -207,12 +241,7 @@ def main():
 
     out_dir = args.keep or Path(tempfile.mkdtemp(prefix="notebooks-executed-"))
     out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="evcxr-ci-") as config_dir:
-        (Path(config_dir) / "init.evcxr").write_text(INIT_EVCXR)
-        os.environ["EVCXR_CONFIG_DIR"] = config_dir
-        os.environ["RUST_BACKTRACE"] = "0"
-        jupyter_path = [str(VENV / "share/jupyter"), os.environ.get("JUPYTER_PATH")]
-        os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter_path))
+    with kernel_environment():
         started = time.monotonic()
         failed = sum(check_one(path, out_dir, args.timeout) for path in paths)
         print(f"{len(paths)} notebooks executed in {time.monotonic() - started:.0f} s")
@@ -226,7 +255,9 @@ def main():
 
 def check_one(path, out_dir, timeout):
     """Executes one notebook and prints how it went; returns True when it failed."""
-    problems, first, setup_crates, total = execute(path, out_dir, timeout)
+    notebook = nbformat.read(path, as_version=4)
+    problems, first, setup_crates, total = execute(notebook, path, timeout)
+    nbformat.write(notebook, out_dir / path.name)
     after_setup = total - (first or 0)
     budget = "" if after_setup <= NOTEBOOK_S else f" (over the {NOTEBOOK_S} s budget)"
     first_text = f"{first:.1f} s, {setup_crates} crates compiled" if first is not None else "-"

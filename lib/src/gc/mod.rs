@@ -32,7 +32,7 @@ mod verify;
 pub mod workload;
 
 pub use config::{default_thread_counts, Config, GcRatio, Workload};
-pub use findings::{curve_findings, CurveFindings};
+pub use findings::{curve_findings, pacing_findings, CurveFindings};
 pub use go::{summarize_go, GoCell, GoRow, GO_CSV};
 pub use run::{run, Row};
 pub use summary::{finding, summarize, CellSummary, MIN_CYCLES_TO_JUDGE};

@@ -193,7 +193,7 @@ const MIN_TRIALS_FOR_A_CLAIM: usize = 3;
 pub const MIN_CYCLES_TO_JUDGE: u64 = 10;
 
 /// Enough trials, and enough cycles where the cell collects at all (`off` may run none).
-fn enough_trials(cells: &[&CellSummary]) -> bool {
+pub(super) fn enough_trials(cells: &[&CellSummary]) -> bool {
     cells.iter().all(|cell| {
         cell.ops_per_sec.samples >= MIN_TRIALS_FOR_A_CLAIM && (!cell.too_few_cycles || cell.ratio == GcRatio::Off)
     })
@@ -226,10 +226,10 @@ fn ratio_sentence(best: &CellSummary, base: &CellSummary, verdict: Option<&Verdi
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn row(threads: u64, ratio: GcRatio, trial: u64, ops_per_sec: f64) -> Row {
+    pub(in crate::gc) fn row(threads: u64, ratio: GcRatio, trial: u64, ops_per_sec: f64) -> Row {
         Row {
             threads,
             ratio,
@@ -271,7 +271,7 @@ mod tests {
         }
     }
 
-    fn cells(samples: &[(u64, GcRatio, [f64; 3])]) -> Vec<CellSummary> {
+    pub(in crate::gc) fn cells(samples: &[(u64, GcRatio, [f64; 3])]) -> Vec<CellSummary> {
         let rows: Vec<Row> = samples
             .iter()
             .flat_map(|&(threads, ratio, values)| {
@@ -281,8 +281,8 @@ mod tests {
         summarize(&rows)
     }
 
-    const R100: GcRatio = GcRatio::DEFAULT;
-    const R400: GcRatio = GcRatio::Percent(400);
+    pub(in crate::gc) const R100: GcRatio = GcRatio::DEFAULT;
+    pub(in crate::gc) const R400: GcRatio = GcRatio::Percent(400);
 
     #[test]
     fn separated_intervals_support_a_claim() {
@@ -312,24 +312,6 @@ mod tests {
         let text = finding(&cells, None);
         assert!(text.contains("At 8 threads no ratio was measurably faster than 100"), "{text}");
         assert!(!text.contains("raising"), "{text}");
-    }
-
-    #[test]
-    fn curve_findings_follow_the_cells() {
-        let cells = cells(&[
-            (1, R100, [50.0, 51.0, 52.0]),
-            (4, R100, [300.0, 301.0, 302.0]),
-            (8, R100, [100.0, 101.0, 102.0]),
-            (8, R400, [200.0, 202.0, 204.0]),
-        ]);
-        let found = crate::gc::curve_findings(&cells);
-        assert_eq!((found.default_peak_threads, found.peaks_before_the_end), (Some(4), true));
-        assert_eq!(found.ratio_beat_default_at, vec![8]);
-        assert_eq!(
-            found.sentence,
-            "The ratio-100 curve peaks at 4 threads and does not rise after it; a higher ratio beat 100 beyond the \
-             noise at 8 threads."
-        );
     }
 
     #[test]
