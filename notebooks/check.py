@@ -19,7 +19,7 @@ Usage (from the repository root, after notebooks/setup.sh):
     .venv/bin/python notebooks/check.py --keep out/notebooks notebooks/01-*.ipynb
     .venv/bin/python notebooks/check.py --warm-up      # setup.sh's last step (see below)
 
---warm-up executes only the setup cell of notebook 00 (the same cell as 01-05's), in the
+--warm-up executes only the setup cell of notebook 00 (the same cell as 01-06's), in the
 build folder the next kernel gets, so that the reader's first notebook finds the lib built.
 """
 
@@ -50,7 +50,7 @@ SKIPPED_TEXT = re.compile(r"\bskipped\b", re.IGNORECASE)
 COMPILING_TEXT = re.compile(r"^\s*Compiling \S+ v\S+", re.MULTILINE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.
 NOTEBOOK_S = 180
-# Its setup cell is the one notebooks 01-05 share (06 builds polars unoptimised: not warmed).
+# Its setup cell is the one every other notebook shares.
 WARM_UP_NOTEBOOK = "00-your-machine.ipynb"
 
 

@@ -7,7 +7,7 @@
 #      global Jupyter folder; notebooks/lab.sh and notebooks/check.py put it first in
 #      JUPYTER_PATH so it wins over any other "rust" kernel,
 #   5. the lab's lib compiled into the build folder the next kernel gets (notebook 00's setup
-#      cell, shared by 00-05, run headlessly), so the reader's first notebook starts in
+#      cell, shared by every notebook, run headlessly), so the reader's first notebook starts in
 #      seconds. It runs every time (about 25 s when nothing changed: a kernel starts and stops).
 # An evcxr_jupyter already installed at another version is used as it is (the script says
 # so); `--install-evcxr` replaces it by 0.22.0, the version the notebooks are checked with.
@@ -58,8 +58,8 @@ kernel_dir="$venv/share/jupyter/kernels/rust"
 launcher="$root/notebooks/kernel.sh"
 registered() { grep -qF "\"$launcher\"" "$kernel_dir/kernel.json" 2>/dev/null && grep -qF "\"$evcxr\"" "$kernel_dir/kernel.json"; }
 plan "4. the kernel registered in .venv" "$(registered && echo registered || echo 'under a second')"
-plan "5. the lib built for notebooks 00-05" "about 2 minutes the first time, 25 s after"
-plan "then each notebook's setup cell" "seconds (06: polars compiles once, minutes)"
+plan "5. the lib built for the notebooks" "about 2 minutes the first time, 25 s after"
+plan "then each notebook's setup cell" "seconds"
 
 if [ -z "$evcxr" ]; then
     step "1. installing evcxr_jupyter $evcxr_version (about 12 minutes on 2 CPUs; progress below)"
@@ -110,7 +110,7 @@ spec["argv"] = ["bash", launcher, *spec["argv"]]
 json.dump(spec, open(path, "w"), indent=2)
 PYTHON
 fi
-step "5. building the lab's lib for notebooks 00-05 (about 2 minutes the first time on 2 CPUs)"
+step "5. building the lab's lib for the notebooks (about 2 minutes the first time on 2 CPUs)"
 began=$SECONDS
 "$venv/bin/python" "$root/notebooks/check.py" --warm-up
 step "   built in $(took "$began")"
