@@ -12,7 +12,12 @@ const NOT_SIZES: [&str; 3] = ["label", "quick", "no-go"];
 
 /// Every measuring flag given, by its name on the command line, in the order of `--help`.
 pub fn measure_flags(args: &MeasureArgs) -> Vec<&'static str> {
-    let given = [
+    flags(args).into_iter().filter(|(_, set)| *set).map(|(flag, _)| flag).collect()
+}
+
+/// Every measuring flag, and whether `args` set it (a test checks this names them all).
+fn flags(args: &MeasureArgs) -> [(&'static str, bool); 33] {
+    [
         ("label", args.label.is_some()),
         ("quick", args.quick),
         ("threads", !args.threads.is_empty()),
@@ -46,8 +51,7 @@ pub fn measure_flags(args: &MeasureArgs) -> Vec<&'static str> {
         ("queue-timeout-ms", args.queue_timeout_ms.is_some()),
         ("capacity-seconds", args.capacity_seconds.is_some()),
         ("capacity-clients", args.capacity_clients.is_some()),
-    ];
-    given.into_iter().filter(|(_, set)| *set).map(|(flag, _)| flag).collect()
+    ]
 }
 
 /// Whether any flag set an experiment's size (the run's profile is then "custom").
@@ -90,5 +94,15 @@ mod tests {
         );
         assert!(refuse_beside_saved_runs(&MeasureArgs::default(), false, "--compare").is_ok());
         assert!(refuse_beside_saved_runs(&MeasureArgs::default(), true, "--compare").is_err());
+    }
+
+    #[test]
+    fn the_list_names_every_measuring_flag_clap_knows() {
+        use clap::Args;
+        let command = MeasureArgs::augment_args(clap::Command::new("measure"));
+        let declared: Vec<String> =
+            command.get_arguments().filter_map(|arg| arg.get_long()).map(str::to_string).collect();
+        let listed: Vec<String> = flags(&MeasureArgs::default()).iter().map(|(flag, _)| flag.to_string()).collect();
+        assert_eq!(listed, declared, "a flag missing here would be silently ignored beside --from");
     }
 }
