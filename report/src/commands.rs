@@ -10,8 +10,9 @@ use contention::runs::{load_all, FoundRuns, Run};
 use crate::experiment::Experiment;
 use crate::options::{MeasureOptions, Options, ReportOptions, Source};
 use crate::output::Format;
-use crate::store::{self, write_atomic};
+use crate::store;
 use crate::usage::usage;
+use crate::write::write_atomic;
 use crate::{json, markdown, page, sections, terminal};
 
 pub fn execute(options: Options) -> Result<()> {

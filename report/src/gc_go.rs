@@ -13,7 +13,7 @@ use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 use serde::Serialize;
 
-use crate::store::{write_atomic, write_csv};
+use crate::write::{write_atomic, write_csv};
 
 const MAIN_GO: &str = include_str!("../gc-go/main.go");
 const GO_MOD: &str = include_str!("../gc-go/go.mod");

@@ -20,6 +20,7 @@ mod sections;
 mod store;
 mod terminal;
 mod usage;
+mod write;
 
 use std::process::ExitCode;
 

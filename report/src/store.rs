@@ -1,10 +1,9 @@
 //! Measuring and saving, in one place: run folders on disk (`<out>/<label>-<utc>/`) with one
 //! CSV per experiment and a manifest rewritten before and after each experiment, so a later
-//! failure loses nothing already measured and says what it interrupted. Every file is written whole or not at all: to a
-//! temporary file, then renamed. Reading a run back is the lib's (`contention::runs`).
+//! failure loses nothing already measured and says what it interrupted. Every file is
+//! written whole or not at all ([`crate::write`]). Reading a run back is the lib's (`contention::runs`).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -18,6 +17,7 @@ use crate::experiment::Experiment;
 use crate::options::MeasureOptions;
 use crate::progress::Reporter;
 use crate::usage::usage;
+use crate::write::{write_atomic, write_csv};
 
 /// Beside the rows of a run that included the machine experiment: the verdict and its facts.
 pub const VERDICT_FILE: &str = "verdict.json";
@@ -180,33 +180,6 @@ fn create_run_folder(out: &Path, name: &str) -> Result<PathBuf> {
     anyhow::bail!("{MAX_SAME_SECOND_RUNS} run folders named {name}* already exist in {}", out.display())
 }
 
-/// Writes rows as CSV with a header named after the row's fields.
-pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> Result<()> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    for row in rows {
-        writer.serialize(row).with_context(|| format!("encoding a row of {}", path.display()))?;
-    }
-    let bytes = writer.into_inner().context("finishing the CSV")?;
-    write_atomic(path, &bytes)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it
-/// over `path`: readers see the old file or the whole new one, never a part.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{file_name}.tmp-{}", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result.with_context(|| format!("writing {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,18 +213,5 @@ mod tests {
         let states: Vec<State> = saved.experiments.iter().map(|record| record.state).collect();
         assert_eq!(states, [State::Complete, State::Failed]);
         assert_eq!(saved.experiments[1].failure.as_deref(), Some("a wrong sum"));
-    }
-
-    #[test]
-    fn atomic_write_replaces_whole_file_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("contention-atomic-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rows.csv");
-        write_atomic(&path, b"old").unwrap();
-        write_atomic(&path, b"new contents").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"new contents");
-        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
-        assert_eq!(leftovers, vec![std::ffi::OsString::from("rows.csv")]);
-        fs::remove_dir_all(&dir).unwrap();
     }
 }
