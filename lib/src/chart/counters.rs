@@ -17,15 +17,7 @@ pub fn layout_x(layout: Layout) -> f64 {
 pub fn series_from_summaries(label: impl Into<String>, summaries: &[LayoutSummary]) -> Series {
     Series {
         label: label.into(),
-        points: summaries
-            .iter()
-            .map(|s| IntervalPoint {
-                x: layout_x(s.layout),
-                median: s.ns_per_increment.median,
-                low: s.ns_per_increment.median_low,
-                high: s.ns_per_increment.median_high,
-            })
-            .collect(),
+        points: summaries.iter().map(|s| IntervalPoint::median_of(layout_x(s.layout), &s.ns_per_increment)).collect(),
     }
 }
 

@@ -10,22 +10,19 @@ use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 
 use super::{series_color, ChartError, IntervalPoint, Series};
+use crate::gc::compare::CellFigures;
 use crate::gc::summary::CellSummary;
 use crate::gc::GcRatio;
 
-/// Operations per second against threads at one ratio (x = thread count).
-pub fn series_by_threads(label: impl Into<String>, cells: &[CellSummary], ratio: GcRatio) -> Series {
+/// Operations per second against threads at one ratio (x = thread count), from the model's
+/// cells or real Go's.
+pub fn series_by_threads<C: CellFigures>(label: impl Into<String>, cells: &[C], ratio: GcRatio) -> Series {
     Series {
         label: label.into(),
         points: cells
             .iter()
-            .filter(|cell| cell.ratio == ratio)
-            .map(|cell| IntervalPoint {
-                x: cell.threads as f64,
-                median: cell.ops_per_sec.median,
-                low: cell.ops_per_sec.median_low,
-                high: cell.ops_per_sec.median_high,
-            })
+            .filter(|cell| cell.ratio() == ratio)
+            .map(|cell| IntervalPoint::median_of(cell.threads() as f64, cell.ops_per_sec()))
             .collect(),
     }
 }

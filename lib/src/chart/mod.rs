@@ -15,6 +15,8 @@ use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use thiserror::Error;
 
+use crate::stats::Summary;
+
 /// A chart could not be drawn.
 #[derive(Debug, Error)]
 #[error("could not draw the {chart} chart: {message}")]
@@ -74,6 +76,13 @@ pub struct IntervalPoint {
     pub median: f64,
     pub low: f64,
     pub high: f64,
+}
+
+impl IntervalPoint {
+    /// The median of `summary` at `x`, with the median's interval.
+    pub fn median_of(x: f64, summary: &Summary) -> Self {
+        Self { x, median: summary.median, low: summary.median_low, high: summary.median_high }
+    }
 }
 
 /// A named series of points (one machine, one ratio, one pool variant...).

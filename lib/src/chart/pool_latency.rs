@@ -39,15 +39,7 @@ pub fn fixed_series(
         points: summaries
             .iter()
             .filter(|s| s.key.variant == Variant::Fixed && s.key.hit_rate == hit_rate)
-            .map(|s| {
-                let value = percentile(s);
-                IntervalPoint {
-                    x: s.key.pool_threads as f64,
-                    median: value.median,
-                    low: value.median_low,
-                    high: value.median_high,
-                }
-            })
+            .map(|s| IntervalPoint::median_of(s.key.pool_threads as f64, percentile(s)))
             .collect(),
     }
 }

@@ -17,15 +17,7 @@ pub fn case_x(case: Case) -> f64 {
 pub fn series_from_summaries(label: impl Into<String>, summaries: &[CaseSummary]) -> Series {
     Series {
         label: label.into(),
-        points: summaries
-            .iter()
-            .map(|s| IntervalPoint {
-                x: case_x(s.case),
-                median: s.ns_per_increment.median,
-                low: s.ns_per_increment.median_low,
-                high: s.ns_per_increment.median_high,
-            })
-            .collect(),
+        points: summaries.iter().map(|s| IntervalPoint::median_of(case_x(s.case), &s.ns_per_increment)).collect(),
     }
 }
 

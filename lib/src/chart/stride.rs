@@ -14,15 +14,7 @@ const CHART: &str = "stride";
 pub fn series_from_summaries(label: impl Into<String>, summaries: &[StrideSummary]) -> Series {
     Series {
         label: label.into(),
-        points: summaries
-            .iter()
-            .map(|s| IntervalPoint {
-                x: s.stride_bytes as f64,
-                median: s.ns_per_op.median,
-                low: s.ns_per_op.median_low,
-                high: s.ns_per_op.median_high,
-            })
-            .collect(),
+        points: summaries.iter().map(|s| IntervalPoint::median_of(s.stride_bytes as f64, &s.ns_per_op)).collect(),
     }
 }
 

@@ -2,7 +2,8 @@
 //! chart, and one computed sentence saying where the model and Go agree and differ (or,
 //! without Go, how to add it).
 
-use crate::chart::{IntervalPoint, Series};
+use crate::chart::gc::series_by_threads;
+use crate::chart::Series;
 use crate::gc::compare::{agreement, figures};
 use crate::gc::go::HOW_TO_ADD_GO;
 use crate::gc::{CellSummary, GcRatio, GoCell};
@@ -10,19 +11,7 @@ use crate::gc::{CellSummary, GcRatio, GoCell};
 /// Go's GOGC=100 throughput against GOMAXPROCS, as a chart line.
 pub fn default_ratio_series(cells: &[GoCell]) -> Series {
     let version = cells.first().map_or("Go", |cell| cell.go_version.as_str());
-    Series {
-        label: format!("real {version}: GOGC=100"),
-        points: cells
-            .iter()
-            .filter(|cell| cell.ratio == GcRatio::DEFAULT)
-            .map(|cell| IntervalPoint {
-                x: cell.threads as f64,
-                median: cell.ops_per_sec.median,
-                low: cell.ops_per_sec.median_low,
-                high: cell.ops_per_sec.median_high,
-            })
-            .collect(),
-    }
+    series_by_threads(format!("real {version}: GOGC=100"), cells, GcRatio::DEFAULT)
 }
 
 /// Where the model and Go agree and differ on this machine, with what Go allocated per
