@@ -13,6 +13,8 @@ use crate::harness::{run_team, TeamTiming};
 /// Alignment of the allocation: a page, so slot 0 starts a cache line on every machine
 /// (lines are 32 to 256 bytes) and the layout repeats identically across runs.
 pub const ARENA_ALIGN_BYTES: usize = 4096;
+/// The largest arena a sweep allocates: bounds `threads x largest stride`.
+pub const MAX_ARENA_BYTES: usize = 1 << 20;
 
 /// `count` 64-bit atomic slots, slot `i` at byte offset `i * stride_bytes`.
 #[derive(Debug)]

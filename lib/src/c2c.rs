@@ -21,14 +21,46 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ConfigError, RunError};
 use crate::evidence;
-use crate::fitness::verdict::SLOW_ONE_WAY_NS;
-use crate::harness::{
-    available_cpu_ids, run_team_on, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS,
-};
+use crate::harness::{run_team_on, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS};
 use crate::limits::{check_duration, check_range, MAX_BUDGET, MAX_ROUND_TRIPS_PER_PAIR, MAX_ROWS};
+use crate::machine::available_cpu_ids;
 use crate::stats::Summary;
+use crate::verdict::SLOW_ONE_WAY_NS;
 
 pub const EXPERIMENT: &str = "c2c";
+
+/// The core-to-core latency in the experiment registry ([`crate::registry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CoreToCore;
+
+impl crate::experiment::Measure for CoreToCore {
+    const NAME: &'static str = EXPERIMENT;
+    const ABOUT: &'static str = "Core-to-core latency: a cache line passed between every pair of CPUs.";
+    const MAY_HAVE_NO_ROWS: bool = true;
+    type Config = Config;
+    type Row = Row;
+    type BesideRow = crate::experiment::NoRows;
+    type Summary = PairSummary;
+
+    fn quick() -> Config {
+        Config::quick()
+    }
+
+    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
+        config.validate()
+    }
+
+    fn run(
+        config: &Config,
+        progress: crate::harness::Progress,
+    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
+        run(config, progress)
+    }
+
+    fn summarize(rows: &[Row]) -> Vec<PairSummary> {
+        summarize(rows)
+    }
+}
 
 /// The quick profile measures at most this many CPUs (spread over the machine), so a
 /// many-core machine still finishes in seconds: n CPUs make n(n-1)/2 pairs.

@@ -106,6 +106,16 @@ fn config_value(value: &serde_json::Value) -> String {
     }
 }
 
+/// "3.87x (interval 3.52x to 4.10x)".
+pub fn describe_ratio(ratio: &crate::stats::Ratio) -> String {
+    format!("{:.2}x (interval {:.2}x to {:.2}x)", ratio.value, ratio.low, ratio.high)
+}
+
+/// "3.87x, interval 3.52x to 4.10x": for use inside parentheses.
+pub fn ratio_and_interval(ratio: &crate::stats::Ratio) -> String {
+    format!("{:.2}x, interval {:.2}x to {:.2}x", ratio.value, ratio.low, ratio.high)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ mod calibrate;
 pub use calibrate::{calibrate, max_scale, MIN_TRIAL_TIME};
 
 use crate::error::RunError;
+use crate::machine::available_cpu_ids;
 use crate::perf::{TeamCounts, ThreadCounters};
 use crate::placement::{cpu_list, Topology};
 
@@ -259,18 +260,6 @@ pub fn interleaved_trials<Case, Row>(
         }
     }
     Ok(Outcome { rows, budget_exhausted: false })
-}
-
-/// How many logical CPUs this process may run on.
-pub fn logical_cpus() -> usize {
-    thread::available_parallelism().map_or(1, |count| count.get())
-}
-
-/// The ids of the logical CPUs this process may be pinned to (its affinity mask), ascending.
-pub fn available_cpu_ids() -> Vec<usize> {
-    let mut ids: Vec<usize> = core_affinity::get_core_ids().unwrap_or_default().into_iter().map(|cpu| cpu.id).collect();
-    ids.sort_unstable();
-    ids
 }
 
 /// What an experiment measured, and whether its time budget cut it short (then some

@@ -8,24 +8,33 @@
 //! and the articles' [`reference`] numbers into sections of findings, figures, tables and
 //! notes, every number written by [`format`].
 //!
+//! # Layers
+//!
+//! Imports point down only. At the bottom the neutral modules: [`harness`], [`stats`],
+//! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`arena`], [`limits`],
+//! [`format`]. Above them the experiments, which never import each other; [`fitness`],
+//! which judges the machine from the experiments' rows; [`chart`], which draws their data;
+//! [`runs`], which reads saved runs; [`present`], which renders and never measures; and at
+//! the top the [`registry`], which names every experiment once.
+//!
 //! # Adding an experiment
 //!
-//! An experiment `foo` needs these files, and nothing else:
+//! An experiment `foo` is its own files plus one line in [`registry`]:
 //!
 //! 1. `lib/src/foo.rs` (or `lib/src/foo/`): its `Config` (`Default` at the article's sizes,
-//!    `quick()`, `validate()`), `run`, the flat `Row` (`Serialize + Deserialize`), the
-//!    summary and the finding sentences, and `pub const EXPERIMENT: &str = "foo"`.
+//!    `quick()`, `validate()`), `run`, the flat `Row` (`Serialize + Deserialize`, checked on
+//!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and a unit type
+//!    implementing [`experiment::Measure`] (its name, help line, config, rows, run, summary).
 //! 2. `lib/src/chart/foo.rs`: its chart, plain data to SVG.
-//! 3. `lib/src/present/foo.rs`: `section(&[Measured<Row>], article) -> Section`; reference
-//!    numbers, if the article published some, in `data/reference/foo.csv` read by
+//! 3. `lib/src/present/foo.rs`: its section, and [`present::Present`] for the unit type (title,
+//!    the article's prose in `data/prose/foo.md`, the section over saved runs); the
+//!    article's numbers, if it published some, in `data/reference/foo.csv` read by
 //!    [`reference`].
-//! 4. One registry entry each: a field and a match arm in [`runs::Run`] (and its name in
-//!    [`runs::EXPERIMENTS`]), a variant of the report's `Experiment` (`report/src/experiment.rs`),
-//!    its arms in `report/src/store.rs` (measure) and `report/src/sections.rs` (present),
-//!    and its view in `report/src/page/mod.rs` with an include in `report.html`.
-//! 5. Its flags: fields in `report/src/cli.rs`'s `MeasureArgs` and `report/src/options/foo.rs`.
-//! 6. Its prose: `report/templates/foo.html` (the article's situation; it includes
-//!    `section.html` for the rest) and a notebook.
+//! 4. The line `Foo => crate::foo::FooType` in [`registry`]. The command line, the store,
+//!    the sections, the page, the JSON, markdown and terminal output, the run reader and
+//!    CI's section check all iterate over the registry.
+//! 5. Its flags: `report/src/options/foo.rs` (a clap `Args` group turned into its `Config`),
+//!    registered once in `report/src/options/mod.rs`; and a notebook.
 
 pub mod arena;
 pub mod build_info;
@@ -34,6 +43,7 @@ pub mod chart;
 pub mod counters;
 pub mod error;
 pub mod evidence;
+pub mod experiment;
 #[doc(hidden)]
 pub mod fault;
 pub mod fitness;
@@ -47,11 +57,14 @@ pub mod placement;
 pub mod pool;
 pub mod present;
 pub mod reference;
+pub mod registry;
 pub mod runs;
 pub mod sharing;
 pub mod stats;
 pub mod stride;
+pub mod verdict;
 
 pub use build_info::BuildInfo;
 pub use error::{ConfigError, RunError};
 pub use machine::Machine;
+pub use registry::Experiment;

@@ -11,7 +11,6 @@ use crossbeam_utils::CachePadded;
 use serde::{Deserialize, Serialize};
 
 use crate::build_info::BuildInfo;
-use crate::harness::logical_cpus;
 
 /// The environment one run was measured in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -243,6 +242,18 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let month = if month_index < 10 { month_index + 3 } else { month_index - 9 } as u32;
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     (year, month, day)
+}
+
+/// How many logical CPUs this process may run on.
+pub fn logical_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |count| count.get())
+}
+
+/// The ids of the logical CPUs this process may be pinned to (its affinity mask), ascending.
+pub fn available_cpu_ids() -> Vec<usize> {
+    let mut ids: Vec<usize> = core_affinity::get_core_ids().unwrap_or_default().into_iter().map(|cpu| cpu.id).collect();
+    ids.sort_unstable();
+    ids
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use crate::harness::logical_cpus;
+use crate::machine::logical_cpus;
 use crate::machine::{online_cpus, parse_cpu_list, smt_sibling_groups};
 
 /// Which logical CPUs share a physical core (each group one core), from sysfs or a test.

@@ -20,10 +20,42 @@ use crate::perf::CounterReading;
 
 mod finding;
 mod summary;
-pub use finding::{article_headline, describe_ratio, finding, ratio_and_interval, ArticleHeadline};
+pub use finding::{article_headline, finding, ArticleHeadline};
 pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
+
+/// The four-way control in the experiment registry ([`crate::registry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct FourWay;
+
+impl crate::experiment::Measure for FourWay {
+    const NAME: &'static str = EXPERIMENT;
+    const ABOUT: &'static str = "False sharing: one total four ways (single, true, false, no sharing) (article A).";
+    type Config = Config;
+    type Row = Row;
+    type BesideRow = crate::experiment::NoRows;
+    type Summary = CaseSummary;
+
+    fn quick() -> Config {
+        Config::quick()
+    }
+
+    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
+        config.validate()
+    }
+
+    fn run(
+        config: &Config,
+        progress: crate::harness::Progress,
+    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
+        run(config, progress)
+    }
+
+    fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
+        summarize(rows)
+    }
+}
 
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
 pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;

@@ -9,16 +9,48 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::evidence::{self, Evidence, TooFewTrials};
-use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
-use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
+use crate::harness::{calibrate, interleaved_trials, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
+use crate::machine::logical_cpus;
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
+use crate::verdict::{then_what_may_hide_it, Verdict};
 
 pub const EXPERIMENT: &str = "stride";
 
-/// The largest arena the sweep allocates: bounds `threads x largest stride`.
-pub const MAX_ARENA_BYTES: usize = 1 << 20;
+/// The stride sweep in the experiment registry ([`crate::registry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct StrideSweep;
+
+impl crate::experiment::Measure for StrideSweep {
+    const NAME: &'static str = EXPERIMENT;
+    const ABOUT: &'static str = "False sharing: counters at growing distances (article A).";
+    type Config = Config;
+    type Row = Row;
+    type BesideRow = crate::experiment::NoRows;
+    type Summary = StrideSummary;
+
+    fn quick() -> Config {
+        Config::quick()
+    }
+
+    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
+        config.validate()
+    }
+
+    fn run(
+        config: &Config,
+        progress: crate::harness::Progress,
+    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
+        run(config, progress)
+    }
+
+    fn summarize(rows: &[Row]) -> Vec<StrideSummary> {
+        summarize(rows)
+    }
+}
+
+pub use crate::arena::MAX_ARENA_BYTES;
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
 pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Most strides one sweep measures; every stride's arena is allocated before the trials.

@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use contention::counters::{self, build, finding, summarize, Config, Layout, Padded64, Row, CACHE_PADDED_BYTES};
-use contention::fitness::verdict::{Fitness, Reason, ReasonKind, Verdict};
 use contention::harness::no_progress;
+use contention::verdict::{Fitness, Reason, ReasonKind, Verdict};
 use contention::{fault, RunError};
 
 fn small(threads: usize) -> Config {

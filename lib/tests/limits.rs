@@ -182,7 +182,7 @@ proptest! {
         match config.validate() {
             Err(error) => refusal_is_clear(&error)?,
             Ok(()) => {
-                let cpus = contention::harness::logical_cpus();
+                let cpus = contention::machine::logical_cpus();
                 prop_assert!(config.sweep(cpus).iter().all(|&n| (1..=pool::MAX_POOL_THREADS).contains(&n)));
                 prop_assert!(config.warm_up_threads(cpus) <= pool::MAX_POOL_THREADS);
                 let waits = config.hit_wait_ms.into_iter().chain(config.miss_wait_ms);

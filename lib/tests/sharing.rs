@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use contention::fitness::verdict::{Fitness, Verdict};
 use contention::harness::no_progress;
 use contention::perf::CounterReading;
 use contention::sharing::{self, article_headline, finding, summarize, Case, Config, Row};
+use contention::verdict::{Fitness, Verdict};
 use contention::{fault, RunError};
 
 fn small(threads: usize) -> Config {

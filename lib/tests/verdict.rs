@@ -1,10 +1,9 @@
 //! The verdict's rules on synthetic facts: a healthy machine is fit, and each reason fires
 //! alone when only its fact is bad.
 
-use contention::fitness::placement::{placement_seen, PlacementSeen, TrialPlacement};
-use contention::fitness::verdict::{
-    verdict, Disturbance, Facts, Fitness, ReasonKind, ARTICLE_THREADS, MIN_SPEEDUP_AT_TWO_THREADS, SLOW_ONE_WAY_NS,
-};
+use contention::fitness::judge::{verdict, Disturbance, Facts, ARTICLE_THREADS, MIN_SPEEDUP_AT_TWO_THREADS};
+use contention::fitness::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
+use contention::verdict::{Fitness, ReasonKind, SLOW_ONE_WAY_NS};
 use contention::Machine;
 
 /// A 16-CPU bare-metal machine, idle, that scales and repeats well.

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use contention::gc::compare::{agreement, figures, Figures};
 use contention::gc::{summarize, summarize_go, GoRow, Row, GO_CSV};
-use contention::harness::logical_cpus;
+use contention::machine::logical_cpus;
 use serde::de::DeserializeOwned;
 
 fn read<R: DeserializeOwned>(path: &Path) -> Vec<R> {

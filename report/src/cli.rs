@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::experiment::Experiment;
 use crate::output::Format;
+use contention::Experiment;
 
 /// Where `report` puts the run it measures unless `--runs` says otherwise.
 pub const DEFAULT_RUNS: &str = "data/runs";
@@ -42,7 +42,7 @@ pub struct PackArgs {
 pub struct RunArgs {
     /// Experiments to run, in order.
     #[arg(required = true, value_enum)]
-    pub experiments: Vec<Experiment>,
+    pub experiments: Vec<ExperimentArg>,
     #[command(flatten)]
     pub measure: MeasureArgs,
     /// Folder that receives the run's folder.
@@ -202,12 +202,16 @@ pub enum VariantArg {
 }
 
 /// Experiments are named on the command line as in run folders, with a line of help each.
-impl ValueEnum for Experiment {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExperimentArg(pub Experiment);
+
+impl ValueEnum for ExperimentArg {
     fn value_variants<'a>() -> &'a [Self] {
-        Experiment::all()
+        static ALL: std::sync::OnceLock<Vec<ExperimentArg>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| Experiment::ALL.iter().map(|&experiment| ExperimentArg(experiment)).collect())
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.name()).help(self.about()))
+        Some(PossibleValue::new(self.0.name()).help(self.0.about()))
     }
 }

@@ -7,13 +7,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::runs::{load_all, FoundRuns, Run};
 
-use crate::experiment::Experiment;
 use crate::options::{MeasureOptions, Options, ReportOptions, Source};
 use crate::output::Format;
 use crate::store;
 use crate::usage::usage;
 use crate::write::write_atomic;
-use crate::{json, markdown, page, sections, terminal};
+use crate::{json, markdown, page, terminal};
 
 pub fn execute(options: Options) -> Result<()> {
     match options {
@@ -44,8 +43,8 @@ fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
         }
         Ok(())
     })?;
-    if measure.experiments.contains(&Experiment::Machine) {
-        let run = Run::load(&dir)?;
+    let run = Run::load(&dir)?;
+    if terminal::checked_machine(&run) {
         store::save_verdict(&run)?;
         say(&format!("\n{}\n", terminal::machine(&run)?));
     }
@@ -71,7 +70,7 @@ fn write_report(report: ReportOptions) -> Result<()> {
     for run in &runs {
         run.notes.iter().for_each(|note| warn(&format!("{}: {}", run.label, note.text)));
     }
-    let sections = sections::all(&runs)?;
+    let sections = contention::present::sections(&runs)?;
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
     let text = match report.format {
         Format::Html => page::render(&runs, &skipped, &sections, generated_utc)?,

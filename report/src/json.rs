@@ -9,22 +9,26 @@
 //!   "runs": [ { "label", "dir", "started_utc", "machine": {...description...},
 //!               "assessment": { "facts", "verdict": { "fitness", "reasons": [{kind, fitness, text}],
 //!                               "unchecked" }, "hardware_counters", "measured_under_load" },
-//!               "summaries": { "stride", "sharing", "counters", "c2c", "scaling", "gc", "pool" } } ],
+//!               "summaries": { "scaling", "c2c", "stride", "sharing", "counters", "gc", "pool" } } ],
 //!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
 //!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
 //!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
 //! ```
 //!
-//! A summary an experiment did not measure is `null`. Summaries are the lib's own types
+//! `summaries` holds one key per experiment of the lib's registry, in its order (the machine
+//! check's is `scaling`). A summary an experiment did not measure is `null`. Summaries are the lib's own types
 //! (`contention::stride::StrideSummary`, ...): a `Summary` has `median`, `median_low`,
 //! `median_high`, `cv` and the rest. [`VERSION`] rises when a field is renamed or removed;
 //! new fields may appear within a version.
 
 use anyhow::{Context, Result};
-use contention::present::machine::{assess, Assessment, MachineRun};
-use contention::present::{Finding, Section, Table};
+use contention::experiment::Measure;
+use contention::fitness::assess::{assess, Assessment, MachineRun};
+use contention::present::{Finding, Present, Section, Table};
+use contention::registry::Visitor;
 use contention::runs::Run;
-use contention::Machine;
+use contention::{Experiment, Machine};
+use serde::ser::SerializeMap;
 use serde::Serialize;
 
 /// The JSON shape's version (see the module documentation).
@@ -51,15 +55,35 @@ struct RunExport<'a> {
     summaries: Summaries,
 }
 
-#[derive(Debug, Serialize)]
-struct Summaries {
-    stride: Option<Vec<contention::stride::StrideSummary>>,
-    sharing: Option<Vec<contention::sharing::CaseSummary>>,
-    counters: Option<Vec<contention::counters::LayoutSummary>>,
-    c2c: Option<Vec<contention::c2c::PairSummary>>,
-    scaling: Option<Vec<contention::fitness::ScalingSummary>>,
-    gc: Option<Vec<contention::gc::CellSummary>>,
-    pool: Option<Vec<contention::pool::PoolSummary>>,
+/// Every experiment's summaries under its key, in the registry's order (`null`: not measured).
+#[derive(Debug)]
+struct Summaries(Vec<(&'static str, serde_json::Value)>);
+
+impl Serialize for Summaries {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// One experiment's summaries of one run, under its JSON key.
+struct SummaryOf<'a> {
+    run: &'a Run,
+}
+
+impl Visitor for SummaryOf<'_> {
+    type Output = Result<(&'static str, serde_json::Value), serde_json::Error>;
+
+    fn visit<K: Present>(self) -> Self::Output {
+        let summaries = match self.run.rows::<K::Row>() {
+            Some(rows) => serde_json::to_value(K::summarize(rows))?,
+            None => serde_json::Value::Null,
+        };
+        Ok((<K as Measure>::SUMMARY_KEY, summaries))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -90,30 +114,23 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
         format: "contention-report",
         version: VERSION,
         generated_utc,
-        runs: runs.iter().map(run_export).collect(),
+        runs: runs.iter().map(run_export).collect::<Result<_>>()?,
         skipped,
         sections: sections.iter().map(section_export).collect(),
     };
     serde_json::to_string_pretty(&export).context("encoding the report as JSON")
 }
 
-fn run_export(run: &Run) -> RunExport<'_> {
-    RunExport {
+fn run_export(run: &Run) -> Result<RunExport<'_>> {
+    let summaries = Experiment::ALL.iter().map(|experiment| experiment.visit(SummaryOf { run }));
+    Ok(RunExport {
         label: run.label(),
         dir: run.dir.display().to_string(),
         started_utc: &run.manifest.started_utc,
         machine: &run.manifest.machine,
         assessment: assess(&MachineRun::from_run(run)),
-        summaries: Summaries {
-            stride: run.stride.as_deref().map(contention::stride::summarize),
-            sharing: run.sharing.as_deref().map(contention::sharing::summarize),
-            counters: run.counters.as_deref().map(contention::counters::summarize),
-            c2c: run.c2c.as_deref().map(contention::c2c::summarize),
-            scaling: run.machine.as_deref().map(contention::fitness::summarize),
-            gc: run.gc.as_deref().map(contention::gc::summarize),
-            pool: run.pool.as_deref().map(contention::pool::summarize),
-        },
-    }
+        summaries: Summaries(summaries.collect::<Result<_, _>>().context("encoding the summaries")?),
+    })
 }
 
 fn section_export(section: &Section) -> SectionExport<'_> {

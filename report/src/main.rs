@@ -2,12 +2,11 @@
 //!
 //! The crate reads top to bottom: [`cli`] (clap types) -> [`options`] (plain settings, the
 //! only reader of clap values) -> [`commands`] -> [`store`] (measuring and saving) and the
-//! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over [`sections`], the lib's
-//! presentation model for saved runs.
+//! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
+//! lib's presentation model (`contention::present::sections`).
 
 mod cli;
 mod commands;
-mod experiment;
 mod gc_go;
 mod json;
 mod markdown;
@@ -15,8 +14,6 @@ mod options;
 mod output;
 mod page;
 mod progress;
-mod room;
-mod sections;
 mod store;
 mod terminal;
 mod usage;
@@ -24,10 +21,13 @@ mod write;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let result = options::Options::from_cli(cli::Cli::parse()).and_then(commands::execute);
+    let matches = cli::Cli::command().get_matches();
+    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let given = options::given::measure_flags(&matches);
+    let result = options::Options::from_cli(cli, &given).and_then(commands::execute);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

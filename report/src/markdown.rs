@@ -20,10 +20,11 @@ pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[
     out
 }
 
-/// One section: what the article reported, its status in saved runs, the findings as quotes,
+/// One section: the article's story (the lib's markdown, as written), what the article reported, its status in saved runs, the findings as quotes,
 /// figures, tables, notes.
 pub fn section(section: &Section) -> String {
     let mut blocks = vec![format!("## {}", section.title)];
+    blocks.extend(section.prose.iter().cloned());
     blocks.extend(section.article.iter().cloned());
     blocks.extend(section.article_tables.iter().map(table));
     blocks.extend(section.status.iter().map(|status| format!("**{}**", status.text)));
@@ -84,6 +85,7 @@ mod tests {
         section.machines = vec!["vm".into()];
         section.findings = vec![Finding::about("vm", "A | B.")];
         section.tables.push(Table {
+            id: "sample",
             caption: "Times".into(),
             columns: vec![Column::text("case"), Column::number("ms").in_group("vm")],
             rows: vec![vec![Cell::from("a"), Cell::from("5")]],

@@ -7,13 +7,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use contention::harness::{Outcome, Progress};
-use contention::present::machine::{assess, MachineRun};
+use contention::experiment::Measure;
+use contention::fitness::assess::{assess, MachineRun};
+use contention::harness::Progress;
 use contention::runs::{default_label, ExperimentRecord, Manifest, Run, State, MANIFEST};
-use contention::{Machine, RunError};
-use serde::Serialize;
+use contention::{Experiment, Machine};
 
-use crate::experiment::Experiment;
 use crate::options::MeasureOptions;
 use crate::progress::Reporter;
 use crate::usage::usage;
@@ -37,9 +36,10 @@ pub fn measure_into(
     let mut run =
         RunWriter { manifest: Manifest::new(label, tool, options.command_line.clone(), options.profile, machine), dir };
     run.save_manifest()?;
-    for &experiment in &options.experiments {
+    for plan in &options.plans {
+        let experiment = plan.experiment();
         let mut reporter = Reporter::new(experiment.name());
-        if let Err(error) = measure(experiment, options, &mut run, &mut |event| reporter.update(event)) {
+        if let Err(error) = plan.measure(&mut run, &mut |event| reporter.update(event)) {
             // Best effort: the record already says `running`, which reads as interrupted too.
             let _ = run.failed(format!("{error:#}"));
             return Err(error.context(format!(
@@ -57,7 +57,8 @@ pub fn measure_into(
 /// The one writer of a run folder: its manifest, saved whole after every change, lists each
 /// experiment as `running` before it starts and `complete` once its CSV is saved, so a run
 /// stopped at any moment says how far each experiment got.
-struct RunWriter {
+#[derive(Debug)]
+pub struct RunWriter {
     dir: PathBuf,
     manifest: Manifest,
 }
@@ -73,8 +74,12 @@ impl RunWriter {
         self.save_manifest()
     }
 
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The experiment started last, changed by `change`, then saved.
-    fn update(&mut self, change: impl FnOnce(&mut ExperimentRecord)) -> Result<()> {
+    pub fn update(&mut self, change: impl FnOnce(&mut ExperimentRecord)) -> Result<()> {
         let record = self.manifest.experiments.last_mut().context("no experiment has started")?;
         change(record);
         self.save_manifest()
@@ -88,47 +93,18 @@ impl RunWriter {
             _ => Ok(()),
         }
     }
-}
 
-/// Measures one experiment and writes its rows to `<run>/<name>.csv`.
-fn measure(experiment: Experiment, options: &MeasureOptions, run: &mut RunWriter, progress: Progress) -> Result<()> {
-    let name = experiment.name();
-    match experiment {
-        Experiment::Machine => {
-            save(name, &options.machine, run, || contention::fitness::run(&options.machine, progress))
-        }
-        Experiment::C2c => save(name, &options.c2c, run, || contention::c2c::run(&options.c2c, progress)),
-        Experiment::Stride => save(name, &options.stride, run, || contention::stride::run(&options.stride, progress)),
-        Experiment::Sharing => {
-            save(name, &options.sharing, run, || contention::sharing::run(&options.sharing, progress))
-        }
-        Experiment::Counters => {
-            save(name, &options.counters, run, || contention::counters::run(&options.counters, progress))
-        }
-        Experiment::Gc => {
-            save(name, &options.gc, run, || contention::gc::run(&options.gc, &mut *progress))?;
-            let go = crate::gc_go::measure_beside(&options.gc, options.gc_go, &run.dir, progress);
-            let go = serde_json::to_value(go).context("recording the Go benchmark's status")?;
-            run.update(|record| record.config["go"] = go)
-        }
-        Experiment::Pool => save(name, &options.pool, run, || contention::pool::run(&options.pool, progress)),
+    /// Records experiment `K` as running, runs it, writes its rows whole to
+    /// `<run>/<name>.csv`, then records it complete (rows, time, machine conditions before
+    /// and after).
+    pub fn save<K: Measure>(&mut self, config: &K::Config, progress: Progress) -> Result<()> {
+        let record = ExperimentRecord::start(K::NAME, config).context("recording the experiment's config")?;
+        let file = self.dir.join(&record.file);
+        self.started(record)?;
+        let outcome = K::run(config, progress)?;
+        write_csv(&file, &outcome.rows)?;
+        self.update(|record| record.finish(outcome.rows.len(), outcome.budget_exhausted))
     }
-}
-
-/// Records the experiment as running, runs it, writes its rows whole to `<run>/<name>.csv`,
-/// then records it complete (rows, time, machine conditions before and after).
-fn save<C: Serialize, R: Serialize>(
-    name: &str,
-    config: &C,
-    run: &mut RunWriter,
-    measure: impl FnOnce() -> Result<Outcome<R>, RunError>,
-) -> Result<()> {
-    let record = ExperimentRecord::start(name, config).context("recording the experiment's config")?;
-    let file = run.dir.join(&record.file);
-    run.started(record)?;
-    let outcome = measure()?;
-    write_csv(&file, &outcome.rows)?;
-    run.update(|record| record.finish(outcome.rows.len(), outcome.budget_exhausted))
 }
 
 /// Saves the verdict over the whole run as `verdict.json`, with whether this process may

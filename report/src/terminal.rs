@@ -2,25 +2,28 @@
 //! (no colour codes, so it reads the same in a terminal, a pipe and a CI log).
 
 use anyhow::Result;
-use contention::present::text;
+use contention::present::{self, text};
 use contention::runs::Run;
+use contention::Experiment;
 
-use crate::experiment::Experiment;
-use crate::sections;
-
-/// The findings, figures (as text), tables and notes of `experiment` in `run`; `None` for
-/// the machine and its core-to-core latency, whose verdict needs the whole run ([`machine`]).
+/// The story, findings, figures (as text), tables and notes of `experiment` in `run`;
+/// `None` for the machine check, whose verdict needs the whole run ([`machine`]), and for
+/// what another section shows.
 pub fn finished(run: &Run, experiment: Experiment) -> Result<Option<String>> {
-    if matches!(experiment, Experiment::Machine | Experiment::C2c) {
-        return Ok(None);
-    }
-    let section = sections::section(std::slice::from_ref(run), experiment)?;
-    Ok(section.map(|section| text::section(&section)))
+    let section = present::section(std::slice::from_ref(run), experiment)?;
+    let whole_run = |section: &present::Section| section.experiment == contention::fitness::EXPERIMENT;
+    Ok(section.filter(|section| !whole_run(section)).map(|section| text::section(&section)))
+}
+
+/// Whether `run` holds the machine check, whose verdict [`machine`] prints over the run.
+pub fn checked_machine(run: &Run) -> bool {
+    run.rows::<contention::fitness::Row>().is_some()
 }
 
 /// The machine section over the whole run: its description, the checks and the verdict.
 pub fn machine(run: &Run) -> Result<String> {
-    let section = sections::section(std::slice::from_ref(run), Experiment::Machine)?;
+    let sections = present::sections(std::slice::from_ref(run))?;
+    let section = sections.into_iter().find(|section| section.experiment == contention::fitness::EXPERIMENT);
     let facts = contention::present::machine::facts_table(&[(&run.label(), &run.manifest.machine)]);
     let mut text = section.map(|section| text::section(&section)).unwrap_or_default();
     text.push_str("\n\n");

@@ -8,7 +8,7 @@ use common::*;
 
 /// The CPU ids this test process may run on (as the binary will see them).
 fn usable_cpus() -> Vec<usize> {
-    contention::harness::available_cpu_ids()
+    contention::machine::available_cpu_ids()
 }
 
 #[test]

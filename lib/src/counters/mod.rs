@@ -16,14 +16,47 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
-use crate::harness::logical_cpus;
 use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
+use crate::machine::logical_cpus;
 
 pub use layouts::{build, Counter, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
 pub use summary::{finding, format_bytes, format_count, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
 
 pub const EXPERIMENT: &str = "counters";
+
+/// The counter layouts in the experiment registry ([`crate::registry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CounterLayouts;
+
+impl crate::experiment::Measure for CounterLayouts {
+    const NAME: &'static str = EXPERIMENT;
+    const ABOUT: &'static str =
+        "Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).";
+    type Config = Config;
+    type Row = Row;
+    type BesideRow = crate::experiment::NoRows;
+    type Summary = LayoutSummary;
+
+    fn quick() -> Config {
+        Config::quick()
+    }
+
+    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
+        config.validate()
+    }
+
+    fn run(
+        config: &Config,
+        progress: crate::harness::Progress,
+    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
+        run(config, progress)
+    }
+
+    fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
+        summarize(rows)
+    }
+}
 
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
 pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Layout, Row};
 use crate::evidence::{self, Evidence};
-use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
-use crate::sharing::{describe_ratio, ratio_and_interval};
+use crate::format::{describe_ratio, ratio_and_interval};
 use crate::stats::{Ratio, Summary};
+use crate::verdict::{then_what_may_hide_it, Verdict};
 
 /// How many counters the memory extrapolation assumes (the article: one sharded counter
 /// per connection, 100 000 connections).

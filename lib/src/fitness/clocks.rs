@@ -8,7 +8,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::verdict::{Disturbance, Facts, Fitness, Reason, ReasonKind};
+use super::judge::{Disturbance, Facts};
+use crate::verdict::{Fitness, Reason, ReasonKind};
 
 /// A clock that moved by more than this share between the start and the end of an
 /// experiment counts against the verdict.

@@ -154,6 +154,14 @@ fn own_cpu_ticks() -> Option<f64> {
     None
 }
 
+/// Runs `measure` and returns its result with what the rest of the machine did meanwhile
+/// (other programs' CPU share, steal time), for a notebook's [`super::assess::MachineRun::conditions`].
+pub fn watched<T>(measure: impl FnOnce() -> T) -> (T, Conditions) {
+    let before = Snapshot::take();
+    let result = measure();
+    (result, Conditions::between(&before, &Snapshot::take()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,25 +1,60 @@
 //! Machine fitness: can this machine show a contention effect, and could it during this
 //! run? Facts come from the machine description, the core-to-core latency matrix
 //! ([`crate::c2c`]), the scaling and noise check ([`scaling`]) and what else the machine did
-//! while each experiment ran ([`conditions`]); [`verdict::verdict`] turns them into `fit`,
+//! while each experiment ran ([`conditions`]); [`judge::verdict`] turns them into `fit`,
 //! `limited` or `unfit` with reasons in words.
 
+pub mod assess;
 pub mod clocks;
 pub mod conditions;
-pub mod placement;
+pub mod judge;
+pub mod placement_seen;
 pub mod scaling;
-pub mod verdict;
 
+pub use crate::verdict::{Fitness, Verdict};
+pub use judge::{verdict, Facts};
 pub use scaling::{run, summarize, Config, Row, ScalingSummary};
-pub use verdict::{verdict, Facts, Fitness, Verdict};
 
 use crate::c2c::{typical_one_way_ns, PairSummary};
 use crate::machine::Machine;
 use conditions::Conditions;
-use verdict::{Disturbance, ARTICLE_THREADS};
+use judge::{Disturbance, ARTICLE_THREADS};
 
 /// The experiment's name on the command line and in run folders.
 pub const EXPERIMENT: &str = "machine";
+
+/// The machine check (scaling and noise, then the verdict) in the experiment registry ([`crate::registry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct MachineCheck;
+
+impl crate::experiment::Measure for MachineCheck {
+    const NAME: &'static str = EXPERIMENT;
+    const ABOUT: &'static str = "Can this machine show contention? Scaling and noise check, then the verdict.";
+    const SUMMARY_KEY: &'static str = "scaling";
+    type Config = Config;
+    type Row = Row;
+    type BesideRow = crate::experiment::NoRows;
+    type Summary = ScalingSummary;
+
+    fn quick() -> Config {
+        Config::quick()
+    }
+
+    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
+        config.validate()
+    }
+
+    fn run(
+        config: &Config,
+        progress: crate::harness::Progress,
+    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
+        run(config, progress)
+    }
+
+    fn summarize(rows: &[Row]) -> Vec<ScalingSummary> {
+        summarize(rows)
+    }
+}
 
 /// Collects the verdict's facts from one run's measurements. `c2c` and `scaling` are `None`
 /// when the run did not measure them; `conditions` holds each experiment's name and what

@@ -10,13 +10,14 @@ use serde::{Deserialize, Serialize};
 
 use super::EXPERIMENT;
 use crate::arena::StridedSlots;
+use crate::arena::MAX_ARENA_BYTES;
 use crate::error::{ConfigError, RunError};
 use crate::evidence::{self, Evidence};
-use crate::harness::{calibrate, interleaved_trials, logical_cpus, max_scale, run_team, warm_up, Outcome, Progress};
+use crate::harness::{calibrate, interleaved_trials, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_CPUS, MAX_INCREMENTS_PER_TRIAL};
+use crate::machine::logical_cpus;
 use crate::perf::CounterReading;
 use crate::stats::{Ratio, Summary};
-use crate::stride::MAX_ARENA_BYTES;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {

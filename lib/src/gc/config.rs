@@ -11,7 +11,7 @@ use super::mutator::object_sizes;
 use super::span::span_bytes_for;
 use super::trigger::MIN_HEAP_BYTES;
 use crate::error::ConfigError;
-use crate::harness::logical_cpus;
+use crate::machine::logical_cpus;
 
 /// The most worker threads one cell may use.
 pub const MAX_THREADS: usize = 1024;

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{GcRatio, Workload};
 use super::run::Row;
-use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
 use crate::stats::{Ratio, Summary};
+use crate::verdict::{then_what_may_hide_it, Verdict};
 
 /// The trials of one (threads, ratio) cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -179,7 +179,7 @@ impl Config {
 
     /// CPU work per request on this machine's CPUs, in milliseconds.
     pub fn cpu_work_ms(&self) -> f64 {
-        self.cpu_work_for(crate::harness::logical_cpus()).as_secs_f64() * 1e3
+        self.cpu_work_for(crate::machine::logical_cpus()).as_secs_f64() * 1e3
     }
 
     pub fn db_connections_for(&self, cpus: usize) -> usize {

@@ -54,10 +54,43 @@ pub use summary::{format_ms, summarize, CaseKey, PoolSummary};
 pub use validate::QUEUE_TIMEOUT_RANGE;
 
 use crate::error::RunError;
-use crate::harness::{interleaved_trials, logical_cpus, warm_up, Outcome, Progress};
+use crate::harness::{interleaved_trials, warm_up, Outcome, Progress};
+use crate::machine::logical_cpus;
 use crate::stats::Summary;
 
 pub const EXPERIMENT: &str = "pool";
+
+/// Thread-pool sizing in the experiment registry ([`crate::registry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PoolSizing;
+
+impl crate::experiment::Measure for PoolSizing {
+    const NAME: &'static str = EXPERIMENT;
+    const ABOUT: &'static str = "Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).";
+    type Config = Config;
+    type Row = Row;
+    type BesideRow = crate::experiment::NoRows;
+    type Summary = PoolSummary;
+
+    fn quick() -> Config {
+        Config::quick()
+    }
+
+    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
+        config.validate()
+    }
+
+    fn run(
+        config: &Config,
+        progress: crate::harness::Progress,
+    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
+        run(config, progress)
+    }
+
+    fn summarize(rows: &[Row]) -> Vec<PoolSummary> {
+        summarize(rows)
+    }
+}
 
 /// Context-switch probe trials run before the measured cases.
 pub const PROBE_TRIALS: usize = 5;

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::config::{Config, Variant, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN};
 use crate::error::ConfigError;
-use crate::harness::logical_cpus;
 use crate::limits::{check_duration, MAX_TRIAL, MAX_WAIT_MS, MIN_TRIAL};
+use crate::machine::logical_cpus;
 
 /// What `--queue-timeout-ms` accepts: a timeout no longer than one trial may run.
 pub const QUEUE_TIMEOUT_RANGE: &str = "above 0 and at most 600000 milliseconds";

@@ -3,8 +3,8 @@
 //! counters, the chart, and the sentences the data supports.
 
 use super::{
-    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, PresentError, Section,
-    Table,
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, Present, PresentError,
+    Section, Table,
 };
 use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
@@ -14,10 +14,23 @@ use crate::counters::{
 };
 use crate::format;
 use crate::reference::CountersReference;
+use crate::runs::Run;
 
 pub const TITLE: &str = "Fixing a hot counter: layouts and their memory";
 /// The article's goroutines each did 10 M increments (its table prints only the times).
 const ARTICLE_INCREMENTS_PER_GOROUTINE: f64 = 10_000_000.0;
+
+/// Its section over saved runs, with the article's reference numbers.
+impl Present for crate::counters::CounterLayouts {
+    const TITLE: &'static str = TITLE;
+    const PROSE: &'static str = include_str!("../../../data/prose/counters.md");
+
+    fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+        let mut section = section(&Measured::from_runs(runs), &crate::reference::counters()?)?;
+        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        Ok(Some(section))
+    }
+}
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);
@@ -56,6 +69,7 @@ fn figure(
         format!("{}: {} ns", s.layout.short_label(), format::number(s.ns_per_increment.median))
     });
     Ok(Figure {
+        id: "layouts-chart",
         title: "counter layouts".into(),
         svg: counters_chart("Counter layouts: time per increment", &series)?,
         caption: "Median time per increment as each thread saw it, per layout (log scale; bars are the median's \
@@ -110,7 +124,7 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], artic
             row
         })
         .collect();
-    Table { caption: "Time and memory per layout".into(), columns, rows }
+    Table { id: "times", caption: "Time and memory per layout".into(), columns, rows }
 }
 
 fn cells(summary: Option<&LayoutSummary>) -> Vec<Cell> {
@@ -139,6 +153,7 @@ pub fn layouts_table(summaries: &[LayoutSummary]) -> Table {
         })
         .collect();
     Table {
+        id: "layouts",
         caption: "The layouts".into(),
         columns: vec![Column::text("layout"), Column::text("what it is"), Column::number("cells")],
         rows,

@@ -5,7 +5,7 @@
 mod cells;
 mod go;
 
-use super::{Cell, Column, Figure, Finding, Measured, PresentError, Section, Table};
+use super::{Cell, Column, Figure, Finding, Measured, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
 use crate::chart::gc::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
@@ -15,6 +15,7 @@ use crate::gc::compare::like_for_like_threads;
 use crate::gc::summary::{cell, most_threads};
 use crate::gc::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
 use crate::reference::{GcRatioReference, GcThreadsReference};
+use crate::runs::Run;
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";
 
@@ -23,6 +24,22 @@ pub const TITLE: &str = "Garbage collection: ratio against threads";
 pub struct GcArticle<'a> {
     pub threads: &'a [GcThreadsReference],
     pub ratios: &'a [GcRatioReference],
+}
+
+/// Its section over saved runs, with the article's reference numbers.
+impl Present for crate::gc::GcSweep {
+    const TITLE: &'static str = TITLE;
+    const PROSE: &'static str = include_str!("../../../data/prose/gc.md");
+
+    fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+        let (threads, ratios) = (crate::reference::gc_threads()?, crate::reference::gc_ratios()?);
+        let machines = Measured::from_runs(runs);
+        let go: Vec<Option<&[GoRow]>> =
+            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.beside::<GoRow>()).collect();
+        let mut section = section_with_go(&machines, &go, GcArticle { threads: &threads, ratios: &ratios })?;
+        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        Ok(Some(section))
+    }
 }
 
 /// The section without real Go beside the model (it says how to add it).
@@ -98,6 +115,7 @@ fn threads_figure(
         .map(|c| format!("{} threads, ratio {}: {} ops/s", c.threads, c.ratio, format::number(c.ops_per_sec.median)))
         .collect();
     Ok(Figure {
+        id: "by-threads-chart",
         title: format!("gc throughput by threads, {}", machine.label),
         svg: throughput_by_threads_chart(
             &format!("Throughput against threads, one line per GC ratio: {}", machine.label),
@@ -144,6 +162,7 @@ fn ratio_figure(
         points.push(format!("{}, {most} threads: {}", machine.label, at.join(", ")));
     }
     Ok(Figure {
+        id: "by-ratio-chart",
         title: "gc throughput by ratio".into(),
         svg: throughput_by_ratio_chart("Throughput against GC ratio, most threads", &series)?,
         caption: format!(
@@ -204,7 +223,12 @@ fn threads_table(
             row
         })
         .collect();
-    Table { caption: "The article's numbers beside this lab's: by threads".into(), columns, rows }
+    Table {
+        id: "article-by-threads",
+        caption: "The article's numbers beside this lab's: by threads".into(),
+        columns,
+        rows,
+    }
 }
 
 /// The thread count set beside the article's 48 goroutines (its hardware threads): this
@@ -249,5 +273,5 @@ fn ratio_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CellSummary>], a
             row
         })
         .collect();
-    Table { caption: "The article's numbers beside this lab's: by ratio".into(), columns, rows }
+    Table { id: "article-by-ratio", caption: "The article's numbers beside this lab's: by ratio".into(), columns, rows }
 }

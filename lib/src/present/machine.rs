@@ -2,23 +2,48 @@
 //! reasons, the checks behind it, the core-to-core latency heatmap and pairs, the scaling
 //! check, and what else the machine was doing while each experiment ran.
 
-mod assess;
+mod checks;
 mod facts;
 
-pub use assess::{assess, check_rows, Assessment, MachineRun};
+use crate::fitness::assess::{assess, Assessment, MachineRun};
+pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
-use super::{Cell, Column, Figure, Finding, PresentError, Section, Table};
+use super::{Cell, Column, Figure, Finding, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
 use crate::evidence::Evidence;
-use crate::fitness::conditions::{Conditions, Snapshot};
+use crate::fitness::conditions::Conditions;
 use crate::fitness::{scaling, Verdict, EXPERIMENT};
 use crate::format;
+use crate::runs::Run;
 
 pub const TITLE: &str = "This machine: can it show contention?";
 /// Above this many pairs the table is left out: the heatmap shows them all.
 const MAX_PAIRS_IN_TABLE: usize = 28;
+
+/// The core-to-core latency has no section of its own: the machine's shows it.
+impl Present for crate::c2c::CoreToCore {
+    const TITLE: &'static str = "Core-to-core latency";
+    const PROSE: &'static str = "";
+
+    fn section(_: &[Run]) -> Result<Option<Section>, PresentError> {
+        Ok(None)
+    }
+}
+
+/// The machine check's section, which shows the core-to-core latency too.
+impl Present for crate::fitness::MachineCheck {
+    const TITLE: &'static str = TITLE;
+    const PROSE: &'static str = include_str!("../../../data/prose/machine.md");
+
+    fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+        let machines: Vec<MachineRun<'_>> = runs.iter().map(MachineRun::from_run).collect();
+        let mut section = section(&machines)?;
+        section.status = super::runs::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
+        Ok(Some(section))
+    }
+}
 
 /// The section for one or several machines; each machine's verdict first.
 pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {
@@ -97,6 +122,7 @@ fn under_load_note(assessment: &Assessment) -> Option<String> {
 
 fn checks_table(label: &str, assessment: &Assessment) -> Table {
     Table {
+        id: "checks",
         caption: format!("Fitness checks: {label}"),
         columns: vec![Column::text("check"), Column::text("value")],
         rows: check_rows(assessment)
@@ -113,6 +139,7 @@ pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, PresentE
         .map(|pair| format!("CPUs {}-{}: {} ns", pair.cpu_a, pair.cpu_b, format::number(pair.one_way_ns.median)))
         .collect();
     Ok(Figure {
+        id: "c2c-heatmap",
         title: format!("core-to-core latency, {label}"),
         svg: c2c_heatmap(&format!("One-way latency (ns), {label}"), pairs)?,
         caption: "Median one-way latency per pair of logical CPUs in nanoseconds; darker is slower, grey was not \
@@ -139,6 +166,7 @@ fn pairs_table(label: &str, pairs: &[PairSummary], samples_planned: Option<u64>)
         })
         .collect();
     Table {
+        id: "c2c-pairs",
         caption: format!("Core-to-core latency: {label}"),
         columns: vec![
             Column::text("CPUs"),
@@ -172,6 +200,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
         })
         .collect();
     Table {
+        id: "conditions",
         caption: format!("While each experiment ran: {label}"),
         columns: vec![
             Column::text("experiment"),
@@ -185,18 +214,11 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
     }
 }
 
-/// Runs `measure` and returns its result with what the rest of the machine did meanwhile
-/// (other programs' CPU share, steal time), for a notebook's [`MachineRun::conditions`].
-pub fn watched<T>(measure: impl FnOnce() -> T) -> (T, Conditions) {
-    let before = Snapshot::take();
-    let result = measure();
-    (result, Conditions::between(&before, &Snapshot::take()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::verdict::{verdict, Facts};
+    use crate::fitness::conditions::watched;
+    use crate::fitness::{verdict, Facts};
 
     fn facts(usable_cpus: usize) -> Facts {
         Facts {

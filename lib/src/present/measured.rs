@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use super::{machine, Finding};
+use super::Finding;
+use crate::experiment::SavedRow;
+use crate::fitness::assess::{assess, MachineRun};
 use crate::fitness::Verdict;
 use crate::runs::Run;
 
@@ -44,16 +46,19 @@ impl<'a, Row> Measured<'a, Row> {
         self
     }
 
-    /// Every run in `runs` that measured `experiment`, with the rows `rows` picks.
-    pub fn from_runs(runs: &'a [Run], experiment: &str, rows: fn(&'a Run) -> Option<&'a Vec<Row>>) -> Vec<Self> {
+    /// Every run in `runs` that holds rows of this type.
+    pub fn from_runs(runs: &'a [Run]) -> Vec<Self>
+    where
+        Row: SavedRow,
+    {
         runs.iter()
             .filter_map(|run| {
-                rows(run).map(|rows| Self {
+                run.rows::<Row>().map(|rows| Self {
                     label: run.label(),
                     rows,
-                    config: run.manifest.record(experiment).map(|record| record.config.clone()),
+                    config: run.record_of::<Row>().map(|record| record.config.clone()),
                     logical_cpus: Some(run.manifest.machine.logical_cpus),
-                    verdict: Some(machine::assess(&machine::MachineRun::from_run(run)).verdict),
+                    verdict: Some(assess(&MachineRun::from_run(run)).verdict),
                 })
             })
             .collect()

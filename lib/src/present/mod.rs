@@ -12,18 +12,21 @@ pub mod pool;
 pub mod rich;
 pub mod room;
 pub mod runs;
+mod sections;
 pub mod sharing;
 pub mod stride;
 pub mod text;
 
 pub use measured::Measured;
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
+pub use sections::{paragraphs, section, sections};
 
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::chart::ChartError;
 use crate::evidence::Evidence;
+use crate::experiment::Measure;
 use crate::perf::CounterReading;
 use crate::runs::RunsError;
 use crate::stats::Summary;
@@ -37,12 +40,30 @@ pub enum PresentError {
     Reference(#[from] RunsError),
 }
 
+/// One experiment's presenting side, beside its [`Measure`]: a section over the runs that
+/// measured it, and the article's story told in words.
+pub trait Present: Measure {
+    /// Its section's heading.
+    const TITLE: &'static str;
+    /// The article's situation, its wrong turns and what this experiment does about them,
+    /// in markdown (`data/prose/<NAME>.md`, compiled in): every renderer shows it.
+    const PROSE: &'static str;
+
+    /// Its section over `runs` (one machine, or several compared), status lines included;
+    /// `None` when another section shows it (the machine's shows the core-to-core latency).
+    fn section(runs: &[crate::runs::Run]) -> Result<Option<Section>, PresentError>;
+}
+
 /// One experiment as shown to a reader: the same value behind every renderer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Section {
     /// The experiment's name (e.g. `contention::stride::EXPERIMENT`), also its anchor.
     pub experiment: &'static str,
     pub title: &'static str,
+    /// The article's story in markdown paragraphs ([`Present::PROSE`]); empty for sections
+    /// that are not an experiment's (the room).
+    #[serde(skip)]
+    pub prose: Vec<String>,
     /// The machines (run labels) that measured it, in order; empty when none did.
     pub machines: Vec<String>,
     /// What the article reported, in sentences computed from its reference data.
@@ -69,6 +90,7 @@ impl Section {
         Self {
             experiment,
             title,
+            prose: Vec::new(),
             machines: Vec::new(),
             article: Vec::new(),
             article_tables: Vec::new(),
@@ -79,6 +101,16 @@ impl Section {
             notes: Vec::new(),
             status: Vec::new(),
         }
+    }
+
+    /// The table with this id (the first machine's, when each machine has one).
+    pub fn table(&self, id: &str) -> Option<&Table> {
+        self.tables.iter().find(|table| table.id == id)
+    }
+
+    /// The figure with this id (the first machine's, when each machine has one).
+    pub fn figure(&self, id: &str) -> Option<&Figure> {
+        self.figures.iter().find(|figure| figure.id == id)
     }
 
     pub fn measured(&self) -> bool {
@@ -138,6 +170,10 @@ impl Finding {
 /// picture shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Figure {
+    /// How renderers and notebooks find it ([`Section::figure`]), unique within its section
+    /// for one machine.
+    #[serde(skip)]
+    pub id: &'static str,
     pub title: String,
     pub svg: String,
     pub caption: String,
@@ -148,6 +184,10 @@ pub struct Figure {
 /// as a header above its columns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Table {
+    /// How renderers and notebooks find it ([`Section::table`]), unique within its section
+    /// for one machine.
+    #[serde(skip)]
+    pub id: &'static str,
     pub caption: String,
     pub columns: Vec<Column>,
     pub rows: Vec<Vec<Cell>>,

@@ -5,7 +5,7 @@
 mod article;
 mod cases;
 
-use super::{Figure, Finding, Measured, PresentError, Section};
+use super::{Figure, Finding, Measured, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
 use crate::chart::Series;
@@ -13,6 +13,7 @@ use crate::format;
 use crate::pool::format_ms;
 use crate::pool::{findings, summarize, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
 use crate::reference::PoolReference;
+use crate::runs::Run;
 
 pub const TITLE: &str = "Thread-pool sizing";
 
@@ -27,6 +28,18 @@ struct Summarised<'a> {
 impl Summarised<'_> {
     fn first_hit(&self) -> f64 {
         self.summaries.first().map_or(0.0, |s| s.key.hit_rate)
+    }
+}
+
+/// Its section over saved runs, with the article's reference numbers.
+impl Present for crate::pool::PoolSizing {
+    const TITLE: &'static str = TITLE;
+    const PROSE: &'static str = include_str!("../../../data/prose/pool.md");
+
+    fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+        let mut section = section(&Measured::from_runs(runs), &crate::reference::pool()?)?;
+        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        Ok(Some(section))
     }
 }
 
@@ -162,6 +175,7 @@ fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
         .collect();
     let title = format!("Latency against pool size{}", charting.hit_note());
     Ok(Figure {
+        id: "latency",
         title: "pool latency".into(),
         svg: pool_latency_chart(&title, &latency, &charting.formula(), &levels)?,
         caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
@@ -188,6 +202,7 @@ fn switches_figure(charting: &Charting) -> Result<Figure, PresentError> {
         .collect();
     let title = format!("Context switches and throughput{}", charting.hit_note());
     Ok(Figure {
+        id: "switches",
         title: "pool switches".into(),
         svg: pool_switches_chart(&title, &switches, &charting.formula())?,
         caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \

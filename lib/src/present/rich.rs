@@ -54,6 +54,20 @@ pub fn section(section: &Section) -> Rich {
     parts.into_iter().reduce(Rich::then).unwrap_or_else(|| Rich { html: String::new(), plain: String::new() })
 }
 
+/// The article's story as the section tells it (the same words as the page and the markdown).
+pub fn prose(section: &Section) -> Rich {
+    let html = section.prose.iter().map(|paragraph| format!("<p>{}</p>", escape(&text::plain(paragraph)))).collect();
+    Rich {
+        html,
+        plain: section
+            .prose
+            .iter()
+            .map(|paragraph| text::wrap(&text::plain(paragraph), 100))
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+    }
+}
+
 /// Sentences computed from the data, each set apart from the prose around it.
 pub fn findings(findings: &[Finding], comparing: bool) -> Rich {
     let html = findings
@@ -153,6 +167,7 @@ mod tests {
     #[test]
     fn tables_escape_cells_and_mark_noise() {
         let rich = table(&Table {
+            id: "sample",
             caption: String::new(),
             columns: vec![Column::text("case"), Column::number("ms").in_group("vm")],
             rows: vec![vec![Cell::from("a<b"), Cell::noisy("5", true)]],
@@ -166,6 +181,7 @@ mod tests {
     #[test]
     fn figures_embed_svg_as_an_image_with_a_text_fallback() {
         let rich = figure(&Figure {
+            id: "sample",
             title: "stride".into(),
             svg: "<svg></svg>".into(),
             caption: "Stride \"sweep\"".into(),

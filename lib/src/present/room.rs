@@ -1,13 +1,17 @@
 //! The room: a workshop's machines side by side. Per run, one row of key effects taken from
-//! the experiments' own summaries; for two runs, each effect's ratio between them with its
-//! interval. The report aggregates the rows across the room (its one polars module) and
-//! renders them; the cells' text is written here, once.
+//! the experiments' own summaries; across the room, their medians and ranges ([`summary`]);
+//! for two runs, each effect's ratio between them with its interval. The cells' text is
+//! written here, once.
+
+mod summary;
 
 use serde::Serialize;
 
-use super::machine::{assess, MachineRun};
+pub use summary::{room_section, ROOM_MEDIAN};
+
 use super::{Cell, Column, Figure, Finding, Section, Table};
 use crate::chart::ChartError;
+use crate::fitness::assess::{assess, MachineRun};
 use crate::format;
 use crate::pool::Variant;
 use crate::runs::{Profile, Run};
@@ -59,19 +63,21 @@ const POOL_EFFECTS: usize = 4;
 
 impl KeyEffects {
     pub fn of(run: &Run) -> Self {
-        let stride = run.stride.as_deref().map(crate::stride::summarize);
+        let stride = run.rows::<crate::stride::Row>().map(crate::stride::summarize);
         let knee = stride.as_deref().and_then(crate::stride::knee);
-        let sharing = run.sharing.as_deref().map(crate::sharing::summarize);
-        let counters = run.counters.as_deref().map(crate::counters::summarize);
+        let sharing = run.rows::<crate::sharing::Row>().map(crate::sharing::summarize);
+        let counters = run.rows::<crate::counters::Row>().map(crate::counters::summarize);
         let cache_padded = counters
             .iter()
             .flatten()
             .find(|s| s.layout == crate::counters::Layout::CachePadded)
             .and_then(|s| s.faster_than_compact);
-        let gc =
-            run.gc.as_deref().map(crate::gc::summarize).map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
+        let gc = run
+            .rows::<crate::gc::Row>()
+            .map(crate::gc::summarize)
+            .map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
         let gc_best = gc.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
-        let pool = run.pool.as_deref().map(crate::pool::summarize).unwrap_or_default();
+        let pool = run.rows::<crate::pool::Row>().map(crate::pool::summarize).unwrap_or_default();
         let p99_at = |per_cpu: u64| fixed_pool(&pool, per_cpu).map(|s| estimate(&s.p99_ms));
         let dropped_at = |per_cpu: u64| fixed_pool(&pool, per_cpu).map(|s| s.dropped_share);
         let stride_penalty = match &knee {
@@ -208,6 +214,7 @@ pub fn difference_table(a: &KeyEffects, b: &KeyEffects) -> Table {
         rows.push(cells.into_iter().map(Cell::from).collect());
     }
     Table {
+        id: "difference",
         caption: format!("{} against {}: each effect's ratio, {} over {}", a.label, b.label, a.label, b.label),
         columns: vec![
             Column::text("effect"),
@@ -252,6 +259,7 @@ pub fn room_figures(machines: &[KeyEffects]) -> Result<Vec<Figure>, ChartError> 
             .collect::<Vec<_>>()
             .join("; ");
         figures.push(Figure {
+            id: "effect",
             title: effect.name.to_string(),
             svg: crate::chart::room::room_chart(effect.name, y_desc, &values)?,
             caption: format!("{} on each machine: median with its interval.", upper_first(effect.name)),

@@ -38,6 +38,7 @@ pub fn runs_table(runs: &[Run]) -> Table {
         })
         .collect();
     Table {
+        id: "runs",
         caption: "Saved runs".into(),
         columns: vec![
             Column::text("run"),

@@ -2,7 +2,7 @@
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured,
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, Present,
     PresentError, Section, Table,
 };
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
@@ -10,6 +10,7 @@ use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
 use crate::reference::SharingReference;
+use crate::runs::Run;
 use crate::sharing::{false_sharing_over, finding, summarize, Case, CaseSummary, Row, EXPERIMENT};
 
 pub const TITLE: &str = "False sharing: the four-way control";
@@ -20,6 +21,18 @@ const RATIOS: [(Case, &str); 3] = [
     (Case::TrueSharing, "false / true sharing"),
     (Case::Single, "false sharing / single thread"),
 ];
+
+/// Its section over saved runs, with the article's reference numbers.
+impl Present for crate::sharing::FourWay {
+    const TITLE: &'static str = TITLE;
+    const PROSE: &'static str = include_str!("../../../data/prose/sharing.md");
+
+    fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+        let mut section = section(&Measured::from_runs(runs), &crate::reference::sharing()?)?;
+        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        Ok(Some(section))
+    }
+}
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);
@@ -57,6 +70,7 @@ fn figure(
         format!("{}: {} ns", s.case.name(), format::number(s.ns_per_increment.median))
     });
     Ok(Figure {
+        id: "cases-chart",
         title: "four-way control".into(),
         svg: sharing_chart("Four-way control: time per increment", &series)?,
         caption: "Median time per increment as each thread saw it (dots: trial time over the increments one thread \
@@ -107,7 +121,7 @@ fn cases_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CaseSummary>], a
             row
         })
         .collect();
-    Table { caption: "Time per case".into(), columns, rows }
+    Table { id: "times", caption: "Time per case".into(), columns, rows }
 }
 
 /// The case in words; for no sharing, with the padding each machine used.
@@ -153,7 +167,7 @@ fn ratios_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CaseSummary>], 
             row
         })
         .collect();
-    Table { caption: "Ratios of times".into(), columns, rows }
+    Table { id: "ratios", caption: "Ratios of times".into(), columns, rows }
 }
 
 /// "The article (a fixed total of 20 000 000 increments ...): single thread 35 ms, ...;

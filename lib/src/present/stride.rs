@@ -2,17 +2,30 @@
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured,
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, Present,
     PresentError, Section, Table,
 };
 use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::reference::StrideReference;
+use crate::runs::Run;
 use crate::stride::{article_ns_per_add, finding, summarize, Row, StrideSummary, EXPERIMENT};
 
 pub const TITLE: &str = "False sharing: the stride sweep";
 const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
+
+/// Its section over saved runs, with the article's reference numbers.
+impl Present for crate::stride::StrideSweep {
+    const TITLE: &'static str = TITLE;
+    const PROSE: &'static str = include_str!("../../../data/prose/stride.md");
+
+    fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+        let mut section = section(&Measured::from_runs(runs), &crate::reference::stride()?)?;
+        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        Ok(Some(section))
+    }
+}
 
 /// The section for `machines` (one or several), beside the article's sweep.
 pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> Result<Section, PresentError> {
@@ -65,6 +78,7 @@ fn figure(
         )
     });
     Ok(Figure {
+        id: "stride-chart",
         title: "stride sweep".into(),
         svg: stride_chart("Stride sweep: time per add", &series)?,
         caption: "Median time per add (dots) with the median's interval (bars), both axes logarithmic: elapsed time \
@@ -108,7 +122,7 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
             row
         })
         .collect();
-    Table { caption: "Time per add by stride".into(), columns, rows }
+    Table { id: "times", caption: "Time per add by stride".into(), columns, rows }
 }
 
 fn cells(summary: Option<&StrideSummary>) -> [Cell; 4] {
@@ -173,6 +187,7 @@ pub fn layout_table(threads: u64, strides_bytes: &[u64], line_bytes: u64) -> Tab
         })
         .collect();
     Table {
+        id: "layout",
         caption: format!("Where {threads} counters land in {line_bytes}-byte cache lines"),
         columns: vec![
             Column::number("stride (bytes)"),

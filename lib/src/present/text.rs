@@ -4,9 +4,11 @@
 
 use super::{Column, Figure, Finding, Section, Table};
 
-/// The whole section: title, its status in saved runs, findings, then figures, tables and notes.
+/// The whole section: title, the article's story, its status in saved runs, findings, then
+/// figures, tables and notes.
 pub fn section(section: &Section) -> String {
     let mut blocks = vec![format!("{}\n{}", section.title, "=".repeat(section.title.chars().count()))];
+    blocks.extend(section.prose.iter().map(|paragraph| wrap(&plain(paragraph), 100)));
     if !section.status.is_empty() {
         blocks.push(notes(&section.status, false));
     }
@@ -23,6 +25,26 @@ pub fn section(section: &Section) -> String {
         blocks.push(notes(&section.notes, section.comparing()));
     }
     blocks.join("\n\n")
+}
+
+/// A paragraph of the lib's markdown prose as plain text: emphasis and code marks dropped.
+pub fn plain(paragraph: &str) -> String {
+    paragraph.replace("**", "").replace(['*', '`'], "")
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.join("\n")
 }
 
 /// Each sentence on its own line after "> ", named by machine when `comparing`.
@@ -133,6 +155,7 @@ mod tests {
 
     fn sample() -> Table {
         Table {
+            id: "sample",
             caption: "Times".into(),
             columns: vec![
                 Column::text("case"),

@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use super::{Manifest, RunsError, State, EXPERIMENTS};
+use super::{Manifest, RunsError, State};
 use crate::limits::MAX_ROWS;
+use crate::registry::Experiment;
 
 /// The largest experiment CSV read back: every file the lab writes stays below it (at most
 /// [`MAX_ROWS`] rows of under 64 bytes; experiments with longer lines have far fewer rows).
@@ -19,10 +20,10 @@ pub(super) fn check_manifest(path: &Path, manifest: &Manifest) -> Result<(), Run
         message,
     };
     for (index, record) in manifest.experiments.iter().enumerate() {
-        if !EXPERIMENTS.contains(&record.name.as_str()) {
-            let message = format!("unknown experiment '{}' (known: {})", record.name, EXPERIMENTS.join(", "));
+        let Some(experiment) = Experiment::from_name(&record.name) else {
+            let message = format!("unknown experiment '{}' (known: {})", record.name, Experiment::names().join(", "));
             return Err(invalid(index, "name", message));
-        }
+        };
         if manifest.experiments[..index].iter().any(|earlier| earlier.name == record.name) {
             return Err(invalid(index, "name", format!("'{}' is listed twice", record.name)));
         }
@@ -31,9 +32,9 @@ pub(super) fn check_manifest(path: &Path, manifest: &Manifest) -> Result<(), Run
             let message = format!("'{}': the experiment's file is {own_file}, in the run folder", record.file);
             return Err(invalid(index, "file", message));
         }
-        // A machine with one CPU has no pair of CPUs: only c2c may have no rows; an
-        // experiment not complete has none recorded.
-        let fewest = usize::from(record.name != crate::c2c::EXPERIMENT && record.state == State::Complete);
+        // Some experiments may find nothing to measure (c2c on one CPU: no pair); an
+        // experiment not complete has no rows recorded.
+        let fewest = usize::from(!experiment.may_have_no_rows() && record.state == State::Complete);
         if record.rows < fewest || record.rows > MAX_ROWS {
             return Err(invalid(index, "rows", format!("{}: {fewest} to {MAX_ROWS}", record.rows)));
         }

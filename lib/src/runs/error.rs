@@ -3,7 +3,8 @@
 
 use thiserror::Error;
 
-use super::{EXPERIMENTS, FORMAT_VERSION, MANIFEST};
+use super::{FORMAT_VERSION, MANIFEST};
+use crate::registry::Experiment;
 
 #[derive(Debug, Error)]
 pub enum RunsError {
@@ -43,7 +44,7 @@ pub enum RunsError {
     Invalid { path: String, field: String, message: String },
     #[error("{path} is {bytes} bytes: at most {limit} bytes are read (larger than any run this lab writes)")]
     TooLarge { path: String, bytes: u64, limit: u64 },
-    #[error("{path}: unknown experiment '{name}' (known: {known})", known = EXPERIMENTS.join(", "))]
+    #[error("{path}: unknown experiment '{name}' (known: {known})", known = Experiment::names().join(", "))]
     UnknownExperiment { path: String, name: String },
     #[error("{path} is not a readable run pack: {message}")]
     Pack { path: String, message: String },

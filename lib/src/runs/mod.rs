@@ -11,6 +11,7 @@ mod manifest;
 mod notes;
 pub mod pack;
 mod read;
+mod rows;
 mod values;
 
 use std::path::{Path, PathBuf};
@@ -22,35 +23,22 @@ pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST};
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
+use rows::{boxed, Loaded};
 pub use values::{BadValue, CheckedRow};
 
-/// Every experiment a run may hold, in the report's order.
-pub const EXPERIMENTS: &[&str] = &[
-    crate::fitness::EXPERIMENT,
-    crate::c2c::EXPERIMENT,
-    crate::stride::EXPERIMENT,
-    crate::sharing::EXPERIMENT,
-    crate::counters::EXPERIMENT,
-    crate::gc::EXPERIMENT,
-    crate::pool::EXPERIMENT,
-];
+use crate::experiment::SavedRow;
+use crate::present::Present;
+use crate::registry::{Experiment, Visitor};
 
-/// One saved run, read and checked. An experiment the run did not measure is `None`.
+/// One saved run, read and checked: its experiments' rows, keyed by the registry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     pub dir: PathBuf,
     pub manifest: Manifest,
     /// The manifest's label, made unique among runs loaded together ([`load_all`]).
     pub label: String,
-    pub stride: Option<Vec<crate::stride::Row>>,
-    pub sharing: Option<Vec<crate::sharing::Row>>,
-    pub counters: Option<Vec<crate::counters::Row>>,
-    pub c2c: Option<Vec<crate::c2c::Row>>,
-    pub machine: Option<Vec<crate::fitness::Row>>,
-    pub gc: Option<Vec<crate::gc::Row>>,
-    /// The real Go benchmark beside the GC model, when it ran (`gc-go.csv`).
-    pub gc_go: Option<Vec<crate::gc::GoRow>>,
-    pub pool: Option<Vec<crate::pool::Row>>,
+    /// Each experiment read, in the manifest's order.
+    loaded: Vec<Loaded>,
     /// Experiments shown otherwise than whole (recovered), or not at all (interrupted,
     /// unreadable), each with why; the rest of the run is read as usual.
     pub notes: Vec<ExperimentNote>,
@@ -68,20 +56,7 @@ impl Run {
             "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
             given => given.to_string(),
         };
-        let mut run = Self {
-            dir: path.to_path_buf(),
-            manifest,
-            label,
-            stride: None,
-            sharing: None,
-            counters: None,
-            c2c: None,
-            machine: None,
-            gc: None,
-            gc_go: None,
-            pool: None,
-            notes: Vec::new(),
-        };
+        let mut run = Self { dir: path.to_path_buf(), manifest, label, loaded: Vec::new(), notes: Vec::new() };
         listed_files(&run.manifest, &manifest_path)?;
         for record in run.manifest.experiments.clone() {
             let note = run.read_record(&files, &record);
@@ -91,7 +66,7 @@ impl Run {
         Ok(run)
     }
 
-    /// Reads the rows of `record` into this run, and the Go rows beside the GC's;
+    /// Reads the rows of `record` into this run, and its real runtime's beside them;
     /// `expected` is the row count the manifest records (`None`: not recorded). Returns the
     /// rows read.
     fn read_experiment(
@@ -100,29 +75,37 @@ impl Run {
         record: &ExperimentRecord,
         expected: Option<usize>,
     ) -> Result<usize, RunsError> {
-        // The Go rows first: the GC's are kept only when both read.
-        if let Some((file, go_rows)) = go_file(record) {
-            let (shown, text) = (self.dir.join(&file).display().to_string(), files.text(&self.dir, &file)?);
-            self.gc_go = Some(parse(&shown, &text, go_rows)?);
-        }
-        let text = files.text(&self.dir, &record.file)?;
-        let shown = self.dir.join(&record.file).display().to_string();
-        let rows = match record.name.as_str() {
-            crate::stride::EXPERIMENT => count(&mut self.stride, parse(&shown, &text, expected)?),
-            crate::sharing::EXPERIMENT => count(&mut self.sharing, parse(&shown, &text, expected)?),
-            crate::counters::EXPERIMENT => count(&mut self.counters, parse(&shown, &text, expected)?),
-            // A machine with one CPU has no pair: its file holds no rows, not even a header.
-            crate::c2c::EXPERIMENT if expected == Some(0) => count(&mut self.c2c, Vec::new()),
-            crate::c2c::EXPERIMENT => count(&mut self.c2c, parse(&shown, &text, expected)?),
-            crate::fitness::EXPERIMENT => count(&mut self.machine, parse(&shown, &text, expected)?),
-            crate::gc::EXPERIMENT => count(&mut self.gc, parse(&shown, &text, expected)?),
-            crate::pool::EXPERIMENT => count(&mut self.pool, parse(&shown, &text, expected)?),
-            name => {
-                let path = self.dir.join(MANIFEST).display().to_string();
-                return Err(RunsError::UnknownExperiment { path, name: name.into() });
-            }
+        let Some(experiment) = Experiment::from_name(&record.name) else {
+            let path = self.dir.join(MANIFEST).display().to_string();
+            return Err(RunsError::UnknownExperiment { path, name: record.name.clone() });
         };
+        let loaded = experiment.visit(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
+        let rows = loaded.rows.len();
+        self.loaded.retain(|other| other.experiment != experiment);
+        self.loaded.push(loaded);
         Ok(rows)
+    }
+
+    /// The rows of the experiment whose row type is `R`, when this run holds them.
+    pub fn rows<R: SavedRow>(&self) -> Option<&[R]> {
+        self.loaded.iter().find_map(|loaded| loaded.rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
+    }
+
+    /// The rows of a real runtime measured beside a model (Go's beside the GC's), by type.
+    pub fn beside<R: SavedRow>(&self) -> Option<&[R]> {
+        let beside = self.loaded.iter().filter_map(|loaded| loaded.beside.as_ref());
+        beside.into_iter().find_map(|rows| rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
+    }
+
+    /// The manifest's record of the experiment whose rows are of type `R`, when it was read.
+    pub fn record_of<R: SavedRow>(&self) -> Option<&ExperimentRecord> {
+        let loaded = self.loaded.iter().find(|loaded| loaded.rows.as_any().is::<Vec<R>>())?;
+        self.manifest.record(loaded.experiment.name())
+    }
+
+    /// Whether this run holds `experiment`'s rows.
+    pub fn holds(&self, experiment: Experiment) -> bool {
+        self.loaded.iter().any(|loaded| loaded.experiment == experiment)
     }
 
     /// How charts and tables name this run: its manifest's label, or for runs without one
@@ -132,8 +115,42 @@ impl Run {
     }
 
     /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
-    pub fn config_text(&self, experiment: &str) -> Option<String> {
-        self.manifest.record(experiment).map(|record| crate::format::config_text(&record.config))
+    pub fn config_text(&self, experiment: Experiment) -> Option<String> {
+        self.manifest.record(experiment.name()).map(|record| crate::format::config_text(&record.config))
+    }
+}
+
+/// Reads one experiment's rows (and its real runtime's) with its types.
+struct ReadRows<'a> {
+    experiment: Experiment,
+    files: &'a RunFiles,
+    dir: &'a Path,
+    record: &'a ExperimentRecord,
+    expected: Option<usize>,
+}
+
+impl Visitor for ReadRows<'_> {
+    type Output = Result<Loaded, RunsError>;
+
+    fn visit<K: Present>(self) -> Result<Loaded, RunsError> {
+        // The beside rows first: the model's are kept only when both read.
+        let beside = match beside_file(self.record) {
+            Some((file, rows)) => Some(boxed(self.read::<K::BesideRow>(&file, rows)?)),
+            None => None,
+        };
+        let rows = boxed(self.read::<K::Row>(&self.record.file, self.expected)?);
+        Ok(Loaded { experiment: self.experiment, rows, beside })
+    }
+}
+
+impl ReadRows<'_> {
+    fn read<R: SavedRow>(&self, file: &str, expected: Option<usize>) -> Result<Vec<R>, RunsError> {
+        let text = self.files.text(self.dir, file)?;
+        // An experiment without a row (c2c on one CPU) wrote an empty file, not even a header.
+        if expected == Some(0) && text.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        parse(&self.dir.join(file).display().to_string(), &text, expected)
     }
 }
 
@@ -149,19 +166,13 @@ fn parse<R: serde::de::DeserializeOwned + CheckedRow>(
     }
 }
 
-/// Keeps `rows` in `slot` and says how many there are.
-fn count<R>(slot: &mut Option<Vec<R>>, rows: Vec<R>) -> usize {
-    let rows = slot.insert(rows).len();
-    rows
-}
-
 /// Every file `manifest` names (each experiment's, and the Go rows' beside the GC's), each
 /// checked to be a plain name that cannot reach outside the run.
 fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>, RunsError> {
     let mut files = Vec::new();
     for record in &manifest.experiments {
         files.push(record.file.clone());
-        files.extend(go_file(record).map(|(file, _)| file));
+        files.extend(beside_file(record).map(|(file, _)| file));
     }
     match files.iter().find(|file| !pack::is_run_file_name(file)) {
         Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
@@ -169,15 +180,16 @@ fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>
     }
 }
 
-/// The Go benchmark's file beside the GC rows and its row count, when the GC record says it
-/// ran (its `config.go`, written by the CLI).
-fn go_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
-    let go = &record.config["go"];
-    if record.name != crate::gc::EXPERIMENT || go["status"] != "ran" {
+/// The file of the real runtime measured beside `record`'s experiment and its row count,
+/// when the record says it ran (its config's `BESIDE.key`, written by the CLI).
+fn beside_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
+    let beside = Experiment::from_name(&record.name)?.beside()?;
+    let status = &record.config[beside.key];
+    if status["status"] != "ran" {
         return None;
     }
-    let file = go["file"].as_str().unwrap_or(crate::gc::GO_CSV).to_string();
-    Some((file, go["rows"].as_u64().map(|rows| rows as usize)))
+    let file = status["file"].as_str().unwrap_or(beside.file).to_string();
+    Some((file, status["rows"].as_u64().map(|rows| rows as usize)))
 }
 
 /// Parses a manifest, refusing other format versions by name.
@@ -252,10 +264,10 @@ mod tests {
     #[test]
     fn reads_the_fixture_run_whole() {
         let run = Run::load(Path::new(FIXTURES).join("run-fixture")).unwrap();
-        let stride = run.stride.as_ref().unwrap();
+        let stride = run.rows::<crate::stride::Row>().unwrap();
         assert_eq!(stride.len(), run.manifest.record("stride").unwrap().rows);
-        assert!(stride.iter().all(|row| row.verified && row.threads >= 1));
-        assert!(run.config_text("stride").unwrap().contains("strides_bytes="));
+        assert!(stride.iter().all(|row| row.threads >= 1));
+        assert!(run.config_text(Experiment::Stride).unwrap().contains("strides_bytes="));
     }
 
     #[test]

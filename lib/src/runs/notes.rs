@@ -8,7 +8,8 @@
 
 use serde::Serialize;
 
-use super::{ExperimentRecord, Run, RunFiles, State, EXPERIMENTS};
+use super::{ExperimentRecord, Run, RunFiles, State};
+use crate::registry::Experiment;
 
 /// How an experiment is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,7 +76,7 @@ impl Run {
 
     /// Recovers every whole CSV named after an experiment that the manifest does not list.
     pub(super) fn recover_unlisted(&mut self, files: &RunFiles) {
-        for &name in EXPERIMENTS {
+        for name in Experiment::names() {
             let file = format!("{name}.csv");
             if self.manifest.record(name).is_some() || !files.has(&self.dir, &file) {
                 continue;

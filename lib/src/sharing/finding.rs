@@ -4,18 +4,9 @@
 
 use super::{false_sharing_over, Case, CaseSummary, FALSE_SHARING_DISTANCE_BYTES};
 use crate::evidence;
-use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
+use crate::format::{describe_ratio, ratio_and_interval};
 use crate::stats::Ratio;
-
-/// "3.87x (interval 3.52x to 4.10x)".
-pub fn describe_ratio(ratio: &Ratio) -> String {
-    format!("{:.2}x (interval {:.2}x to {:.2}x)", ratio.value, ratio.low, ratio.high)
-}
-
-/// "3.87x, interval 3.52x to 4.10x": for use inside parentheses.
-pub fn ratio_and_interval(ratio: &Ratio) -> String {
-    format!("{:.2}x, interval {:.2}x to {:.2}x", ratio.value, ratio.low, ratio.high)
-}
+use crate::verdict::{then_what_may_hide_it, Verdict};
 
 /// A few sentences saying what the control showed, for the report and the notebooks; where
 /// it shows no penalty, what the machine's `verdict` says may hide it.

@@ -3,12 +3,25 @@
 use anyhow::Result;
 use contention::c2c::Config;
 
+use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
+/// The core-to-core latency's flags.
+#[derive(Debug)]
+pub struct C2cOptions;
+
+impl ExperimentOptions for C2cOptions {
+    type Kind = contention::c2c::CoreToCore;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+}
+
 /// The matrix's config from the flags; validated only when it was asked for, so an
 /// unknown CPU id is refused (exit 2) before anything is measured.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if let Some(list) = &args.cpus {
         config.cpus = cpu_list(list)?;

@@ -4,11 +4,24 @@ use anyhow::Result;
 use contention::counters::Config;
 
 use super::sharing::one_thread_count;
+use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
+
+/// The counter layouts's flags.
+#[derive(Debug)]
+pub struct CountersOptions;
+
+impl ExperimentOptions for CountersOptions {
+    type Kind = contention::counters::CounterLayouts;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+}
 
 /// The layouts' config from the flags; validated only when they were asked for. Without
 /// `--total`, the increments per thread stay the default's whatever `--threads` says.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if let Some(threads) = one_thread_count(args, selected, "the counter layouts")? {
         config = config.with_threads(threads);

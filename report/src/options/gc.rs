@@ -1,13 +1,34 @@
 //! The GC sweep on the command line: flags to config.
 
+use std::path::Path;
+
 use anyhow::Result;
 use contention::gc::{Config, GcRatio};
+use contention::harness::Progress;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 
+use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 
+/// The GC sweep's flags.
+#[derive(Debug)]
+pub struct GcOptions;
+
+impl ExperimentOptions for GcOptions {
+    type Kind = contention::gc::GcSweep;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+
+    /// The real Go benchmark over the same grid, unless `--no-go` or no `go` on PATH.
+    fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
+        serde_json::to_value(crate::gc_go::measure_beside(config, !args.no_go, dir, progress)).ok()
+    }
+}
+
 /// The sweep's config from the flags; validated only when the sweep was asked for.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if !args.threads.is_empty() {
         config.threads = args.threads.clone();

@@ -3,10 +3,23 @@
 use anyhow::Result;
 use contention::fitness::Config;
 
+use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 
+/// The machine check's flags.
+#[derive(Debug)]
+pub struct MachineOptions;
+
+impl ExperimentOptions for MachineOptions {
+    type Kind = contention::fitness::MachineCheck;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+}
+
 /// The check's config from the flags (`--iters`, `--trials`); validated when selected.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if let Some(iters) = args.iters {
         config.iters_per_thread = iters;

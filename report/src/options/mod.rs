@@ -1,25 +1,114 @@
 //! Options: the command line's values turned, in this one place, into plain settings that
 //! the rest of the crate reads (library code and the renderers never see clap). Every
-//! experiment's config is built and validated here, before anything is measured.
+//! experiment's config is built and validated here, before anything is measured: each
+//! experiment's flags live in its own file, behind [`ExperimentOptions`], registered once in
+//! [`experiment_options!`]'s list below.
 
 mod c2c;
 mod counters;
 mod gc;
-mod given;
+pub mod given;
 mod machine;
 mod pool;
 mod sharing;
 mod stride;
 
-use std::path::PathBuf;
+use std::fmt::Debug;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use contention::experiment::Measure;
+use contention::harness::Progress;
+use contention::present::Present;
 use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
+use contention::Experiment;
 
 use crate::cli::{Cli, Command, MeasureArgs, DEFAULT_RUNS};
-use crate::experiment::Experiment;
 use crate::output::Format;
+use crate::store::RunWriter;
+
+/// One experiment's flags turned into its config, and what runs beside its model.
+pub trait ExperimentOptions: 'static {
+    /// The experiment these options configure.
+    type Kind: Present;
+
+    /// Its config from the flags; validated only when the experiment was selected (a
+    /// flag it does not take is then left unused).
+    fn config(args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config>;
+
+    /// Measures the real runtime beside the model once the model's rows are saved (the Go
+    /// benchmark beside the GC model), returning what the manifest records under
+    /// `Kind::BESIDE`'s key; `None` for an experiment without one.
+    fn beside(
+        _config: &<Self::Kind as Measure>::Config,
+        _args: &MeasureArgs,
+        _dir: &Path,
+        _progress: Progress,
+    ) -> Option<serde_json::Value> {
+        None
+    }
+}
+
+/// One selected experiment with its config, ready to measure.
+pub trait Planned: Debug + Send + Sync {
+    fn experiment(&self) -> Experiment;
+    /// Measures it into `run`: its rows, then what runs beside it.
+    fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()>;
+}
+
+struct Plan<O: ExperimentOptions> {
+    experiment: Experiment,
+    config: <O::Kind as Measure>::Config,
+    args: MeasureArgs,
+}
+
+impl<O: ExperimentOptions> Debug for Plan<O> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Plan").field("experiment", &self.experiment).field("config", &self.config).finish()
+    }
+}
+
+impl<O: ExperimentOptions> Planned for Plan<O> {
+    fn experiment(&self) -> Experiment {
+        self.experiment
+    }
+
+    fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()> {
+        run.save::<O::Kind>(&self.config, &mut *progress)?;
+        match (<O::Kind as Measure>::BESIDE, O::beside(&self.config, &self.args, run.dir(), progress)) {
+            (Some(beside), Some(status)) => run.update(|record| record.config[beside.key] = status),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The experiments' options, one line each; `plan` builds the selected one's, and a test
+/// checks that every experiment of the lib's registry has a line.
+macro_rules! experiment_options {
+    ($($options:ty),+ $(,)?) => {
+        /// `experiment`'s config from the flags, ready to measure; validated when `selected`.
+        fn plan(experiment: Experiment, args: &MeasureArgs, selected: bool) -> Result<Box<dyn Planned>> {
+            $(
+                if Experiment::from_name(<<$options as ExperimentOptions>::Kind as Measure>::NAME) == Some(experiment) {
+                    let config = <$options as ExperimentOptions>::config(args, selected)?;
+                    return Ok(Box::new(Plan::<$options> { experiment, config, args: args.clone() }));
+                }
+            )+
+            anyhow::bail!("no options are registered for the experiment {}", experiment.name())
+        }
+    };
+}
+
+experiment_options! {
+    machine::MachineOptions,
+    c2c::C2cOptions,
+    stride::StrideOptions,
+    sharing::SharingOptions,
+    counters::CountersOptions,
+    gc::GcOptions,
+    pool::PoolOptions,
+}
 
 /// What the command was asked to do.
 #[derive(Debug)]
@@ -55,10 +144,15 @@ pub struct ReportOptions {
 }
 
 impl Options {
-    pub fn from_cli(cli: Cli) -> Result<Self> {
+    /// The options of `cli`, whose measuring flags `given` were set on the command line.
+    pub fn from_cli(cli: Cli, given: &[String]) -> Result<Self> {
         Ok(match cli.command {
             Command::Run(args) => Options::Run {
-                measure: Box::new(MeasureOptions::from_args(&args.measure, &args.experiments)?),
+                measure: Box::new(MeasureOptions::from_args(
+                    &args.measure,
+                    given,
+                    &args.experiments.iter().map(|selected| selected.0).collect::<Vec<_>>(),
+                )?),
                 out: args.out,
             },
             Command::Pack(args) => {
@@ -68,14 +162,14 @@ impl Options {
             }
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
-                    given::refuse_beside_saved_runs(&args.measure, args.runs.is_some(), "--from")?;
+                    given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;
                     Source::Saved(vec![from])
                 } else if !args.compare.is_empty() {
-                    given::refuse_beside_saved_runs(&args.measure, args.runs.is_some(), "--compare")?;
+                    given::refuse_beside_saved_runs(given, args.runs.is_some(), "--compare")?;
                     Source::Saved(args.compare)
                 } else {
                     let runs = args.runs.unwrap_or_else(|| PathBuf::from(DEFAULT_RUNS));
-                    Source::Measure(Box::new(MeasureOptions::from_args(&args.measure, Experiment::all())?), runs)
+                    Source::Measure(Box::new(MeasureOptions::from_args(&args.measure, given, Experiment::ALL)?), runs)
                 };
                 let out = args.out.unwrap_or_else(|| PathBuf::from(args.format.default_file()));
                 let out = (out.as_os_str() != "-").then_some(out);
@@ -86,34 +180,26 @@ impl Options {
 }
 
 /// Everything a run needs, decided and validated before anything is measured.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct MeasureOptions {
-    pub experiments: Vec<Experiment>,
+    /// The selected experiments, in the order given, each with its config.
+    pub plans: Vec<Box<dyn Planned>>,
     /// `--label`, checked; `None`: the hostname and a random suffix.
     pub label: Option<String>,
     pub profile: Profile,
     pub command_line: String,
-    pub stride: contention::stride::Config,
-    pub sharing: contention::sharing::Config,
-    pub counters: contention::counters::Config,
-    pub c2c: contention::c2c::Config,
-    pub machine: contention::fitness::Config,
-    pub gc: contention::gc::Config,
-    /// Run the real Go benchmark beside the GC model (when `go` is on PATH).
-    pub gc_go: bool,
-    pub pool: contention::pool::Config,
 }
 
 impl MeasureOptions {
     /// Builds every selected experiment's config; a bad value is a usage error naming it.
-    pub fn from_args(args: &MeasureArgs, experiments: &[Experiment]) -> Result<Self> {
+    pub fn from_args(args: &MeasureArgs, given: &[String], experiments: &[Experiment]) -> Result<Self> {
         let mut unique = Vec::new();
         for &experiment in experiments {
             if !unique.contains(&experiment) {
                 unique.push(experiment);
             }
         }
-        let sized = given::sized(args);
+        let sized = given::sized(given);
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,
             (false, true) => Profile::Quick,
@@ -122,19 +208,35 @@ impl MeasureOptions {
         if let Some(label) = &args.label {
             contention::runs::check_label(label)?;
         }
+        // Every experiment's flags are read, so a bad value is refused whether or not its
+        // experiment runs; only the selected ones are validated whole.
+        let mut plans = Vec::new();
+        for &experiment in Experiment::ALL {
+            let selected = unique.contains(&experiment);
+            let plan = plan(experiment, args, selected)?;
+            if selected {
+                plans.push(plan);
+            }
+        }
+        plans.sort_by_key(|plan| unique.iter().position(|&experiment| experiment == plan.experiment()));
         Ok(Self {
+            plans,
             label: args.label.clone(),
-            stride: stride::config(args, unique.contains(&Experiment::Stride))?,
-            sharing: sharing::config(args, unique.contains(&Experiment::Sharing))?,
-            counters: counters::config(args, unique.contains(&Experiment::Counters))?,
-            c2c: c2c::config(args, unique.contains(&Experiment::C2c))?,
-            machine: machine::config(args, unique.contains(&Experiment::Machine))?,
-            gc: gc::config(args, unique.contains(&Experiment::Gc))?,
-            gc_go: !args.no_go,
-            pool: pool::config(args, unique.contains(&Experiment::Pool))?,
-            experiments: unique,
             profile,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_experiment_has_options() {
+        for &experiment in Experiment::ALL {
+            let plan = plan(experiment, &MeasureArgs { quick: true, ..MeasureArgs::default() }, true);
+            assert_eq!(plan.map(|plan| plan.experiment()).ok(), Some(experiment));
+        }
     }
 }

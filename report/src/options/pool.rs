@@ -6,11 +6,24 @@ use anyhow::Result;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
 
+use super::ExperimentOptions;
 use crate::cli::{MeasureArgs, VariantArg};
 use crate::usage::usage;
 
+/// Thread-pool sizing's flags.
+#[derive(Debug)]
+pub struct PoolOptions;
+
+impl ExperimentOptions for PoolOptions {
+    type Kind = contention::pool::PoolSizing;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+}
+
 /// The experiment's config from the flags; validated only when it was asked for.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if !args.pool_sizes.is_empty() {
         config.pool_sizes = Some(args.pool_sizes.clone());

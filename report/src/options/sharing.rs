@@ -3,6 +3,7 @@
 use anyhow::Result;
 use contention::sharing::Config;
 
+use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
@@ -19,9 +20,21 @@ pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Resul
     }
 }
 
+/// The four-way control's flags.
+#[derive(Debug)]
+pub struct SharingOptions;
+
+impl ExperimentOptions for SharingOptions {
+    type Kind = contention::sharing::FourWay;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+}
+
 /// The control's config from the flags; validated only when it was asked for. Without
 /// `--total`, the default total is kept, rounded down to a multiple of `--threads`.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if let Some(threads) = one_thread_count(args, selected, "the four-way control")? {
         config = config.with_threads(threads);

@@ -3,11 +3,24 @@
 use anyhow::Result;
 use contention::stride::Config;
 
+use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
+/// The stride sweep's flags.
+#[derive(Debug)]
+pub struct StrideOptions;
+
+impl ExperimentOptions for StrideOptions {
+    type Kind = contention::stride::StrideSweep;
+
+    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+        config(args, selected)
+    }
+}
+
 /// The sweep's config from the flags; validated only when the sweep was asked for.
-pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     match args.threads.as_slice() {
         [] => {}

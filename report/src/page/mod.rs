@@ -1,6 +1,7 @@
 //! The standalone HTML page: the sections of the lib's presentation model as views of
 //! already-formatted strings, filled into templates compiled into the binary. Templates
-//! hold the prose and nothing beyond `if`/`for`; only SVG is marked safe.
+//! hold nothing beyond `if`/`for`; only SVG and the article's prose (the lib's compiled-in
+//! markdown, escaped and then given its emphasis here) are marked safe.
 
 mod environment;
 mod section;
@@ -37,12 +38,8 @@ struct PageView {
     across: Option<SectionView>,
     /// The page carries the sorting script (the room table is on it).
     sortable: bool,
-    machine: SectionView,
-    stride: SectionView,
-    sharing: SectionView,
-    counters: SectionView,
-    gc: SectionView,
-    pool: SectionView,
+    /// Every experiment's section, in the registry's order.
+    sections: Vec<SectionView>,
     environment: environment::EnvironmentSection,
 }
 
@@ -57,10 +54,6 @@ pub fn title(runs: &[Run]) -> String {
 
 /// Renders the page for one run, or several side by side, from their sections.
 pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_utc: String) -> Result<String> {
-    let view_of = |experiment: &str| -> Result<SectionView> {
-        let section = sections.iter().find(|s| s.experiment == experiment);
-        section.map(SectionView::of).with_context(|| format!("the report has no {experiment} section"))
-    };
     let across = sections.iter().find(|s| [ROOM, DIFFERENCE].contains(&s.experiment)).map(|section| {
         let mut view = SectionView::of(section);
         for table in &mut view.tables {
@@ -85,12 +78,11 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
                 finding: section.summary(),
             })
             .collect(),
-        machine: view_of(contention::fitness::EXPERIMENT)?,
-        stride: view_of(contention::stride::EXPERIMENT)?,
-        sharing: view_of(contention::sharing::EXPERIMENT)?,
-        counters: view_of(contention::counters::EXPERIMENT)?,
-        gc: view_of(contention::gc::EXPERIMENT)?,
-        pool: view_of(contention::pool::EXPERIMENT)?,
+        sections: sections
+            .iter()
+            .filter(|section| ![ROOM, DIFFERENCE].contains(&section.experiment))
+            .map(SectionView::of)
+            .collect(),
         environment: environment::section(runs),
     };
     let mut env = Environment::new();
@@ -108,11 +100,5 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("section.html", include_str!("../../templates/section.html")),
     ("table.html", include_str!("../../templates/table.html")),
     ("room.html", include_str!("../../templates/room.html")),
-    ("machine.html", include_str!("../../templates/machine.html")),
-    ("stride.html", include_str!("../../templates/stride.html")),
-    ("sharing.html", include_str!("../../templates/sharing.html")),
-    ("counters.html", include_str!("../../templates/counters.html")),
-    ("gc.html", include_str!("../../templates/gc.html")),
-    ("pool.html", include_str!("../../templates/pool.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
 ];

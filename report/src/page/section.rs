@@ -9,6 +9,8 @@ use serde::Serialize;
 pub struct SectionView {
     pub experiment: &'static str,
     pub title: &'static str,
+    /// The article's story as HTML paragraphs: escaped, then emphasis and code marked.
+    pub prose: Vec<String>,
     pub measured: bool,
     pub comparing: bool,
     pub summary: String,
@@ -50,6 +52,7 @@ impl SectionView {
         Self {
             experiment: section.experiment,
             title: section.title,
+            prose: section.prose.iter().map(|paragraph| inline_markdown(paragraph)).collect(),
             measured: section.measured(),
             comparing: section.comparing(),
             summary: section.summary(),
@@ -62,6 +65,41 @@ impl SectionView {
             status: section.status.clone(),
         }
     }
+}
+
+/// One paragraph of the lib's prose as HTML: every character escaped, then `**strong**`,
+/// `*emphasis*` and `` `code` `` marked (the only markdown the prose uses).
+pub fn inline_markdown(paragraph: &str) -> String {
+    let escaped = paragraph.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let mut html = String::with_capacity(escaped.len());
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = escaped.as_str();
+    while let Some(at) = rest.find(['*', '`']) {
+        html.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let (marker, tag) = if rest.starts_with("**") {
+            ("**", "strong")
+        } else if rest.starts_with('*') {
+            ("*", "em")
+        } else {
+            ("`", "code")
+        };
+        if open.last() == Some(&tag) {
+            open.pop();
+            html.push_str(&format!("</{tag}>"));
+        } else if tag == "code" || !open.contains(&"code") {
+            open.push(tag);
+            html.push_str(&format!("<{tag}>"));
+        } else {
+            html.push_str(marker);
+        }
+        rest = &rest[marker.len()..];
+    }
+    html.push_str(rest);
+    while let Some(tag) = open.pop() {
+        html.push_str(&format!("</{tag}>"));
+    }
+    html
 }
 
 pub fn table_view(table: &Table) -> TableView {
@@ -96,8 +134,18 @@ mod tests {
     use contention::present::Column;
 
     #[test]
+    fn prose_is_escaped_then_marked() {
+        assert_eq!(
+            inline_markdown("a **b** *c* `Mutex<i64>` <x>"),
+            "a <strong>b</strong> <em>c</em> <code>Mutex&lt;i64&gt;</code> &lt;x&gt;"
+        );
+        assert_eq!(inline_markdown("*open"), "<em>open</em>");
+    }
+
+    #[test]
     fn neighbouring_columns_of_one_group_share_a_header() {
         let view = table_view(&Table {
+            id: "sample",
             caption: String::new(),
             columns: vec![
                 Column::number("stride"),

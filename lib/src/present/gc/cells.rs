@@ -50,7 +50,7 @@ pub(super) fn every_cell(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> 
             ]
         })
         .collect();
-    Table { caption: format!("Every cell: {}", machine.label), columns, rows }
+    Table { id: "every-cell", caption: format!("Every cell: {}", machine.label), columns, rows }
 }
 
 /// "Best ratio per thread count: at 1 thread, 100 itself; at 2 threads, off (1.20x ...)."

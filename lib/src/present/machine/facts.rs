@@ -101,7 +101,7 @@ pub fn facts_table(machines: &[(&str, &Machine)]) -> Table {
         .collect();
     let mut columns = vec![Column::text("fact")];
     columns.extend(machines.iter().map(|(label, _)| Column::text(*label)));
-    Table { caption: "The machine as it described itself".into(), columns, rows }
+    Table { id: "facts", caption: "The machine as it described itself".into(), columns, rows }
 }
 
 /// What the description implies for the experiments, in sentences: how many threads the

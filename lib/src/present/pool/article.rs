@@ -24,6 +24,7 @@ fn with_unit(reference: &PoolReference) -> String {
 /// Every number the article published, in its own unit.
 pub(super) fn numbers_table(article: &[PoolReference]) -> Table {
     Table {
+        id: "article-numbers",
         caption: "The article's numbers".into(),
         columns: vec![Column::text("what"), Column::number("as published")],
         rows: article.iter().map(|r| vec![Cell::from(r.what.clone()), Cell::from(with_unit(r))]).collect(),
@@ -75,6 +76,7 @@ pub(super) fn comparison(article: &[PoolReference], measured: &[Summarised]) -> 
     let mut rows = sizing_rows(article, measured);
     rows.extend(cost_rows(article, measured));
     Table {
+        id: "article-beside",
         caption: "The article beside this machine (its pool sizes scaled per CPU: 320 threads on 8 cores is 40 per \
                   CPU, 64 is 8 per CPU)"
             .into(),

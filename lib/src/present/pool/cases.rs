@@ -32,7 +32,7 @@ pub(super) fn table(m: &Summarised) -> Table {
     let mut columns = vec![Column::text("variant")];
     columns.extend(NUMBERS.iter().map(|label| Column::number(*label)));
     let rows = m.summaries.iter().map(row).collect();
-    Table { caption: format!("Every case: {}", m.label), columns, rows }
+    Table { id: "every-case", caption: format!("Every case: {}", m.label), columns, rows }
 }
 
 /// A latency, marked ">=" when drops recorded at the timeout make it a lower bound.

@@ -5,9 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::verdict::{Facts, Fitness, Reason, ReasonKind};
+use super::judge::Facts;
 use crate::machine::{parse_cpu_list, Machine};
 use crate::placement::Topology;
+use crate::verdict::{Fitness, Reason, ReasonKind};
 
 /// One trial's placement as its row recorded it.
 #[derive(Debug, Clone, Copy)]

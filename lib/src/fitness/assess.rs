@@ -6,10 +6,10 @@ use serde::Serialize;
 use crate::c2c::PairSummary;
 use crate::fitness::clocks::describe_change;
 use crate::fitness::conditions::Conditions;
-use crate::fitness::placement::{placement_seen, PlacementSeen, TrialPlacement};
-use crate::fitness::verdict::{Disturbance, Verdict};
+use crate::fitness::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
 use crate::fitness::{self, gather_facts, scaling, Facts, ScalingSummary};
 use crate::perf::CounterReading;
+use crate::verdict::Verdict;
 use crate::Machine;
 
 /// What one machine measured that bears on its fitness.
@@ -33,17 +33,17 @@ pub struct MachineRun<'a> {
 
 impl<'a> MachineRun<'a> {
     pub fn from_run(run: &'a crate::runs::Run) -> Self {
-        let readings = run.machine.iter().flatten().map(|row| row.cache_misses);
-        let stride = run.stride.iter().flatten().map(|row| row.cache_misses);
+        let readings = run.rows::<fitness::Row>().into_iter().flatten().map(|row| row.cache_misses);
+        let stride = run.rows::<crate::stride::Row>().into_iter().flatten().map(|row| row.cache_misses);
         Self {
             label: run.label(),
             machine: &run.manifest.machine,
-            c2c: run.c2c.as_deref(),
+            c2c: run.rows::<crate::c2c::Row>(),
             c2c_samples_planned: run
                 .manifest
                 .record(crate::c2c::EXPERIMENT)
                 .and_then(|record| record.config.get("samples_per_pair")?.as_u64()),
-            scaling: run.machine.as_deref(),
+            scaling: run.rows::<fitness::Row>(),
             conditions: run
                 .manifest
                 .experiments
@@ -64,10 +64,10 @@ impl<'a> MachineRun<'a> {
 
 /// Where every team trial of the run ran, as its rows recorded it.
 fn trial_placements(run: &crate::runs::Run) -> impl Iterator<Item = TrialPlacement<'_>> {
-    let stride = run.stride.iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    let sharing = run.sharing.iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    let counters = run.counters.iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    let machine = run.machine.iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
+    let stride = run.rows::<crate::stride::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
+    let sharing = run.rows::<crate::sharing::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
+    let counters = run.rows::<crate::counters::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
+    let machine = run.rows::<fitness::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
     placed(crate::stride::EXPERIMENT, stride)
         .chain(placed(crate::sharing::EXPERIMENT, sharing))
         .chain(placed(crate::counters::EXPERIMENT, counters))
@@ -116,79 +116,6 @@ pub fn assess(run: &MachineRun<'_>) -> Assessment {
         c2c,
         scaling,
     }
-}
-
-/// The checks behind the verdict, as (label, value) in words.
-pub fn check_rows(assessment: &Assessment) -> Vec<(String, String)> {
-    let facts = &assessment.facts;
-    let not_measured = |how: &str| format!("not measured (run `contention run {how}`)");
-    let mut rows = vec![(
-        "core-to-core latency".to_string(),
-        match (&assessment.c2c, facts.typical_one_way_ns) {
-            (Some(pairs), Some(ns)) => format!("{ns:.0} ns one way, typical of {} pair(s)", pairs.len()),
-            (Some(_), None) => "no pair: fewer than two CPUs".into(),
-            (None, _) => not_measured("c2c"),
-        },
-    )];
-    match assessment.scaling.as_deref() {
-        Some(summaries) if summaries.len() > 1 => rows.extend(summaries[1..].iter().map(|summary| {
-            (
-                format!("scaling, {} threads", summary.threads),
-                format!(
-                    "{} one thread's work ({}; ideal {:.0}x)",
-                    crate::format::ratio(summary.speedup.value),
-                    crate::format::ratio_interval(summary.speedup.low, summary.speedup.high),
-                    summary.ideal_speedup
-                ),
-            )
-        })),
-        Some(_) => rows.push(("scaling".into(), "one thread only: nothing to compare".into())),
-        None => rows.push(("scaling".into(), not_measured("machine"))),
-    }
-    let spread = assessment.scaling.as_deref().and_then(scaling::trial_spread);
-    rows.push((
-        "trial spread".into(),
-        spread.map_or(not_measured("machine"), |(cv, threads)| {
-            format!("{} (coefficient of variation; worst at {threads} thread(s))", crate::format::percent(cv))
-        }),
-    ));
-    let share = |label: &str, disturbance: &Option<Disturbance>| {
-        let value = disturbance
-            .as_ref()
-            .map_or("unknown (no /proc/stat, or every experiment too short to tell)".into(), |worst| {
-                format!("{} of CPU time at most (during {})", crate::format::percent(worst.share), worst.during)
-            });
-        (label.to_string(), value)
-    };
-    rows.push(share("other programs' CPU use", &facts.background));
-    rows.push(share("steal time", &facts.steal));
-    rows.push(("hardware counters".into(), assessment.hardware_counters.clone()));
-    rows.push(("thread placement".into(), placement_text(facts.placement.as_ref())));
-    rows.push(("CPU clock".into(), clock_text(facts, &assessment.clocks)));
-    rows
-}
-
-fn placement_text(seen: Option<&PlacementSeen>) -> String {
-    let Some(seen) = seen else {
-        return "unknown (no trial recorded its CPUs)".into();
-    };
-    let shared = match seen.shared_core_trials {
-        0 => "no two threads shared a physical core".to_string(),
-        n => format!("{n} shared a physical core (during {})", seen.shared_core_during.join(", ")),
-    };
-    let unpinned = match seen.unpinned_trials {
-        0 => "every thread pinned".to_string(),
-        n => format!("{n} could not pin every thread (during {})", seen.unpinned_during.join(", ")),
-    };
-    format!("{} trials: {shared}; {unpinned}", seen.trials)
-}
-
-fn clock_text(facts: &Facts, clocks: &[(String, String)]) -> String {
-    let Some(moved) = facts.clock_change.as_ref() else {
-        return "unknown (the kernel exposes no cpufreq files here)".into();
-    };
-    let states: Vec<String> = clocks.iter().map(|(name, state)| format!("{name}: {state}")).collect();
-    format!("moved by {:.1}% at most (during {}); {}", moved.share.abs() * 100.0, moved.during, states.join("; "))
 }
 
 /// Whether any trial of the run counted cache misses.

@@ -1,0 +1,76 @@
+//! What every experiment is to the rest of the lab: [`Measure`], implemented once per
+//! experiment by a unit type in the experiment's own module (`stride::StrideSweep`, ...),
+//! names its config, its rows, how it runs and how its rows summarise. The
+//! [`crate::registry`] lists those types once; the run reader, the report's store, sections,
+//! page, JSON, markdown and terminal iterate over that list.
+
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ConfigError, RunError};
+use crate::harness::{Outcome, Progress};
+use crate::runs::CheckedRow;
+
+/// The bounds every saved row type meets: written as CSV, read back and checked.
+pub trait SavedRow:
+    Serialize + DeserializeOwned + CheckedRow + Clone + Debug + PartialEq + Send + Sync + 'static
+{
+}
+
+impl<T: Serialize + DeserializeOwned + CheckedRow + Clone + Debug + PartialEq + Send + Sync + 'static> SavedRow for T {}
+
+/// One experiment's measuring side. Everything here is below the presentation layer.
+pub trait Measure: 'static {
+    /// Its name on the command line, in run folders (`<NAME>.csv`) and as its section's anchor.
+    const NAME: &'static str;
+    /// One line for `--help`.
+    const ABOUT: &'static str;
+    /// The key its summaries have in the JSON export.
+    const SUMMARY_KEY: &'static str = Self::NAME;
+    /// A real runtime measured beside a model (Go beside the GC model), when the
+    /// experiment has one.
+    const BESIDE: Option<Beside> = None;
+    /// Whether a complete run may hold no rows (core-to-core latency on one CPU: no pair).
+    const MAY_HAVE_NO_ROWS: bool = false;
+
+    /// `Default` at the article's sizes where the machine allows.
+    type Config: Serialize + Clone + Debug + Default + Send + Sync;
+    /// One row per trial, saved as `<NAME>.csv`.
+    type Row: SavedRow;
+    /// The rows of [`Measure::BESIDE`]'s runtime ([`NoRows`] when there is none).
+    type BesideRow: SavedRow;
+    /// Medians with their intervals, per case.
+    type Summary: Serialize;
+
+    /// Sizes that finish in seconds (notebooks, workshops).
+    fn quick() -> Self::Config;
+    /// Refuses a config that cannot run, naming the field, the value and what is allowed.
+    fn validate(config: &Self::Config) -> Result<(), ConfigError>;
+    fn run(config: &Self::Config, progress: Progress) -> Result<Outcome<Self::Row>, RunError>;
+    fn summarize(rows: &[Self::Row]) -> Vec<Self::Summary>;
+}
+
+/// Where a real runtime's rows sit beside the model's: the manifest records, under the
+/// experiment's config key `key`, `{"status": "ran", "file": ..., "rows": ...}` once it ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Beside {
+    pub key: &'static str,
+    /// The file when the record names none.
+    pub file: &'static str,
+}
+
+/// The rows of a runtime an experiment does not have: never written, never read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoRows {}
+
+impl CheckedRow for NoRows {
+    fn counts(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
+
+    fn amounts(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,63 @@
+//! The sections of a report, built once here from saved runs for every renderer (page,
+//! markdown, JSON, terminal, notebooks): for several machines first the room (more than
+//! two) or their difference (two), then every registered experiment's.
+
+use super::room::{difference_section, room_section, KeyEffects};
+use super::{Present, PresentError, Section};
+use crate::registry::{Experiment, Visitor};
+use crate::runs::Run;
+
+/// The sections of a report over `runs`, in its order.
+pub fn sections(runs: &[Run]) -> Result<Vec<Section>, PresentError> {
+    let mut sections = Vec::new();
+    match runs {
+        [a, b] => sections.push(difference_section(&KeyEffects::of(a), &KeyEffects::of(b))),
+        [_, _, _, ..] => sections.push(room_section(runs)?),
+        _ => {}
+    }
+    for &experiment in Experiment::ALL {
+        sections.extend(section(runs, experiment)?);
+    }
+    Ok(sections)
+}
+
+/// `experiment`'s section over `runs`, with its article's prose; `None` when another
+/// section shows it.
+pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>, PresentError> {
+    experiment.visit(SectionOf { runs })
+}
+
+/// One experiment's section, with its article's prose.
+struct SectionOf<'a> {
+    runs: &'a [Run],
+}
+
+impl Visitor for SectionOf<'_> {
+    type Output = Result<Option<Section>, PresentError>;
+
+    fn visit<K: Present>(self) -> Result<Option<Section>, PresentError> {
+        let Some(mut section) = K::section(self.runs)? else { return Ok(None) };
+        section.prose = paragraphs(K::PROSE);
+        Ok(Some(section))
+    }
+}
+
+/// Markdown paragraphs: blocks separated by blank lines, each joined into one line.
+pub fn paragraphs(markdown: &str) -> Vec<String> {
+    markdown
+        .split("\n\n")
+        .map(|block| block.lines().map(str::trim).collect::<Vec<_>>().join(" "))
+        .filter(|paragraph| !paragraph.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_split_on_blank_lines_and_join_lines() {
+        assert_eq!(paragraphs("One\nline.\n\nTwo.\n"), ["One line.", "Two."]);
+        assert!(paragraphs("").is_empty());
+    }
+}

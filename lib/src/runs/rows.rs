@@ -1,0 +1,67 @@
+//! One experiment's rows as a run holds them: behind the registry's key, their type known
+//! only to the experiment, read back by [`super::Run::rows`] with that type.
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use crate::experiment::SavedRow;
+use crate::registry::Experiment;
+
+/// Rows of some saved row type.
+pub(super) trait AnyRows: Debug + Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn len(&self) -> usize;
+    fn clone_box(&self) -> Box<dyn AnyRows>;
+    fn equals(&self, other: &dyn AnyRows) -> bool;
+}
+
+impl<R: SavedRow> AnyRows for Vec<R> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyRows> {
+        Box::new(self.clone())
+    }
+
+    fn equals(&self, other: &dyn AnyRows) -> bool {
+        other.as_any().downcast_ref::<Vec<R>>() == Some(self)
+    }
+}
+
+pub(super) fn boxed<R: SavedRow>(rows: Vec<R>) -> Box<dyn AnyRows> {
+    Box::new(rows)
+}
+
+/// One experiment read from a run: its rows, and its real runtime's beside them.
+#[derive(Debug)]
+pub(super) struct Loaded {
+    pub experiment: Experiment,
+    pub rows: Box<dyn AnyRows>,
+    pub beside: Option<Box<dyn AnyRows>>,
+}
+
+impl Clone for Loaded {
+    fn clone(&self) -> Self {
+        Self {
+            experiment: self.experiment,
+            rows: self.rows.clone_box(),
+            beside: self.beside.as_ref().map(|rows| rows.clone_box()),
+        }
+    }
+}
+
+impl PartialEq for Loaded {
+    fn eq(&self, other: &Self) -> bool {
+        let beside = match (&self.beside, &other.beside) {
+            (Some(a), Some(b)) => a.equals(b.as_ref()),
+            (None, None) => true,
+            _ => false,
+        };
+        self.experiment == other.experiment && self.rows.equals(other.rows.as_ref()) && beside
+    }
+}
