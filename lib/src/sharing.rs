@@ -196,8 +196,6 @@ pub struct Row {
     pub pinned: bool,
     /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
     pub cpus: String,
-    /// The counters summed to the total.
-    pub verified: bool,
     /// Last-level cache misses during the workers' work, or "unavailable" (see
     /// [`crate::perf`]): a transfer between cores of one socket is mostly an LLC hit.
     pub cache_misses: CounterReading,
@@ -205,6 +203,8 @@ pub struct Row {
     /// transfer false sharing is made of), or "unavailable" where the PMU has no such event.
     pub snoop_hit_modified: CounterReading,
 }
+
+crate::runs::checked_row!(Row, counts: [threads], amounts: [ns_per_increment]);
 
 /// One case's counters and how its threads map onto them.
 #[derive(Debug)]
@@ -253,7 +253,6 @@ impl Setup {
             ns_per_increment: timing.elapsed.as_nanos() as f64 / per_thread as f64,
             pinned: timing.pinned,
             cpus: timing.cpu_list(),
-            verified: true,
             cache_misses: timing.counts.llc_misses,
             snoop_hit_modified: timing.counts.snoop_hit_modified,
         })

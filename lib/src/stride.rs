@@ -157,8 +157,6 @@ pub struct Row {
     pub pinned: bool,
     /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
     pub cpus: String,
-    /// The counters summed to threads x iterations.
-    pub verified: bool,
     /// Last-level cache misses during the workers' work, or "unavailable" (see
     /// [`crate::perf`]): a transfer between cores of one socket is mostly an LLC hit.
     pub cache_misses: CounterReading,
@@ -166,6 +164,8 @@ pub struct Row {
     /// transfer false sharing is made of), or "unavailable" where the PMU has no such event.
     pub snoop_hit_modified: CounterReading,
 }
+
+crate::runs::checked_row!(Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
 
 /// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
 /// so a slow drift of the machine affects every stride alike. The adds per thread are
@@ -216,7 +216,6 @@ fn measure(config: &Config, iters: u64, slots: &StridedSlots, stride: usize, tri
         ns_per_op: timing.elapsed.as_nanos() as f64 / iters as f64,
         pinned: timing.pinned,
         cpus: timing.cpu_list(),
-        verified: true,
         cache_misses: timing.counts.llc_misses,
         snoop_hit_modified: timing.counts.snoop_hit_modified,
     })

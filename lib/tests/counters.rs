@@ -155,7 +155,6 @@ fn rows_with_times(times_ms: &[(Layout, f64)], spread: f64) -> Vec<Row> {
                 ns_per_increment: elapsed_ns as f64 / 1e7,
                 pinned: true,
                 cpus: "0,1".into(),
-                verified: true,
             });
         }
     }

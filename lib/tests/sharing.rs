@@ -129,7 +129,6 @@ fn row(case: Case, trial: usize, elapsed_ns: u64) -> Row {
         ns_per_increment: elapsed_ns as f64 / (20_000_000 / threads) as f64,
         pinned: true,
         cpus: if threads == 1 { "0".into() } else { "0,1".into() },
-        verified: true,
         cache_misses: CounterReading::Unavailable,
         snoop_hit_modified: CounterReading::Unavailable,
     }

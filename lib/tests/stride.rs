@@ -117,7 +117,6 @@ fn rows<const N: usize>(times_ms: &[(u64, [f64; N])]) -> Vec<Row> {
                 ns_per_op: ms * 1e6 / 1e6,
                 pinned: true,
                 cpus: "0,1".into(),
-                verified: true,
                 cache_misses: CounterReading::Unavailable,
                 snoop_hit_modified: CounterReading::Unavailable,
             })

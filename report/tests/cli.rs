@@ -34,14 +34,14 @@ fn run_writes_complete_rows_and_a_manifest_that_reads_back() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "stride_bytes,threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,verified,\
+        "stride_bytes,threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,\
          cache_misses,snoop_hit_modified"
     );
     assert_eq!(lines.len(), 1 + 2 * 2);
     assert!(lines[1..].iter().all(|line| line.split(',').nth(3) == Some("2")), "every row records the trials planned");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["format_version"], 6);
+    assert_eq!(manifest["format_version"], 7);
     assert_eq!(manifest["experiments"][0]["name"], "stride");
     assert_eq!(manifest["experiments"][0]["state"], "complete");
     assert_eq!(manifest["experiments"][0]["rows"], 4);

@@ -55,7 +55,7 @@ fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
 
     let machine = std::fs::read_to_string(run.join("machine.csv")).unwrap();
     assert!(machine.starts_with(
-        "threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,verified,cache_misses,\
+        "threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,cache_misses,\
          snoop_hit_modified"
     ));
     for line in machine.lines().skip(1) {

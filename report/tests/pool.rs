@@ -28,12 +28,10 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     for row in &rows {
         assert_eq!(number(row, "arrived"), number(row, "completed") + number(row, "dropped"), "{row:?}");
         assert_eq!(number(row, "histogram_count"), number(row, "arrived"), "{row:?}");
-        assert_eq!(number(row, "censored"), number(row, "dropped"), "{row:?}");
         assert_eq!(number(row, "hits") + number(row, "misses"), number(row, "arrived"), "{row:?}");
         assert_eq!(number(row, "db_connections"), 2, "{row:?}");
         let float = |name: &str| row[column(name)].parse::<f64>().unwrap();
         assert!(float("p99_ms") >= float("p50_ms") && float("capacity_per_sec") > 0.0, "{row:?}");
-        assert_eq!(&row[column("verified")], "true");
     }
     let variants: Vec<&str> = rows.iter().map(|row| &row[column("variant")]).collect();
     assert_eq!(variants, ["fixed", "fixed", "split", "async"]);

@@ -231,6 +231,6 @@ pub struct Row {
     pub pinned: bool,
     /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
     pub cpus: String,
-    /// The counter read back the total.
-    pub verified: bool,
 }
+
+crate::runs::checked_row!(Row, counts: [threads, cells], amounts: [ns_per_increment]);

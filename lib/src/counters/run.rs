@@ -69,6 +69,5 @@ pub fn trial(
         ns_per_increment: timing.elapsed.as_nanos() as f64 / per_thread as f64,
         pinned: timing.pinned,
         cpus: timing.cpu_list(),
-        verified: true,
     })
 }

@@ -99,8 +99,6 @@ pub struct Row {
     pub pinned: bool,
     /// The logical CPUs the workers ran on, in worker order ("0,2").
     pub cpus: String,
-    /// The counters summed to threads x iterations.
-    pub verified: bool,
     /// Last-level cache misses during the workers' work, or "unavailable" (see
     /// [`crate::perf`]): a transfer between cores of one socket is mostly an LLC hit.
     pub cache_misses: CounterReading,
@@ -108,6 +106,8 @@ pub struct Row {
     /// transfer false sharing is made of), or "unavailable" where the PMU has no such event.
     pub snoop_hit_modified: CounterReading,
 }
+
+crate::runs::checked_row!(Row, counts: [threads], amounts: [ns_per_op]);
 
 /// Runs the check; trials are interleaved over team sizes so drift affects all alike.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
@@ -148,7 +148,6 @@ fn measure(config: &Config, iters: u64, slots: &StridedSlots, threads: usize, tr
         ns_per_op: timing.elapsed.as_nanos() as f64 / iters as f64,
         pinned: timing.pinned,
         cpus: timing.cpu_list(),
-        verified: true,
         cache_misses: timing.counts.llc_misses,
         snoop_hit_modified: timing.counts.snoop_hit_modified,
     })
@@ -282,7 +281,6 @@ mod tests {
             ns_per_op: elapsed_ns as f64,
             pinned: true,
             cpus: String::new(),
-            verified: true,
             cache_misses: CounterReading::Unavailable,
             snoop_hit_modified: CounterReading::Unavailable,
         };

@@ -60,9 +60,9 @@ pub struct Row {
     /// Objects a sweep kept because a stopped operation still held them.
     pub survivor_objects: u64,
     pub pinned: bool,
-    /// Every check in `verify` passed.
-    pub verified: bool,
 }
+
+crate::runs::checked_row!(Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
 
 /// Everything a trial measured, before it becomes a row.
 pub(super) struct Measured<'a> {
@@ -135,7 +135,6 @@ impl Measured<'_> {
             bytes_outstanding: outstanding.freed.bytes,
             survivor_objects: freed.survivors,
             pinned: *pinned,
-            verified: false,
         }
     }
 }

@@ -267,7 +267,6 @@ pub(super) mod tests {
             bytes_outstanding: 0,
             survivor_objects: 0,
             pinned: true,
-            verified: true,
         }
     }
 

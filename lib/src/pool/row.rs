@@ -42,8 +42,6 @@ pub struct Row {
     pub completed_in_window: u64,
     /// Waited past the timeout for a thread or a connection (the caller gave up): not served.
     pub dropped: u64,
-    /// Arrivals whose latency is recorded at the timeout, a lower bound (the dropped ones).
-    pub censored: u64,
     /// How long requests arrived.
     pub window_ns: u64,
     /// From the first scheduled arrival until every request completed or was dropped.
@@ -84,15 +82,22 @@ pub struct Row {
     /// The probe's median cost of one context switch, and whether it ran pinned.
     pub switch_cost_ns: f64,
     pub switch_probe_pinned: bool,
-    /// Every arrival completed or was dropped, and the histograms hold every arrival.
-    pub verified: bool,
 }
+
+crate::runs::checked_row!(Row,
+    counts: [pool_threads, cpus],
+    amounts: [
+        offered_rate_per_s, mean_wait_ms, queue_timeout_ms, completed_per_s, capacity_per_sec, mean_ms, p50_ms,
+        p99_ms, p999_ms, max_ms, hit_p99_ms, miss_p99_ms, lock_wait_ms, db_wait_ms, run_delay_ms, cpu_share,
+        switch_cost_ns
+    ],
+    probabilities: [hit_rate]);
 
 impl Row {
     /// Whether `value_ms` (a percentile of this row) is only a lower bound: some arrivals were
     /// recorded at the timeout, and the value reached it, so their real latency might lie above.
     pub fn is_lower_bound(&self, value_ms: f64) -> bool {
-        self.censored > 0 && value_ms >= self.queue_timeout_ms
+        self.dropped > 0 && value_ms >= self.queue_timeout_ms
     }
 
     /// Voluntary plus involuntary context switches per completed request.
@@ -138,7 +143,6 @@ pub(super) fn build(
         completed: result.completed,
         completed_in_window: result.completed_in_window,
         dropped: result.dropped,
-        censored: result.dropped,
         window_ns: load.window.as_nanos() as u64,
         elapsed_ns: result.metered.elapsed.as_nanos() as u64,
         completed_per_s: result.completed_in_window as f64 / load.window.as_secs_f64(),
@@ -164,6 +168,5 @@ pub(super) fn build(
         peak_rss_bytes: result.metered.peak_rss_bytes,
         switch_cost_ns: setup.switch_cost_ns,
         switch_probe_pinned: setup.probe_pinned,
-        verified: true,
     }
 }

@@ -212,7 +212,6 @@ mod tests {
                     ns_per_increment: elapsed_ms * 1e6 / 1_000.0,
                     pinned: true,
                     cpus: "0,1".into(),
-                    verified: true,
                 });
             }
         }

@@ -230,7 +230,6 @@ mod tests {
                     ns_per_increment: elapsed_ms * 1e6 / (2_000 / threads) as f64,
                     pinned: true,
                     cpus: "0,1".into(),
-                    verified: true,
                     cache_misses: CounterReading::Unavailable,
                     snoop_hit_modified: CounterReading::Unavailable,
                 });

@@ -218,7 +218,6 @@ mod tests {
                     ns_per_op: ms * 1e6 / 1000.0,
                     pinned: true,
                     cpus: "0,1".into(),
-                    verified: true,
                     cache_misses: CounterReading::Unavailable,
                     snoop_hit_modified: CounterReading::Unavailable,
                 })

@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use super::{FORMAT_VERSION, MANIFEST};
+use super::{FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION};
 use crate::registry::Experiment;
 
 #[derive(Debug, Error)]
@@ -31,8 +31,9 @@ pub enum RunsError {
     #[error("{path} is not a run manifest: {message}")]
     Manifest { path: String, message: String },
     #[error(
-        "{path} is from format version {found}; this contention reads version {version}: measure again \
-         with `contention run`, or render it with the version that wrote it",
+        "{path} is from format version {found}; this contention reads versions {oldest} to {version}: measure \
+         again with `contention run`, or render it with the version that wrote it",
+        oldest = OLDEST_READ_VERSION,
         version = FORMAT_VERSION
     )]
     Version { path: String, found: u64 },

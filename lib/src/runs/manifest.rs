@@ -13,8 +13,11 @@ use crate::machine::utc_timestamp;
 use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
-/// message rather than misread.
-pub const FORMAT_VERSION: u32 = 6;
+/// message rather than misread, except [`OLDEST_READ_VERSION`] and later.
+pub const FORMAT_VERSION: u32 = 7;
+/// The oldest format still read: 6 differs only by two columns that carried nothing
+/// (`verified`, always true, and the pool's `censored`, always its `dropped`), ignored on read.
+pub const OLDEST_READ_VERSION: u32 = 6;
 /// The file every run folder holds.
 pub const MANIFEST: &str = "manifest.json";
 

@@ -20,10 +20,11 @@ pub use check::MAX_CSV_BYTES;
 pub use error::RunsError;
 use files::RunFiles;
 pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
-pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST};
+pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION};
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
 use rows::{boxed, Loaded};
+pub(crate) use values::checked_row;
 pub use values::{BadValue, CheckedRow};
 
 use crate::experiment::SavedRow;
@@ -199,7 +200,8 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
         |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").map(|found| (found.as_u64(), found)) {
-        Some((Some(version), _)) if version == u64::from(FORMAT_VERSION) => {}
+        Some((Some(version), _)) if (u64::from(OLDEST_READ_VERSION)..=u64::from(FORMAT_VERSION)).contains(&version) => {
+        }
         Some((Some(found), _)) => return Err(RunsError::Version { path: shown, found }),
         Some((None, found)) => return Err(RunsError::VersionNotANumber { path: shown, found: found.to_string() }),
         None => return Err(RunsError::NoVersion { path: shown }),

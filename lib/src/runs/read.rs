@@ -118,6 +118,7 @@ mod tests {
     use super::*;
     use crate::stride::Row;
 
+    /// Format 6's header: its `verified` column (always true) is ignored on read.
     const HEADER: &str = "stride_bytes,threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,\
                           verified,cache_misses,snoop_hit_modified";
 

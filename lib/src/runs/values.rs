@@ -23,8 +23,15 @@ pub trait CheckedRow {
         Vec::new()
     }
 
-    /// The first value this row cannot hold, in the order probabilities, counts, amounts.
+    /// Checks the program that wrote the row made of its own result (a real runtime's
+    /// `verified`): each must be true.
+    fn checks(&self) -> Vec<(&'static str, bool)> {
+        Vec::new()
+    }
+
+    /// The first value this row cannot hold, in the order checks, probabilities, counts, amounts.
     fn check(&self) -> Result<(), BadValue> {
+        all(passed, &self.checks())?;
         all(probability, &self.probabilities())?;
         all(at_least_one, &self.counts())?;
         all(not_negative, &self.amounts())
@@ -34,6 +41,15 @@ pub trait CheckedRow {
 const COUNT: &str = "a whole number of at least 1";
 const NOT_NEGATIVE: &str = "a finite number of at least 0";
 const PROBABILITY: &str = "a probability from 0 to 1";
+const PASSED: &str = "true (the program that measured it checked its own result)";
+
+/// A check the measuring program made of its result: it held.
+fn passed(column: &'static str, value: bool) -> Result<(), BadValue> {
+    if value {
+        return Ok(());
+    }
+    Err(BadValue { column, value: value.to_string(), allowed: PASSED })
+}
 
 /// At least one (threads, strides, CPUs, round trips).
 fn at_least_one(column: &'static str, value: u64) -> Result<(), BadValue> {
@@ -66,10 +82,11 @@ fn all<T: Copy>(
     values.iter().try_for_each(|&(column, value)| rule(column, value))
 }
 
-/// Implements [`CheckedRow`] for a row type from its field names (which are its columns).
+/// Implements [`CheckedRow`] for a row type from its field names (which are its columns);
+/// each experiment invokes it beside its row type.
 macro_rules! checked_row {
-    ($row:ty, counts: [$($count:ident),*], amounts: [$($amount:ident),*] $(, probabilities: [$($p:ident),*])?) => {
-        impl CheckedRow for $row {
+    ($row:ty, counts: [$($count:ident),*], amounts: [$($amount:ident),*] $(, probabilities: [$($p:ident),*])? $(, checked: [$($flag:ident),*])?) => {
+        impl $crate::runs::CheckedRow for $row {
             fn counts(&self) -> Vec<(&'static str, u64)> {
                 vec![$((stringify!($count), self.$count)),*]
             }
@@ -81,31 +98,14 @@ macro_rules! checked_row {
             $(fn probabilities(&self) -> Vec<(&'static str, f64)> {
                 vec![$((stringify!($p), self.$p)),*]
             })?
+
+            $(fn checks(&self) -> Vec<(&'static str, bool)> {
+                vec![$((stringify!($flag), self.$flag)),*]
+            })?
         }
     };
 }
-
-checked_row!(crate::stride::Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
-checked_row!(crate::sharing::Row, counts: [threads], amounts: [ns_per_increment]);
-checked_row!(crate::counters::Row, counts: [threads, cells], amounts: [ns_per_increment]);
-checked_row!(crate::c2c::Row, counts: [round_trips], amounts: [one_way_ns]);
-checked_row!(crate::fitness::Row, counts: [threads], amounts: [ns_per_op]);
-checked_row!(crate::gc::Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
-checked_row!(
-    crate::gc::GoRow,
-    counts: [threads],
-    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op]
-);
-checked_row!(
-    crate::pool::Row,
-    counts: [pool_threads, cpus],
-    amounts: [
-        offered_rate_per_s, mean_wait_ms, queue_timeout_ms, completed_per_s, capacity_per_sec, mean_ms, p50_ms,
-        p99_ms, p999_ms, max_ms, hit_p99_ms, miss_p99_ms, lock_wait_ms, db_wait_ms, run_delay_ms, cpu_share,
-        switch_cost_ns
-    ],
-    probabilities: [hit_rate]
-);
+pub(crate) use checked_row;
 
 #[cfg(test)]
 mod tests {
