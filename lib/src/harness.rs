@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use core_affinity::CoreId;
 
 mod calibrate;
-pub use calibrate::{calibrate, max_scale, MIN_TRIAL_TIME};
+pub use calibrate::{calibrate, calibrate_each, max_scale, MIN_TRIAL_TIME};
 
 use crate::error::RunError;
 use crate::machine::available_cpu_ids;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::evidence::{self, Evidence, TooFewTrials};
-use crate::harness::{calibrate, interleaved_trials, max_scale, run_team, warm_up, Outcome, Progress};
+use crate::harness::{calibrate_each, interleaved_trials, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::machine::logical_cpus;
 use crate::perf::CounterReading;
@@ -168,9 +168,11 @@ pub struct Row {
 crate::runs::checked_row!(Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
 
 /// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
-/// so a slow drift of the machine affects every stride alike. The adds per thread are
-/// raised (the same for every stride) until the fastest stride's trial takes at least
-/// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME); rows record the count used.
+/// so a slow drift of the machine affects every stride alike. Each stride's adds per thread
+/// are raised on their own until its trial takes at least
+/// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME) (the article's strides differ 122x in
+/// speed: one count for all would make the slowest trials seconds long); rows record the
+/// count used, and strides are compared per add.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let layouts = config
@@ -185,21 +187,24 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             run_team(EXPERIMENT, config.threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
         })?;
     }
-    let cases: Vec<(&StridedSlots, usize)> = layouts.iter().zip(config.strides_bytes.iter().copied()).collect();
-    let scale = calibrate(cases.len(), max_scale(config.iters_per_thread, config.threads), |case, scale| {
-        let (slots, stride) = cases[case];
-        let iters = config.iters_per_thread * scale;
-        Ok(measure(config, iters, slots, stride, 0)?.elapsed())
+    let strides: Vec<(&StridedSlots, usize)> = layouts.iter().zip(config.strides_bytes.iter().copied()).collect();
+    let scales = calibrate_each(strides.len(), max_scale(config.iters_per_thread, config.threads), |case, scale| {
+        let (slots, stride) = strides[case];
+        Ok(measure(config, config.iters_per_thread * scale, slots, stride, 0)?.elapsed())
     })?;
-    let iters = config.iters_per_thread * scale;
+    let cases: Vec<(&StridedSlots, usize, u64)> = strides
+        .iter()
+        .zip(scales)
+        .map(|(&(slots, stride), scale)| (slots, stride, config.iters_per_thread * scale))
+        .collect();
     interleaved_trials(
         EXPERIMENT,
         &cases,
         config.trials,
         config.budget,
         progress,
-        |&(_, stride)| format!("stride {stride} B"),
-        |&(slots, stride), trial| measure(config, iters, slots, stride, trial),
+        |&(_, stride, _)| format!("stride {stride} B"),
+        |&(slots, stride, iters), trial| measure(config, iters, slots, stride, trial),
     )
 }
 

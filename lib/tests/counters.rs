@@ -6,7 +6,10 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use contention::counters::{self, build, finding, summarize, Config, Layout, Padded64, Row, CACHE_PADDED_BYTES};
+use contention::counters::{
+    self, build, finding, shard_finding, summarize, summarize_shards, Config, Layout, Padded64, Part, Row,
+    CACHE_PADDED_BYTES,
+};
 use contention::harness::no_progress;
 use contention::verdict::{Fitness, Reason, ReasonKind, Verdict};
 use contention::{fault, RunError};
@@ -17,6 +20,7 @@ fn small(threads: usize) -> Config {
         total_increments: 3 * 2_500,
         flush_every: 1024,
         stripes: 4,
+        shard_counts: vec![1, 4],
         trials: 2,
         warmup: Duration::ZERO,
         budget: Duration::from_secs(60),
@@ -24,22 +28,53 @@ fn small(threads: usize) -> Config {
 }
 
 #[test]
-fn every_layout_verifies_its_total_at_one_two_and_three_threads() {
+fn every_layout_and_shard_count_verifies_its_total_at_one_two_and_three_threads() {
     for threads in 1..=3 {
         let outcome = counters::run(&small(threads), &mut no_progress).unwrap();
         assert!(!outcome.budget_exhausted);
-        assert_eq!(outcome.rows.len(), Layout::ALL.len() * 2, "{threads} threads");
-        let total = outcome.rows[0].total_increments;
-        assert_eq!(total % 7_500, 0, "calibration multiplies the work: {total}");
+        assert_eq!(outcome.rows.len(), (Layout::ALL.len() + 2 * 2) * 2, "{threads} threads");
         for row in &outcome.rows {
             assert_eq!(row.threads, threads as u64);
             assert_eq!(row.increments_per_thread * row.threads, row.total_increments, "{:?}", row.layout);
-            assert_eq!(row.total_increments, total, "every layout does the same work");
+            assert_eq!(row.total_increments % 7_500, 0, "calibration multiplies each case's work: {row:?}");
         }
+        let layouts = || outcome.rows.iter().filter(|row| row.part == Part::Layouts);
         for layout in Layout::ALL {
-            assert_eq!(outcome.rows.iter().filter(|row| row.layout == layout).count(), 2, "{layout:?}");
+            assert_eq!(layouts().filter(|row| row.layout == layout).count(), 2, "{layout:?}");
+        }
+        let sweep: Vec<&Row> = outcome.rows.iter().filter(|row| row.part == Part::ShardSweep).collect();
+        for (layout, shards) in
+            [(Layout::Compact, 1), (Layout::Compact, 4), (Layout::CachePadded, 1), (Layout::CachePadded, 4)]
+        {
+            let rows: Vec<&&Row> = sweep.iter().filter(|row| row.layout == layout && row.cells == shards).collect();
+            assert_eq!(rows.len(), 2, "{layout:?} with {shards} shards");
+        }
+        // One trial's work for a case stays the same across its trials.
+        for row in &outcome.rows {
+            let same_case =
+                outcome.rows.iter().filter(|r| (r.part, r.layout, r.cells) == (row.part, row.layout, row.cells));
+            assert!(same_case.clone().all(|r| r.increments_per_thread == row.increments_per_thread), "{row:?}");
         }
     }
+}
+
+#[test]
+fn the_shard_sweep_summarises_each_layout_and_count_and_says_what_it_showed() {
+    let outcome = counters::run(&Config { trials: 5, ..small(2) }, &mut no_progress).unwrap();
+    let sweep = summarize_shards(&outcome.rows);
+    assert_eq!(sweep.len(), 4);
+    assert_eq!(
+        sweep.iter().map(|s| (s.layout, s.shards)).collect::<Vec<_>>(),
+        [(Layout::Compact, 1), (Layout::Compact, 4), (Layout::CachePadded, 1), (Layout::CachePadded, 4)]
+    );
+    assert!(sweep.iter().all(|s| s.layout == Layout::Compact || s.padded_faster.is_some()));
+    assert_eq!(summarize(&outcome.rows).len(), Layout::ALL.len(), "the sweep stays out of the layouts");
+    let sentence = shard_finding(&sweep).unwrap();
+    assert!(sentence.starts_with("The shard-count sweep (2 threads, 1 to 4 shards"), "{sentence}");
+    assert!(sentence.contains("compact array's time per add"), "{sentence}");
+    assert!(shard_finding(&[]).is_none());
+    let few = summarize_shards(&counters::run(&small(2), &mut no_progress).unwrap().rows);
+    assert!(shard_finding(&few).unwrap().contains("claims nothing: too few trials (n=2"), "{few:?}");
 }
 
 #[test]
@@ -121,6 +156,11 @@ fn bad_configs_are_refused_naming_the_value_and_the_allowed_range() {
         "invalid flush-every = 0: 1 to 6000000000 increments between flushes (e.g. 1024)"
     );
     assert_eq!(refused(Config { stripes: 0, ..small(2) }), "invalid stripes = 0: 1 to 4096 cells");
+    assert_eq!(refused(Config { shard_counts: vec![4, 0], ..small(2) }), "invalid shards = 0: 1 to 4096 shards");
+    assert_eq!(
+        refused(Config { shard_counts: vec![4, 4], ..small(2) }),
+        "invalid shards = 4: each shard count listed once"
+    );
     assert_eq!(refused(Config { trials: 0, ..small(2) }), "invalid trials = 0: 1 to 10000 trials per case");
     assert!(Config::default().validate().is_ok());
     assert!(Config::quick().validate().is_ok());
@@ -155,6 +195,7 @@ fn rows_with_times(times_ms: &[(Layout, f64)], spread: f64) -> Vec<Row> {
                 ns_per_increment: elapsed_ns as f64 / 1e7,
                 pinned: true,
                 cpus: "0,1".into(),
+                part: Part::Layouts,
             });
         }
     }

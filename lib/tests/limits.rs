@@ -75,14 +75,18 @@ proptest! {
     #[test]
     fn counters_configs_are_accepted_within_limits_or_refused(
         threads in size(), total in count(), flush_every in count(), stripes in size(), trials in size(),
-        warmup in duration(), budget in duration(),
+        warmup in duration(), budget in duration(), shard_counts in prop::collection::vec(size(), 0..20),
     ) {
-        let config =
-            counters::Config { threads, total_increments: total, flush_every, stripes, trials, warmup, budget };
+        let config = counters::Config {
+            threads, total_increments: total, flush_every, stripes, shard_counts: shard_counts.clone(), trials,
+            warmup, budget,
+        };
         match config.clone().with_threads(threads).validate().and(config.validate()) {
             Err(error) => refusal_is_clear(&error)?,
             Ok(()) => {
                 prop_assert!(total <= MAX_INCREMENTS_PER_TRIAL && stripes <= counters::MAX_STRIPES);
+                prop_assert!(shard_counts.len() <= counters::MAX_SHARD_COUNTS);
+                prop_assert!(shard_counts.iter().all(|&n| (1..=counters::MAX_SHARDS).contains(&n)));
                 timing_is_bounded(trials, warmup, budget)?;
             }
         }

@@ -31,9 +31,12 @@ fn every_stride_has_every_trial_verified() {
             assert_eq!(trials, vec![0, 1, 2], "stride {stride}");
         }
         assert!(outcome.rows.iter().all(|row| row.threads == threads as u64 && row.trials_planned == 3));
-        let iters = outcome.rows[0].iters_per_thread;
-        assert!(iters >= 2_000, "calibration only raises the adds: {iters}");
-        assert!(outcome.rows.iter().all(|row| row.iters_per_thread == iters), "every stride does the same adds");
+        for row in &outcome.rows {
+            assert!(row.iters_per_thread >= 2_000, "calibration only raises the adds: {row:?}");
+            assert_eq!(row.iters_per_thread % 2_000, 0, "calibration multiplies the adds: {row:?}");
+            let same_stride = outcome.rows.iter().filter(|r| r.stride_bytes == row.stride_bytes);
+            assert!(same_stride.clone().all(|r| r.iters_per_thread == row.iters_per_thread), "one size per stride");
+        }
         for row in &outcome.rows {
             assert_eq!(row.cpus.split(',').count(), threads, "one CPU per worker recorded: {:?}", row.cpus);
         }

@@ -83,6 +83,9 @@ pub struct MeasureArgs {
     /// Counters: cells of the striped (LongAdder-like) counter.
     #[arg(long, value_name = "N")]
     pub stripes: Option<usize>,
+    /// Counters: shard counts of the shard-count sweep, e.g. 4,8,16,32,64 (the default).
+    #[arg(long, value_delimiter = ',', value_name = "N")]
+    pub shards: Vec<usize>,
     /// Core-to-core latency: logical CPUs to pair, ids and ranges, e.g. 0-3,8,10-11 (default: every CPU).
     #[arg(long, value_name = "LIST")]
     pub cpus: Option<String>,

@@ -80,7 +80,7 @@ pub fn build(layout: Layout, config: &Config) -> Result<Box<dyn Counter>, Config
     let padded = |n: usize| -> Box<[CachePadded<AtomicU64>]> { (0..n).map(|_| CachePadded::default()).collect() };
     Ok(match layout {
         Layout::Compact => {
-            Box::new(Sharded { layout, shards: Compact { slots: StridedSlots::new(threads, 8)?, threads } })
+            Box::new(Sharded { layout, shards: Compact { slots: StridedSlots::new(threads, 8)?, count: threads } })
         }
         Layout::Padded64 => {
             let shards: Box<[Padded64<AtomicU64>]> = (0..threads).map(|_| Padded64::default()).collect();
@@ -93,6 +93,23 @@ pub fn build(layout: Layout, config: &Config) -> Result<Box<dyn Counter>, Config
         Layout::LocalFlush => {
             Box::new(LocalFlush { shared: AtomicU64::new(0), flush_every: config.flush_every, threads })
         }
+    })
+}
+
+/// A sharded layout of the shard-count sweep (article A's first wrong turn): `shards`
+/// counters, compact or padded to [`CACHE_PADDED_BYTES`], whatever the thread count; worker
+/// `i` adds to shard `i mod shards`. `None` for a layout that is not an array of shards.
+pub fn build_shards(layout: Layout, shards: usize) -> Result<Option<Box<dyn Counter>>, ConfigError> {
+    Ok(match layout {
+        Layout::Compact => {
+            let slots = StridedSlots::new(shards, 8)?;
+            Some(Box::new(Sharded { layout, shards: Compact { slots, count: shards } }))
+        }
+        Layout::CachePadded => {
+            let cells: Box<[CachePadded<AtomicU64>]> = (0..shards).map(|_| CachePadded::default()).collect();
+            Some(Box::new(Sharded { layout, shards: cells }))
+        }
+        _ => None,
     })
 }
 
@@ -109,7 +126,7 @@ pub trait Shards: Sync + Debug {
 #[derive(Debug)]
 struct Compact {
     slots: StridedSlots,
-    threads: usize,
+    count: usize,
 }
 
 impl Shards for Compact {
@@ -117,7 +134,7 @@ impl Shards for Compact {
         self.slots.slot(index)
     }
     fn count(&self) -> usize {
-        self.threads
+        self.count
     }
     fn shard_bytes(&self) -> usize {
         size_of::<AtomicU64>()
@@ -136,8 +153,8 @@ impl<P: Deref<Target = AtomicU64> + Sync + Debug> Shards for Box<[P]> {
     }
 }
 
-/// Worker `i` adds to shard `i`; the total is the sum of the shards (the article's sharded
-/// counter).
+/// Worker `i` adds to shard `i` (`i mod shards` when there are fewer shards than workers);
+/// the total is the sum of the shards (the article's sharded counter).
 #[derive(Debug)]
 struct Sharded<S> {
     layout: Layout,
@@ -150,7 +167,7 @@ impl<S: Shards> Counter for Sharded<S> {
     }
     /// Timed loop: one atomic add per iteration on this worker's own shard.
     fn add_ones(&self, worker: usize, count: u64) {
-        let shard = black_box(self.shards.shard(worker));
+        let shard = black_box(self.shards.shard(worker % self.shards.count().max(1)));
         for _ in 0..black_box(count) {
             shard.fetch_add(1, Ordering::Relaxed);
         }

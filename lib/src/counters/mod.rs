@@ -3,11 +3,16 @@
 //! verified, each row carrying the bytes the layout uses, so the report can say "X times
 //! faster for Y times the memory".
 //!
+//! Beside them, the shard-count sweep (article A's first wrong turn: 4 to 64 shards changed
+//! nothing): the compact and the cache-padded array at several shard counts, the same
+//! threads, so the run can say whether the number of shards matters.
+//!
 //! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
-//! flush); running them in `run`, summarising in `summary`.
+//! flush); running them in `run`, summarising in `summary` and `shards`.
 
 mod layouts;
 mod run;
+mod shards;
 mod spread;
 mod summary;
 
@@ -19,8 +24,9 @@ use crate::error::ConfigError;
 use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::machine::logical_cpus;
 
-pub use layouts::{build, Counter, Padded64, CACHE_PADDED_BYTES};
+pub use layouts::{build, build_shards, Counter, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
+pub use shards::{shard_finding, summarize_shards, ShardSummary, SHARD_SWEEP_LAYOUTS};
 pub use summary::{finding, format_bytes, format_count, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
 
 pub const EXPERIMENT: &str = "counters";
@@ -62,17 +68,26 @@ impl crate::experiment::Measure for CounterLayouts {
 pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Most cells the striped counter may have (LongAdder stops at the CPU count).
 pub const MAX_STRIPES: usize = 4096;
+/// Most shards one array of the shard-count sweep may have.
+pub const MAX_SHARDS: usize = 4096;
+/// Most shard counts one sweep may list.
+pub const MAX_SHARD_COUNTS: usize = 16;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
     pub threads: usize,
-    /// Increments in every layout, split evenly over the threads.
+    /// Increments in every layout, split evenly over the threads, at least: each layout's
+    /// are raised on their own until its trial takes
+    /// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME), and layouts compare per add.
     pub total_increments: u64,
     /// The local-flush layout adds its local count to the shared one every this many
     /// increments (the remainder at the end).
     pub flush_every: u64,
     /// Cells of the striped layout.
     pub stripes: usize,
+    /// Shard counts of the shard-count sweep (compact and cache-padded arrays, the same
+    /// threads); empty: no sweep.
+    pub shard_counts: Vec<usize>,
     /// Measured trials per layout.
     pub trials: usize,
     pub warmup: Duration,
@@ -83,7 +98,11 @@ pub struct Config {
 /// The article's shard count and increments per thread (8 goroutines, 10 M adds each).
 const DEFAULT_THREADS: usize = 8;
 const INCREMENTS_PER_THREAD: u64 = 10_000_000;
-const QUICK_INCREMENTS_PER_THREAD: u64 = 200_000;
+/// The quick profile's least work per thread: calibration raises each layout's own until
+/// its trial takes [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME).
+const QUICK_INCREMENTS_PER_THREAD: u64 = 20_000;
+/// The article's shard counts, 4 to 64 (it names the ends; the doublings between).
+pub const DEFAULT_SHARD_COUNTS: [usize; 5] = [4, 8, 16, 32, 64];
 
 impl Default for Config {
     /// The article's sizes: 8 threads (fewer if the machine has fewer CPUs), 10 M
@@ -96,6 +115,7 @@ impl Default for Config {
             total_increments: INCREMENTS_PER_THREAD * threads as u64,
             flush_every: 1024,
             stripes: logical_cpus().next_power_of_two(),
+            shard_counts: DEFAULT_SHARD_COUNTS.to_vec(),
             trials: 5,
             warmup: Duration::from_millis(300),
             budget: Duration::from_secs(300),
@@ -104,9 +124,10 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: 200 000 increments per thread, so a trial takes milliseconds,
-    /// and 9 trials. Short trials are rarely cut by the scheduler on a busy machine, and 9
-    /// of them give the median a tighter interval than min..max.
+    /// Seconds, not minutes: each layout's trial sized to about
+    /// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME), and 9 trials. Short trials are
+    /// rarely cut by the scheduler on a busy machine, and 9 of them give the median a
+    /// tighter interval than min..max.
     pub fn quick() -> Self {
         let default = Self::default();
         Self {
@@ -135,9 +156,36 @@ impl Config {
         let unit = "increments between flushes (e.g. 1024)";
         check_range("flush-every", self.flush_every, 1, MAX_INCREMENTS_PER_TRIAL, unit)?;
         check_range("stripes", self.stripes, 1, MAX_STRIPES, "cells")?;
+        check_shard_counts(&self.shard_counts)?;
         check_trials(self.trials, 1)?;
         check_warmup_and_budget(self.warmup, self.budget)
     }
+}
+
+/// At most [`MAX_SHARD_COUNTS`] counts, each 1 to [`MAX_SHARDS`], none twice.
+fn check_shard_counts(counts: &[usize]) -> Result<(), ConfigError> {
+    if counts.len() > MAX_SHARD_COUNTS {
+        let listed = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        return Err(ConfigError::new("shards", listed, format!("at most {MAX_SHARD_COUNTS} shard counts")));
+    }
+    for (index, &count) in counts.iter().enumerate() {
+        check_range("shards", count, 1, MAX_SHARDS, "shards")?;
+        if counts[..index].contains(&count) {
+            return Err(ConfigError::new("shards", count, "each shard count listed once"));
+        }
+    }
+    Ok(())
+}
+
+/// Which part of the experiment a row belongs to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Part {
+    /// The seven layouts side by side (rows saved before the sweep existed are these).
+    #[default]
+    Layouts,
+    /// The shard-count sweep: a compact or cache-padded array of `cells` shards.
+    ShardSweep,
 }
 
 /// The seven ways of counting.
@@ -231,6 +279,9 @@ pub struct Row {
     pub pinned: bool,
     /// The logical CPUs the workers ran on, in worker order ("0,2,4,6").
     pub cpus: String,
+    /// The layouts, or the shard-count sweep (absent in runs saved before the sweep: layouts).
+    #[serde(default)]
+    pub part: Part,
 }
 
 crate::runs::checked_row!(Row, counts: [threads, cells], amounts: [ns_per_increment]);

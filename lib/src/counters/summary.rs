@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Layout, Row};
+use super::{Layout, Part, Row};
 use crate::evidence::{self, Evidence};
 use crate::format::{describe_ratio, ratio_and_interval};
 use crate::stats::{Ratio, Summary};
@@ -22,12 +22,13 @@ pub struct LayoutSummary {
     pub cells: u64,
     pub bytes_used: u64,
     pub increments_per_write: u64,
-    /// Elapsed time per trial, in milliseconds.
+    /// Elapsed time per trial, in milliseconds (each layout's trial is sized on its own:
+    /// compare layouts by [`LayoutSummary::ns_per_increment`]).
     pub elapsed_ms: Summary,
     pub ns_per_increment: Summary,
     pub all_pinned: bool,
-    /// The compact array's time over this layout's: how many times faster this layout is
-    /// (`None` for the compact array itself and when it was not measured).
+    /// The compact array's time per add over this layout's: how many times faster this
+    /// layout is (`None` for the compact array itself and when it was not measured).
     pub faster_than_compact: Option<Ratio>,
     /// This layout's bytes over the compact array's.
     pub memory_vs_compact: Option<f64>,
@@ -37,12 +38,15 @@ pub struct LayoutSummary {
     pub evidence: Evidence,
 }
 
-/// Groups rows by layout, in [`Layout::ALL`] order; layouts without rows are left out.
+/// Groups the layouts' rows (not the shard-count sweep's, see
+/// [`super::summarize_shards`]) by layout, in [`Layout::ALL`] order; layouts without rows
+/// are left out.
 pub fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
     let mut summaries: Vec<LayoutSummary> = Layout::ALL
         .iter()
         .filter_map(|&layout| {
-            let group: Vec<&Row> = rows.iter().filter(|row| row.layout == layout).collect();
+            let group: Vec<&Row> =
+                rows.iter().filter(|row| row.part == Part::Layouts && row.layout == layout).collect();
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let per_increment: Vec<f64> = group.iter().map(|row| row.ns_per_increment).collect();
             let first = group.first()?;
@@ -66,8 +70,8 @@ pub fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
         .collect();
     if let Some(compact) = summaries.iter().find(|s| s.layout == Layout::Compact).cloned() {
         for summary in &mut summaries {
-            summary.faster_than_compact =
-                (summary.layout != Layout::Compact).then(|| Ratio::between(&compact.elapsed_ms, &summary.elapsed_ms));
+            summary.faster_than_compact = (summary.layout != Layout::Compact)
+                .then(|| Ratio::between(&compact.ns_per_increment, &summary.ns_per_increment));
             summary.memory_vs_compact = Some(summary.bytes_used as f64 / compact.bytes_used as f64);
         }
     }
@@ -123,7 +127,7 @@ pub fn headline(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> Strin
         format_bytes(compact.bytes_for_extrapolated_counters),
     );
     let pad = padded.bytes_used / shards.max(1);
-    if let (2.., Err(short)) = (shards, evidence::check([&compact.elapsed_ms, &padded.elapsed_ms])) {
+    if let (2.., Err(short)) = (shards, evidence::check([&compact.ns_per_increment, &padded.ns_per_increment])) {
         return format!("Nothing is claimed about padding's speed: {short}. Padding costs {memory}.");
     }
     match padded.faster_than_compact {
@@ -138,7 +142,7 @@ pub fn headline(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> Strin
         Some(ratio) => then_what_may_hide_it(
             format!(
                 "Padding each of the {shards} shards to {pad} bytes did not make the counter measurably faster than \
-                 the compact array (compact's time over padded's: {}), yet costs {memory}.",
+                 the compact array (compact's time per add over padded's: {}), yet costs {memory}.",
                 ratio_and_interval(&ratio)
             ),
             verdict,
@@ -150,11 +154,11 @@ pub fn headline(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> Strin
 /// The headline, then 64- against 128-byte padding, then each fix against one shared atomic.
 pub fn finding(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> String {
     let mut sentences = vec![headline(summaries, verdict)];
-    if evidence::check(summaries.iter().map(|summary| &summary.elapsed_ms)).is_err() {
+    if evidence::check(summaries.iter().map(|summary| &summary.ns_per_increment)).is_err() {
         return sentences.join(" ");
     }
     if let (Some(p64), Some(p128)) = (find(summaries, Layout::Padded64), find(summaries, Layout::CachePadded)) {
-        let ratio = Ratio::between(&p64.elapsed_ms, &p128.elapsed_ms);
+        let ratio = Ratio::between(&p64.ns_per_increment, &p128.ns_per_increment);
         let pad = p128.bytes_used / p128.cells.max(1);
         sentences.push(if ratio.clearly_above_one() {
             format!(
@@ -175,10 +179,13 @@ pub fn finding(summaries: &[LayoutSummary], verdict: Option<&Verdict>) -> String
         let versus: Vec<String> = [Layout::Mutex, Layout::Striped, Layout::LocalFlush]
             .iter()
             .filter_map(|&layout| find(summaries, layout))
-            .map(|other| against(other, &Ratio::between(&shared.elapsed_ms, &other.elapsed_ms)))
+            .map(|other| against(other, &Ratio::between(&shared.ns_per_increment, &other.ns_per_increment)))
             .collect();
         if !versus.is_empty() {
-            sentences.push(format!("Against one shared atomic (its time over each layout's): {}.", versus.join("; ")));
+            sentences.push(format!(
+                "Against one shared atomic (its time per add over each layout's): {}.",
+                versus.join("; ")
+            ));
         }
     }
     sentences.join(" ")

@@ -42,6 +42,19 @@ pub fn calibrate(
     Ok(scale)
 }
 
+/// One factor (>= 1) per case, each sizing that case's own work so that its trial takes at
+/// least [`MIN_TRIAL_TIME`], never above `max_scale`: for cases whose speeds differ by
+/// orders of magnitude (a `Mutex` against a local count), which one shared factor would
+/// size for the fastest, leaving the slowest trials seconds long. Cases sized this way are
+/// compared per operation, never by elapsed time. `time_case` is as for [`calibrate`].
+pub fn calibrate_each(
+    cases: usize,
+    max_scale: u64,
+    mut time_case: impl FnMut(usize, u64) -> Result<Duration, RunError>,
+) -> Result<Vec<u64>, RunError> {
+    (0..cases).map(|case| calibrate(1, max_scale, |_, scale| time_case(case, scale))).collect()
+}
+
 /// How much to grow work that took `elapsed`: a quarter past the target, 2x to 1024x.
 fn growth(elapsed: Duration) -> u64 {
     let wanted = MIN_TRIAL_TIME.as_secs_f64() * 1.25 / elapsed.as_secs_f64().max(1e-9);
@@ -67,6 +80,19 @@ mod tests {
         let scale = calibrate(3, u64::MAX, timed(&[50_000, 10_000, 900_000])).unwrap();
         assert!(Duration::from_nanos(10_000 * scale) >= MIN_TRIAL_TIME, "scale {scale}");
         assert!(scale < 2 * 1250, "grew far past the target: {scale}");
+    }
+
+    #[test]
+    fn each_case_gets_its_own_factor() {
+        let per_unit = [10_000, 1_000_000, 40_000_000];
+        let scales = calibrate_each(3, u64::MAX, timed(&per_unit)).unwrap();
+        assert_eq!(scales.len(), 3);
+        for (scale, ns) in scales.iter().zip(per_unit) {
+            let trial = Duration::from_nanos(ns * scale);
+            assert!(trial >= MIN_TRIAL_TIME && trial < 30 * MIN_TRIAL_TIME, "{trial:?} at scale {scale}");
+        }
+        assert_eq!(scales[2], 1, "work already long enough is left alone");
+        assert!(calibrate_each(0, 8, timed(&[])).unwrap().is_empty());
     }
 
     #[test]

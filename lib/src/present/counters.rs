@@ -9,8 +9,8 @@ use super::{
 use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::{
-    finding, format_bytes, format_count, headline, summarize, Layout, LayoutSummary, Row, EXPERIMENT,
-    EXTRAPOLATED_COUNTERS,
+    finding, format_bytes, format_count, headline, shard_finding, summarize, summarize_shards, Layout, LayoutSummary,
+    Row, ShardSummary, EXPERIMENT, EXTRAPOLATED_COUNTERS,
 };
 use crate::format;
 use crate::reference::CountersReference;
@@ -41,14 +41,25 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) ->
     let summaries: Vec<Vec<LayoutSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
     section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
-    section.headlines = per_machine(machines, &summaries, |s, verdict| headline(s, verdict));
+    // The summary's line leaves the machine's caveat to the headline table above it.
+    section.headlines = per_machine(machines, &summaries, |s, _| headline(s, None));
+    let sweeps: Vec<Vec<ShardSummary>> = machines.iter().map(|m| summarize_shards(m.rows)).collect();
+    section
+        .findings
+        .extend(machines.iter().zip(&sweeps).filter_map(|(m, s)| Some(Finding::about(&m.label, shard_finding(s)?))));
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(table(machines, &summaries, article));
+    if sweeps.iter().any(|sweep| !sweep.is_empty()) {
+        section.tables.push(shard_table(machines, &sweeps));
+    }
     section.notes.push(Finding::general(format!(
-        "Faster than compact: the compact array's median time over the layout's, its interval in parentheses; an \
-         effect is claimed only when the interval excludes 1. Bytes: what the layout's cells occupy (for local flush, \
-         the shared atomic and one local count per thread). The last column multiplies the bytes by {} counters, one \
-         per connection, as the article does. Noisy values varied by more than 10% between trials.",
+        "Each layout's trials are sized on their own (a Mutex and a local count differ a hundredfold in speed), so \
+         layouts compare per add: elapsed time over the adds each thread did. Faster than compact: the compact \
+         array's median time per add over the layout's, its interval in parentheses; an effect is claimed only when \
+         the interval excludes 1. Bytes: what the layout's cells occupy (for local flush, the shared atomic and one \
+         local count per thread). The {} counters column multiplies the bytes by {0} counters, one per connection, \
+         as the article does. The article's times are for 10 M increments per goroutine. Noisy values varied by more \
+         than 10% between trials.",
         format_count(EXTRAPOLATED_COUNTERS)
     )));
     section.notes.extend(config_notes(machines));
@@ -99,11 +110,12 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], artic
         Column::text("layout"),
         Column::text("what it is"),
         Column::number("time (ms)").in_group("article"),
+        Column::number("ns per add").in_group("article"),
         Column::number("bytes").in_group("article"),
     ];
     for machine in machines {
         let labels =
-            ["median (ms)", "interval (ms)", "ns per add", "bytes", "faster than compact", "memory vs compact"];
+            ["median (ns per add)", "interval (ns per add)", "bytes", "faster than compact", "memory vs compact"];
         columns.extend(labels.iter().map(|label| Column::number(*label).in_group(&machine.label)));
         columns.push(Column::number(extrapolated.clone()).in_group(&machine.label));
         columns.push(Column::number("evidence").in_group(&machine.label));
@@ -116,6 +128,9 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], artic
                 Cell::from(layout.name()),
                 Cell::from(layout.describe()),
                 published.map_or_else(Cell::missing, |r| Cell::from(r.time_ms.to_string())),
+                published.map_or_else(Cell::missing, |r| {
+                    Cell::from(format::number(r.time_ms * 1e6 / ARTICLE_INCREMENTS_PER_GOROUTINE))
+                }),
                 published.map_or_else(Cell::missing, |r| Cell::from(r.bytes.to_string())),
             ];
             for machine in summaries {
@@ -128,11 +143,10 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<LayoutSummary>], artic
 }
 
 fn cells(summary: Option<&LayoutSummary>) -> Vec<Cell> {
-    let Some(s) = summary else { return vec![Cell::missing(); 8] };
+    let Some(s) = summary else { return vec![Cell::missing(); 7] };
     vec![
-        Cell::noisy(format::number(s.elapsed_ms.median), s.elapsed_ms.is_noisy()),
-        Cell::from(format::interval(s.elapsed_ms.median_low, s.elapsed_ms.median_high)),
-        Cell::from(format::number(s.ns_per_increment.median)),
+        Cell::noisy(format::number(s.ns_per_increment.median), s.ns_per_increment.is_noisy()),
+        Cell::from(format::interval(s.ns_per_increment.median_low, s.ns_per_increment.median_high)),
         Cell::from(s.bytes_used.to_string()),
         match (s.layout, s.faster_than_compact) {
             (Layout::Compact, _) => Cell::from("reference"),
@@ -140,8 +154,57 @@ fn cells(summary: Option<&LayoutSummary>) -> Vec<Cell> {
         },
         s.memory_vs_compact.map_or_else(Cell::missing, |m| Cell::from(format!("{}x", format::short_number(m)))),
         Cell::from(format_bytes(s.bytes_for_extrapolated_counters)),
-        Cell::evidence(&s.evidence, &s.elapsed_ms),
+        Cell::evidence(&s.evidence, &s.ns_per_increment),
     ]
+}
+
+/// The shard-count sweep: a row per shard count, per machine the compact and the padded
+/// array's time per add and padding's speed-up at that count.
+fn shard_table(machines: &[Measured<'_, Row>], sweeps: &[Vec<ShardSummary>]) -> Table {
+    let mut counts: Vec<u64> = sweeps.iter().flatten().map(|s| s.shards).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let mut columns = vec![Column::number("shards"), Column::text("article")];
+    for machine in machines {
+        let labels = ["compact (ns per add)", "padded (ns per add)", "padded faster by", "evidence"];
+        columns.extend(labels.iter().map(|label| Column::number(*label).in_group(&machine.label)));
+    }
+    let rows = counts
+        .iter()
+        .map(|&shards| {
+            let mut row = vec![Cell::from(shards.to_string()), Cell::from("no change (4 to 64 shards)")];
+            for sweep in sweeps {
+                let at = |layout: Layout| sweep.iter().find(|s| s.shards == shards && s.layout == layout);
+                let per_add = |s: Option<&ShardSummary>| {
+                    s.map_or_else(Cell::missing, |s| {
+                        let text = format!(
+                            "{} ({})",
+                            format::number(s.ns_per_increment.median),
+                            format::interval(s.ns_per_increment.median_low, s.ns_per_increment.median_high)
+                        );
+                        Cell::noisy(text, s.ns_per_increment.is_noisy())
+                    })
+                };
+                let (compact, padded) = (at(Layout::Compact), at(Layout::CachePadded));
+                row.push(per_add(compact));
+                row.push(per_add(padded));
+                row.push(
+                    padded
+                        .and_then(|p| p.padded_faster)
+                        .map_or_else(Cell::missing, |r| Cell::from(format::ratio_with_interval(&r))),
+                );
+                let evidence = [compact, padded].into_iter().flatten().min_by_key(|s| s.evidence.trials);
+                row.push(evidence.map_or_else(Cell::missing, |s| Cell::evidence(&s.evidence, &s.ns_per_increment)));
+            }
+            row
+        })
+        .collect();
+    Table {
+        id: "shard-sweep",
+        caption: "Shard-count sweep: the same threads, more shards (median time per add, its interval)".into(),
+        columns,
+        rows,
+    }
 }
 
 /// What each layout is, in words, with its cell count (for the prose beside the table).
@@ -212,6 +275,7 @@ mod tests {
                     ns_per_increment: elapsed_ms * 1e6 / 1_000.0,
                     pinned: true,
                     cpus: "0,1".into(),
+                    part: crate::counters::Part::Layouts,
                 });
             }
         }

@@ -35,6 +35,9 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if let Some(stripes) = args.stripes {
         config.stripes = stripes;
     }
+    if !args.shards.is_empty() {
+        config.shard_counts = args.shards.clone();
+    }
     if let Some(trials) = args.trials {
         config.trials = trials;
     }
