@@ -13,7 +13,8 @@
 //! Imports point down only. At the bottom the neutral modules: [`harness`], [`stats`],
 //! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`arena`], [`limits`],
 //! [`format`]. Above them the experiments, which never import each other; [`fitness`],
-//! which judges the machine from the experiments' rows; [`chart`], which draws their data;
+//! which judges the machine from the experiments' rows; [`transfers`], which counts a
+//! penalty in core-to-core transfers; [`chart`], which draws their data;
 //! [`runs`], which reads saved runs; [`present`], which renders and never measures; and at
 //! the top the [`registry`], which names every experiment once.
 //!
@@ -62,6 +63,7 @@ pub mod runs;
 pub mod sharing;
 pub mod stats;
 pub mod stride;
+pub mod transfers;
 pub mod verdict;
 
 pub use build_info::BuildInfo;

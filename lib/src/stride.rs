@@ -89,12 +89,15 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: 1 M adds per thread.
+    /// Seconds, not minutes: each stride's trial sized to about
+    /// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME) (from at least 100 000 adds per
+    /// thread), 9 trials a stride.
     pub fn quick() -> Self {
         Self {
-            iters_per_thread: 1_000_000,
+            iters_per_thread: 100_000,
+            trials: 9,
             warmup: Duration::from_millis(50),
-            budget: Duration::from_secs(30),
+            budget: Duration::from_secs(10),
             ..Self::default()
         }
     }

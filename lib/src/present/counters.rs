@@ -15,6 +15,7 @@ use crate::counters::{
 use crate::format;
 use crate::reference::CountersReference;
 use crate::runs::Run;
+use crate::transfers::{penalty_sentence, OneWay};
 
 pub const TITLE: &str = "Fixing a hot counter: layouts and their memory";
 /// The article's goroutines each did 10 M increments (its table prints only the times).
@@ -44,6 +45,9 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) ->
     // The summary's line leaves the machine's caveat to the headline table above it.
     section.headlines = per_machine(machines, &summaries, |s, _| headline(s, None));
     let sweeps: Vec<Vec<ShardSummary>> = machines.iter().map(|m| summarize_shards(m.rows)).collect();
+    let transfers =
+        machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?)));
+    section.findings.extend(transfers.collect::<Vec<_>>());
     section
         .findings
         .extend(machines.iter().zip(&sweeps).filter_map(|(m, s)| Some(Finding::about(&m.label, shard_finding(s)?))));
@@ -64,6 +68,18 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) ->
     )));
     section.notes.extend(config_notes(machines));
     Ok(section)
+}
+
+/// The compact array's penalty over cache-padded shards, in cache-line transfers per add.
+fn transfers(summaries: &[LayoutSummary], one_way: Option<OneWay>) -> Option<String> {
+    let find = |layout: Layout| summaries.iter().find(|s| s.layout == layout);
+    let (compact, padded) = (find(Layout::Compact)?, find(Layout::CachePadded)?);
+    if compact.cells < 2 {
+        return None;
+    }
+    let pad = padded.bytes_used / padded.cells.max(1);
+    let what = format!("the compact array, over shards padded to {pad} bytes,");
+    penalty_sentence(&what, &compact.ns_per_increment, &padded.ns_per_increment, one_way)
 }
 
 fn figure(

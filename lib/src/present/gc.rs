@@ -66,6 +66,8 @@ pub fn section_with_go(
         section
             .findings
             .push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells, machine.verdict.as_ref()))));
+        // The summary's line leaves the machine's caveat to the headline table above it.
+        section.headlines.push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells, None))));
         section.figures.push(threads_figure(machine, cells, go.as_deref(), article.threads)?);
     }
     section.figures.push(ratio_figure(machines, &summaries, article.ratios)?);

@@ -8,6 +8,7 @@ use crate::experiment::SavedRow;
 use crate::fitness::assess::{assess, MachineRun};
 use crate::fitness::Verdict;
 use crate::runs::Run;
+use crate::transfers::OneWay;
 
 /// What one machine measured for an experiment: its label, its rows, the config it ran
 /// with, its logical CPUs and its fitness verdict, when known.
@@ -19,12 +20,15 @@ pub struct Measured<'a, Row> {
     pub logical_cpus: Option<usize>,
     /// Said inline by a finding that shows no effect: what on this machine may hide it.
     pub verdict: Option<Verdict>,
+    /// The typical one-way core-to-core transfer measured in the same run, when it was: the
+    /// unit a false-sharing penalty is counted in ([`crate::transfers`]).
+    pub one_way: Option<OneWay>,
 }
 
 impl<'a, Row> Measured<'a, Row> {
     /// One machine's rows measured in this session (a notebook): no saved config.
     pub fn new(label: impl Into<String>, rows: &'a [Row]) -> Self {
-        Self { label: label.into(), rows, config: None, logical_cpus: None, verdict: None }
+        Self { label: label.into(), rows, config: None, logical_cpus: None, verdict: None, one_way: None }
     }
 
     /// The same, with the config it ran with (stated in the notes).
@@ -46,6 +50,12 @@ impl<'a, Row> Measured<'a, Row> {
         self
     }
 
+    /// The same, with the one-way core-to-core latency measured beside it.
+    pub fn with_one_way(mut self, one_way: Option<OneWay>) -> Self {
+        self.one_way = one_way;
+        self
+    }
+
     /// Every run in `runs` that holds rows of this type.
     pub fn from_runs(runs: &'a [Run]) -> Vec<Self>
     where
@@ -59,10 +69,16 @@ impl<'a, Row> Measured<'a, Row> {
                     config: run.record_of::<Row>().map(|record| record.config.clone()),
                     logical_cpus: Some(run.manifest.machine.logical_cpus),
                     verdict: Some(assess(&MachineRun::from_run(run)).verdict),
+                    one_way: one_way_of(run),
                 })
             })
             .collect()
     }
+}
+
+/// The typical one-way core-to-core transfer `run` measured, if it did.
+pub fn one_way_of(run: &Run) -> Option<OneWay> {
+    OneWay::of(&crate::c2c::summarize(run.rows::<crate::c2c::Row>()?))
 }
 
 /// One sentence per machine, from its summaries and its fitness verdict.

@@ -17,8 +17,8 @@ pub mod sharing;
 pub mod stride;
 pub mod text;
 
-pub use measured::Measured;
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
+pub use measured::{one_way_of, Measured};
 pub use sections::{paragraphs, section, sections};
 
 use serde::Serialize;

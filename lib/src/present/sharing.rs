@@ -12,6 +12,7 @@ use crate::format;
 use crate::reference::SharingReference;
 use crate::runs::Run;
 use crate::sharing::{false_sharing_over, finding, summarize, Case, CaseSummary, Row, EXPERIMENT};
+use crate::transfers::{penalty_sentence, OneWay};
 
 pub const TITLE: &str = "False sharing: the four-way control";
 
@@ -43,6 +44,11 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     let summaries: Vec<Vec<CaseSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
     section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
+    // The summary's line leaves the machine's caveat to the headline table above it.
+    section.headlines = per_machine(machines, &summaries, |s, _| finding(s, None));
+    section.findings.extend(
+        machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
+    );
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(cases_table(machines, &summaries, article));
     section.tables.push(ratios_table(machines, &summaries, article));
@@ -54,6 +60,22 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     section.notes.extend(machines.iter().map(|m| Finding::about(&m.label, cache_misses(m.rows))));
     section.notes.extend(config_notes(machines));
     Ok(section)
+}
+
+/// False sharing's penalty over no sharing (the same threads, the same atomics), in
+/// cache-line transfers per add.
+fn transfers(summaries: &[CaseSummary], one_way: Option<OneWay>) -> Option<String> {
+    let find = |case: Case| summaries.iter().find(|s| s.case == case);
+    let (false_sharing, no_sharing) = (find(Case::FalseSharing)?, find(Case::NoSharing)?);
+    if false_sharing.threads < 2 {
+        return None;
+    }
+    let what = format!(
+        "counters {} bytes apart, over {} bytes apart,",
+        crate::sharing::FALSE_SHARING_DISTANCE_BYTES,
+        no_sharing.distance_bytes
+    );
+    penalty_sentence(&what, &false_sharing.ns_per_increment, &no_sharing.ns_per_increment, one_way)
 }
 
 fn figure(

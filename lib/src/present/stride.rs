@@ -11,6 +11,7 @@ use crate::format;
 use crate::reference::StrideReference;
 use crate::runs::Run;
 use crate::stride::{article_ns_per_add, finding, summarize, Row, StrideSummary, EXPERIMENT};
+use crate::transfers::{penalty_sentence, OneWay, TransfersPerAdd};
 
 pub const TITLE: &str = "False sharing: the stride sweep";
 const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
@@ -36,12 +37,19 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
     let summaries: Vec<Vec<StrideSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
     section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
+    // The summary's line leaves the machine's caveat to the headline table above it.
+    section.headlines = per_machine(machines, &summaries, |s, _| finding(s, None));
+    section.findings.extend(
+        machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
+    );
     section.figures.push(figure(machines, &summaries, article)?);
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(
         "Relative: median time over the fastest stride's median. Interval: a distribution-free interval for the \
-         median (with 5 trials, the fastest to the slowest trial, about 94% coverage). Noisy values varied by more \
-         than 10% between trials.",
+         median (with 5 trials, the fastest to the slowest trial, about 94% coverage). Transfers per add: the extra \
+         time per add over the fastest stride's, divided by the one-way core-to-core latency measured in the same \
+         run (its interval from both intervals' ends). Each stride's trials are sized on their own, so strides \
+         compare per add. Noisy values varied by more than 10% between trials.",
     ));
     section
         .notes
@@ -103,7 +111,7 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
         Column::number("relative").in_group("article"),
     ];
     for machine in machines {
-        for label in ["median (ns per add)", "interval (ns per add)", "relative", "evidence"] {
+        for label in ["median (ns per add)", "interval (ns per add)", "relative", "transfers per add", "evidence"] {
             columns.push(Column::number(label).in_group(&machine.label));
         }
     }
@@ -116,8 +124,8 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
                 published.map_or_else(Cell::missing, |r| Cell::from(format::number(article_ns_per_add(r.time_ms)))),
                 published.map_or_else(Cell::missing, |r| Cell::from(format::ratio(r.relative_to_fastest))),
             ];
-            for machine in summaries {
-                row.extend(cells(machine.iter().find(|s| s.stride_bytes == stride)));
+            for (machine, summaries) in machines.iter().zip(summaries) {
+                row.extend(cells(summaries, summaries.iter().find(|s| s.stride_bytes == stride), machine.one_way));
             }
             row
         })
@@ -125,16 +133,43 @@ fn table(machines: &[Measured<'_, Row>], summaries: &[Vec<StrideSummary>], artic
     Table { id: "times", caption: "Time per add by stride".into(), columns, rows }
 }
 
-fn cells(summary: Option<&StrideSummary>) -> [Cell; 4] {
-    match summary {
-        None => [Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing()],
-        Some(s) => [
-            Cell::noisy(format::number(s.ns_per_op.median), s.ns_per_op.is_noisy()),
-            Cell::from(format::interval(s.ns_per_op.median_low, s.ns_per_op.median_high)),
-            Cell::from(format::ratio(s.relative_to_fastest)),
-            Cell::evidence(&s.evidence, &s.ns_per_op),
-        ],
+fn cells(summaries: &[StrideSummary], summary: Option<&StrideSummary>, one_way: Option<OneWay>) -> [Cell; 5] {
+    let Some(s) = summary else {
+        return [Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing(), Cell::missing()];
+    };
+    let fastest = fastest(summaries);
+    let transfers = match (fastest, one_way) {
+        (Some(fastest), _) if fastest.stride_bytes == s.stride_bytes => Cell::from("reference"),
+        (Some(fastest), Some(one_way)) => {
+            Cell::from(TransfersPerAdd::of(&s.ns_per_op, &fastest.ns_per_op, one_way).cell_text())
+        }
+        _ => Cell::missing(),
+    };
+    [
+        Cell::noisy(format::number(s.ns_per_op.median), s.ns_per_op.is_noisy()),
+        Cell::from(format::interval(s.ns_per_op.median_low, s.ns_per_op.median_high)),
+        Cell::from(format::ratio(s.relative_to_fastest)),
+        transfers,
+        Cell::evidence(&s.evidence, &s.ns_per_op),
+    ]
+}
+
+/// The stride with the lowest median time per add.
+fn fastest(summaries: &[StrideSummary]) -> Option<&StrideSummary> {
+    summaries.iter().min_by(|a, b| a.ns_per_op.median.total_cmp(&b.ns_per_op.median))
+}
+
+/// The smallest stride's penalty over the fastest stride's, in cache-line transfers per add.
+fn transfers(summaries: &[StrideSummary], one_way: Option<OneWay>) -> Option<String> {
+    let (smallest, fastest) = (summaries.first()?, fastest(summaries)?);
+    if smallest.stride_bytes == fastest.stride_bytes {
+        return None;
     }
+    let what = format!(
+        "counters {} bytes apart, over the fastest stride ({} bytes),",
+        smallest.stride_bytes, fastest.stride_bytes
+    );
+    penalty_sentence(&what, &smallest.ns_per_op, &fastest.ns_per_op, one_way)
 }
 
 fn cache_misses(rows: &[Row], summaries: &[StrideSummary]) -> String {
