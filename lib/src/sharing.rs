@@ -20,7 +20,10 @@ use crate::perf::CounterReading;
 
 mod finding;
 mod summary;
-pub use finding::{article_headline, finding, ArticleHeadline};
+pub use finding::{
+    article_headline, finding, ArticleHeadline, ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS,
+    ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
+};
 pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";

@@ -33,8 +33,9 @@ pub fn execute(options: Options) -> Result<()> {
     }
 }
 
-/// Measures into a new run folder, printing each experiment's findings as it finishes and,
-/// when the machine was measured, the verdict over the whole run.
+/// Measures into a new run folder, printing each experiment's findings as it finishes, then,
+/// when the machine was measured, the verdict over the whole run, and the articles'
+/// headlines with this machine's counterparts.
 fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
     let dir = store::measure_into(out, measure, &mut |dir, experiment| {
         let run = Run::load(dir)?;
@@ -47,6 +48,9 @@ fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
     if terminal::checked_machine(&run) {
         store::save_verdict(&run)?;
         say(&format!("\n{}\n", terminal::machine(&run)?));
+    }
+    if let Some(headline) = terminal::headline(&run)? {
+        say(&format!("\n{headline}\n"));
     }
     Ok(dir)
 }

@@ -1,16 +1,23 @@
 //! The report as markdown, for pasting into an issue or a chat: the same sections as the
 //! page, tables as GitHub tables, figures as their caption and text stand-in.
 
+use contention::present::headline::HEADLINE;
 use contention::present::{text, Section, Table};
 
-/// The whole report: title, summary, then every section.
+/// The whole report: title, the articles' headlines, summary, then every section.
 pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[Section]) -> String {
     let mut out = format!("# {title}\n\nMeasured on {}.\n\n", machines.join(", "));
     for why in skipped {
         out.push_str(&format!("_Skipped: {why}_\n\n"));
     }
+    let (headline, sections): (Vec<&Section>, Vec<&Section>) =
+        sections.iter().partition(|section| section.experiment == HEADLINE);
+    for section in headline {
+        out.push_str(&self::section(section));
+        out.push('\n');
+    }
     out.push_str("## Summary\n\n");
-    for section in sections {
+    for section in &sections {
         out.push_str(&format!("- **{}**: {}\n", section.title, section.summary()));
     }
     for section in sections {
@@ -23,7 +30,8 @@ pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[
 /// One section: the article's story (the lib's markdown, as written), what the article reported, its status in saved runs, the findings as quotes,
 /// figures, tables, notes.
 pub fn section(section: &Section) -> String {
-    let mut blocks = vec![format!("## {}", section.title)];
+    // The anchor the headline table's links (and the page's) lead to.
+    let mut blocks = vec![format!("<a id=\"{}\"></a>\n\n## {}", section.experiment, section.title)];
     blocks.extend(section.prose.iter().cloned());
     blocks.extend(section.article.iter().cloned());
     blocks.extend(section.article_tables.iter().map(table));
@@ -63,7 +71,13 @@ pub fn table(table: &Table) -> String {
     lines.push(format!("| {} |", header.join(" | ")));
     lines.push(format!("| {} |", rule.join(" | ")));
     for row in &table.rows {
-        let cells: Vec<String> = row.iter().map(|cell| escape(&cell.text)).collect();
+        let cells: Vec<String> = row
+            .iter()
+            .map(|cell| match cell.link {
+                Some(anchor) => format!("[{}](#{anchor})", escape(&cell.text)),
+                None => escape(&cell.text),
+            })
+            .collect();
         lines.push(format!("| {} |", cells.join(" | ")));
     }
     lines.join("\n")

@@ -30,3 +30,10 @@ pub fn machine(run: &Run) -> Result<String> {
     text.push_str(&text::table(&facts));
     Ok(text)
 }
+
+/// The articles' headlines over the whole run, with the machine's caveat: what a run ends
+/// with, once every experiment has printed its own section.
+pub fn headline(run: &Run) -> Result<Option<String>> {
+    let section = present::headline::headline_section(std::slice::from_ref(run))?;
+    Ok(section.map(|section| text::section(&section)))
+}

@@ -187,7 +187,7 @@ pub fn threads_text(threads: u64) -> String {
 }
 
 /// One or two trials give no interval worth the name: the finding claims nothing from them.
-const MIN_TRIALS_FOR_A_CLAIM: usize = 3;
+pub const MIN_TRIALS_FOR_A_CLAIM: usize = 3;
 /// A cell whose trials ran fewer cycles than this, together, measured warm-up or luck
 /// (whether a cycle fell in a trial), not the collector's pace: "too few cycles to judge".
 pub const MIN_CYCLES_TO_JUDGE: u64 = 10;

@@ -6,6 +6,7 @@
 
 pub mod counters;
 pub mod gc;
+pub mod headline;
 pub mod machine;
 mod measured;
 pub mod pool;
@@ -221,11 +222,19 @@ impl Column {
 pub struct Cell {
     pub text: String,
     pub noisy: bool,
+    /// The section (its anchor) this cell leads to, where it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<&'static str>,
 }
 
 impl Cell {
     pub fn noisy(text: impl Into<String>, noisy: bool) -> Self {
-        Self { text: text.into(), noisy }
+        Self { text: text.into(), noisy, link: None }
+    }
+
+    /// A cell that leads to the section whose anchor is `anchor`.
+    pub fn linked(text: impl Into<String>, anchor: &'static str) -> Self {
+        Self { text: text.into(), noisy: false, link: Some(anchor) }
     }
 
     /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
@@ -242,7 +251,7 @@ impl Cell {
 
 impl From<String> for Cell {
     fn from(text: String) -> Self {
-        Self { text, noisy: false }
+        Self { text, noisy: false, link: None }
     }
 }
 

@@ -1,7 +1,9 @@
 //! The sections of a report, built once here from saved runs for every renderer (page,
-//! markdown, JSON, terminal, notebooks): for several machines first the room (more than
-//! two) or their difference (two), then every registered experiment's.
+//! markdown, JSON, terminal, notebooks): for one or two machines first the articles'
+//! headlines ([`super::headline`]); for several machines the room (more than two) or their
+//! difference (two); then every registered experiment's.
 
+use super::headline::headline_section;
 use super::room::{difference_section, room_section, KeyEffects};
 use super::{Present, PresentError, Section};
 use crate::registry::{Experiment, Visitor};
@@ -9,7 +11,7 @@ use crate::runs::Run;
 
 /// The sections of a report over `runs`, in its order.
 pub fn sections(runs: &[Run]) -> Result<Vec<Section>, PresentError> {
-    let mut sections = Vec::new();
+    let mut sections: Vec<Section> = headline_section(runs)?.into_iter().collect();
     match runs {
         [a, b] => sections.push(difference_section(&KeyEffects::of(a), &KeyEffects::of(b))),
         [_, _, _, ..] => sections.push(room_section(runs)?),

@@ -12,6 +12,7 @@ use contention::runs::Run;
 use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
 use serde::Serialize;
 
+use contention::present::headline::HEADLINE;
 use contention::present::room::{DIFFERENCE, ROOM};
 use section::SectionView;
 
@@ -34,6 +35,8 @@ struct PageView {
     /// Runs that could not be read, each with why.
     skipped: Vec<String>,
     summary: Vec<SummaryLine>,
+    /// The articles' headlines on this machine (one or two runs), first on the page.
+    headline: Option<SectionView>,
     /// The room (more than two machines) or the two machines' difference.
     across: Option<SectionView>,
     /// The page carries the sorting script (the room table is on it).
@@ -61,7 +64,9 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
         }
         view
     });
+    let experiments_only = |section: &&Section| ![ROOM, DIFFERENCE, HEADLINE].contains(&section.experiment);
     let view = PageView {
+        headline: sections.iter().find(|s| s.experiment == HEADLINE).map(SectionView::of),
         sortable: across.as_ref().is_some_and(|view| view.experiment == ROOM),
         across,
         title: title(runs),
@@ -72,17 +77,14 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
         skipped: skipped.to_vec(),
         summary: sections
             .iter()
+            .filter(|section| section.experiment != HEADLINE)
             .map(|section| SummaryLine {
                 experiment: section.title,
                 anchor: section.experiment,
                 finding: section.summary(),
             })
             .collect(),
-        sections: sections
-            .iter()
-            .filter(|section| ![ROOM, DIFFERENCE].contains(&section.experiment))
-            .map(SectionView::of)
-            .collect(),
+        sections: sections.iter().filter(experiments_only).map(SectionView::of).collect(),
         environment: environment::section(runs),
     };
     let mut env = Environment::new();

@@ -1,0 +1,334 @@
+//! The headline table every report opens with: one row per article, its headline figure,
+//! this machine's counterpart with its interval, and a status computed from the run
+//! (reproduced, smaller, not shown, needs N cores), each row leading to its section. The
+//! machine's caveat (its verdict) is said once, above the table, instead of in every
+//! section's summary line.
+
+use serde::Serialize;
+
+use super::{Cell, Column, Finding, PresentError, Section, Table};
+use crate::counters::format_count;
+use crate::fitness::assess::{assess, MachineRun};
+use crate::format;
+use crate::gc::compare::CellFigures;
+use crate::gc::summary::MIN_TRIALS_FOR_A_CLAIM as GC_MIN_TRIALS;
+use crate::gc::{GcRatio, GoRow};
+use crate::pool::{format_ms, PoolSummary, Variant, MIN_TRIALS_FOR_CLAIM as POOL_MIN_TRIALS};
+use crate::runs::Run;
+use crate::sharing::{ARTICLE_HEADLINE_SHARDED_MS, ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS};
+use crate::stats::Ratio;
+use crate::verdict::Verdict;
+
+/// The headline section's anchor (it is no experiment's).
+pub const HEADLINE: &str = "headline";
+pub const TITLE: &str = "The articles' headlines on this machine";
+
+/// What this machine showed of an article's headline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "status", content = "cores")]
+pub enum Status {
+    /// The effect is clearly there, and its interval reaches the article's figure.
+    Reproduced,
+    /// The effect is clearly there, but its interval lies below the article's figure.
+    Smaller,
+    /// The interval includes 1 (or lies below it), on a machine with the cores it needs.
+    NotShown,
+    /// Not shown, on a machine with fewer CPUs than the article's setting had cores.
+    NeedsCores(u64),
+    /// Below the experiment's minimum-evidence rule: nothing is claimed.
+    TooFewTrials,
+    /// The run did not measure it.
+    NotMeasured,
+}
+
+impl Status {
+    pub fn text(self, cpus: u64) -> String {
+        match self {
+            Status::Reproduced => "reproduced".into(),
+            Status::Smaller => "smaller".into(),
+            Status::NotShown => "not shown".into(),
+            Status::NeedsCores(cores) => format!("needs {cores} cores (this machine has {cpus})"),
+            Status::TooFewTrials => "claims nothing: too few trials".into(),
+            Status::NotMeasured => "not measured in this run".into(),
+        }
+    }
+
+    /// The status of a measured ratio (`None`: too few trials for a claim) that the article
+    /// reported as `article` (above 1), on `cpus` CPUs where the article's setting had
+    /// `article_cores` (`None`: the experiment scales the article's setting to any CPUs).
+    pub fn judge(measured: Option<Ratio>, article: f64, article_cores: Option<u64>, cpus: u64) -> Self {
+        match measured {
+            None => Status::TooFewTrials,
+            Some(ratio) if ratio.clearly_above_one() && ratio.high >= article => Status::Reproduced,
+            Some(ratio) if ratio.clearly_above_one() => Status::Smaller,
+            Some(_) => match article_cores {
+                Some(cores) if cpus < cores => Status::NeedsCores(cores),
+                _ => Status::NotShown,
+            },
+        }
+    }
+}
+
+/// One article's headline on one machine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Counterpart {
+    /// This machine's figure in words, with its interval ("2 threads on 2 shards: ...").
+    pub text: String,
+    pub ratio: Option<Ratio>,
+    pub status: Status,
+}
+
+/// One article: its row's name and section, its figure in words and as a ratio, and how to
+/// find its counterpart in a run.
+struct Article {
+    name: &'static str,
+    anchor: &'static str,
+    figure: String,
+    counterpart: fn(&Run, u64) -> Counterpart,
+}
+
+fn articles() -> Result<[Article; 3], PresentError> {
+    let ratios = crate::reference::gc_ratios()?;
+    let default = ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map_or(f64::NAN, |r| r.signatures_per_sec);
+    let best = ratios.iter().max_by(|a, b| a.signatures_per_sec.total_cmp(&b.signatures_per_sec));
+    let pool = crate::reference::pool()?;
+    let value = |key: &str| pool.iter().find(|r| r.key == key).map_or(f64::NAN, |r| r.value);
+    Ok([
+        Article {
+            name: "A. False sharing",
+            anchor: crate::sharing::EXPERIMENT,
+            figure: format!(
+                "{ARTICLE_HEADLINE_THREADS} goroutines on {ARTICLE_HEADLINE_THREADS} adjacent shards took {:.1}x as \
+                 long as 1 thread ({:.3} s vs {ARTICLE_HEADLINE_SINGLE_MS:.0} ms)",
+                ARTICLE_A,
+                ARTICLE_HEADLINE_SHARDED_MS / 1000.0
+            ),
+            counterpart: false_sharing,
+        },
+        Article {
+            name: "B. The collector's ratio",
+            anchor: crate::gc::EXPERIMENT,
+            figure: format!(
+                "48 goroutines: GOGC={} ran {:.2}x GOGC=100 ({} vs {} signatures/s)",
+                best.map_or("?".into(), |b| b.gogc.to_string()),
+                ARTICLE_B,
+                best.map_or(format::NOT_AVAILABLE.into(), |b| format_count(b.signatures_per_sec.round() as u64)),
+                format_count(default.round() as u64)
+            ),
+            counterpart: collector_ratio,
+        },
+        Article {
+            name: "C. Thread-pool sizing",
+            anchor: crate::pool::EXPERIMENT,
+            figure: format!(
+                "p99 at the incident's 320 threads {} s vs {} ms at the fix's 64 ({:.1}x)",
+                value("incident_p99"),
+                value("fix_p99"),
+                ARTICLE_C
+            ),
+            counterpart: pool_sizing,
+        },
+    ])
+}
+
+/// The articles' headline ratios: A's 13.7x (2.264 s / 166 ms as printed), B's best ratio
+/// over GOGC=100 at 48 goroutines (691 054 / 78 940.67), C's p99 2.3 s over 210 ms.
+const ARTICLE_A: f64 = 13.7;
+const ARTICLE_B: f64 = 691_054.0 / 78_940.67;
+const ARTICLE_C: f64 = 2300.0 / 210.0;
+/// Cores the articles' settings had: A's 8 goroutines on 8 cores, B's 48 goroutines on 24.
+const ARTICLE_A_CORES: u64 = 8;
+const ARTICLE_B_CORES: u64 = 24;
+
+/// A: N threads on N adjacent shards against one thread doing the whole total (the
+/// four-way control's false-sharing and single cases).
+fn false_sharing(run: &Run, cpus: u64) -> Counterpart {
+    let summaries = run.rows::<crate::sharing::Row>().map(crate::sharing::summarize).unwrap_or_default();
+    let Some(headline) = crate::sharing::article_headline(&summaries) else { return not_measured() };
+    let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
+    let ratio = headline.measured;
+    let text = match ratio {
+        Some(r) => {
+            format!("{threads} threads on {threads} adjacent shards took {} as long as 1 thread", with_interval(&r))
+        }
+        None => format!("{threads} threads on {threads} adjacent shards: {}", headline.measured_text),
+    };
+    Counterpart { text, ratio, status: Status::judge(ratio, ARTICLE_A, Some(ARTICLE_A_CORES), cpus) }
+}
+
+/// B: the best ratio over ratio 100 at the most threads measured, from real Go where it ran
+/// beside the model (the article's own runtime), else from the model.
+fn collector_ratio(run: &Run, cpus: u64) -> Counterpart {
+    if let Some(go) = run.beside::<GoRow>().filter(|rows| !rows.is_empty()) {
+        return best_over_default(&crate::gc::summarize_go(go), "Go", "goroutines", cpus);
+    }
+    match run.rows::<crate::gc::Row>() {
+        Some(rows) => best_over_default(&crate::gc::summarize(rows), "the model", "threads", cpus),
+        None => not_measured(),
+    }
+}
+
+fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str, cpus: u64) -> Counterpart {
+    let Some(most) = cells.iter().map(CellFigures::threads).max() else { return not_measured() };
+    let at_most = || cells.iter().filter(|cell| cell.threads() == most);
+    let base = at_most().find(|cell| cell.ratio() == GcRatio::DEFAULT);
+    let best = at_most().max_by(|a, b| a.ops_per_sec().median.total_cmp(&b.ops_per_sec().median));
+    let (Some(base), Some(best)) = (base, best) else { return not_measured() };
+    let enough = [base, best].iter().all(|cell| {
+        cell.ops_per_sec().samples >= GC_MIN_TRIALS && (!cell.too_few_cycles() || cell.ratio() == GcRatio::Off)
+    });
+    let ratio = Ratio::between(best.ops_per_sec(), base.ops_per_sec());
+    let text = if best.ratio() == GcRatio::DEFAULT {
+        format!(
+            "{who}, {most} {unit}: no ratio ran faster than 100 ({} operations/s)",
+            format::number(base.ops_per_sec().median)
+        )
+    } else {
+        format!(
+            "{who}, {most} {unit}: ratio {} ran {} ratio 100 ({} vs {} operations/s)",
+            best.ratio(),
+            with_interval(&ratio),
+            per_second(best),
+            per_second(base)
+        )
+    };
+    let status = Status::judge(enough.then_some(ratio), ARTICLE_B, Some(ARTICLE_B_CORES), cpus);
+    Counterpart { text, ratio: Some(ratio), status }
+}
+
+/// C: p99 of the fixed pool at the incident's 40 threads per CPU over the fix's 8 per CPU
+/// (the experiment scales the article's load per CPU, so any machine has both pools).
+fn pool_sizing(run: &Run, cpus: u64) -> Counterpart {
+    let summaries = run.rows::<crate::pool::Row>().map(crate::pool::summarize).unwrap_or_default();
+    let first_hit = summaries.iter().find(|s| s.key.variant == Variant::Fixed).map(|s| s.key.hit_rate);
+    let at = |per_cpu: u64| -> Option<&PoolSummary> {
+        summaries.iter().find(|s| {
+            s.key.variant == Variant::Fixed
+                && Some(s.key.hit_rate) == first_hit
+                && s.key.pool_threads == per_cpu * s.cpus
+        })
+    };
+    let (Some(incident), Some(fix)) = (at(40), at(8)) else { return not_measured() };
+    let ratio = Ratio::between(&incident.p99_ms, &fix.p99_ms);
+    let bound = |s: &PoolSummary| if s.p99_lower_bound { "at least " } else { "" };
+    let text = format!(
+        "p99 at {} threads {}{} vs {}{} at {}: {}",
+        incident.key.pool_threads,
+        bound(incident),
+        format_ms(incident.p99_ms.median),
+        bound(fix),
+        format_ms(fix.p99_ms.median),
+        fix.key.pool_threads,
+        with_interval(&ratio)
+    );
+    let enough = incident.trials.min(fix.trials) >= POOL_MIN_TRIALS;
+    Counterpart { text, ratio: Some(ratio), status: Status::judge(enough.then_some(ratio), ARTICLE_C, None, cpus) }
+}
+
+/// A cell's median throughput as the article writes it: "78 941".
+fn per_second<C: CellFigures>(cell: &C) -> String {
+    format_count(cell.ops_per_sec().median.round() as u64)
+}
+
+fn not_measured() -> Counterpart {
+    Counterpart { text: "not measured in this run".into(), ratio: None, status: Status::NotMeasured }
+}
+
+/// "1.36x (1.05x–4.05x)".
+fn with_interval(ratio: &Ratio) -> String {
+    format::ratio_with_interval(ratio)
+}
+
+/// The machine's caveat, once for the whole table.
+pub fn caveat(verdict: &Verdict) -> String {
+    if verdict.reasons.is_empty() {
+        return format!(
+            "This machine's verdict is {}: nothing its checks look at stands in the way, so a status below is the \
+             machine's answer.",
+            verdict.fitness.as_str()
+        );
+    }
+    let labels: Vec<&str> = verdict.reasons.iter().map(|reason| reason.kind.label()).collect();
+    format!(
+        "This machine's verdict is {} ({}): that can shrink or hide the articles' effects, so a status short of \
+         reproduced may be the machine's doing, not the article's. Each section says what it measured.",
+        verdict.fitness.as_str(),
+        labels.join("; ")
+    )
+}
+
+/// The headline section over one or two runs (a room of three or more has its own table);
+/// `None` for none or a room.
+pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
+    if runs.is_empty() || runs.len() > 2 {
+        return Ok(None);
+    }
+    let articles = articles()?;
+    let mut section = Section::new(HEADLINE, TITLE);
+    section.machines = runs.iter().map(Run::label).collect();
+    for run in runs {
+        section.findings.push(Finding::about(&run.label(), caveat(&assess(&MachineRun::from_run(run)).verdict)));
+    }
+    let mut columns = vec![Column::text("article"), Column::text("the article's headline")];
+    for run in runs {
+        columns.push(Column::text("this machine (interval)").in_group(&run.label()));
+        columns.push(Column::text("status").in_group(&run.label()));
+    }
+    let rows = articles
+        .iter()
+        .map(|article| {
+            let mut row = vec![Cell::linked(article.name, article.anchor), Cell::from(article.figure.clone())];
+            for run in runs {
+                let cpus = run.manifest.machine.logical_cpus as u64;
+                let counterpart = (article.counterpart)(run, cpus);
+                row.push(Cell::from(counterpart.text));
+                row.push(Cell::from(counterpart.status.text(cpus)));
+            }
+            row
+        })
+        .collect();
+    section.tables.push(Table {
+        id: "headline",
+        caption: "Each article's headline, and this machine's".into(),
+        columns,
+        rows,
+    });
+    section.notes.push(Finding::general(
+        "Status: reproduced when this machine's interval lies above 1 and reaches the article's figure; smaller when \
+         it lies above 1 but short of the article's figure; not shown when it includes 1; needs N cores when it is \
+         not shown on a machine with fewer CPUs than the article's setting had cores; claims nothing below the \
+         experiment's minimum trials. The article's name leads to its section.",
+    ));
+    Ok(Some(section))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ratio(value: f64, low: f64, high: f64) -> Ratio {
+        Ratio { value, low, high }
+    }
+
+    #[test]
+    fn the_status_follows_the_interval_and_the_cores() {
+        let judge = |r: Option<Ratio>, cpus| Status::judge(r, 10.0, Some(8), cpus);
+        assert_eq!(judge(Some(ratio(12.0, 9.0, 15.0)), 2), Status::Reproduced);
+        assert_eq!(judge(Some(ratio(2.0, 1.5, 3.0)), 2), Status::Smaller);
+        assert_eq!(judge(Some(ratio(1.1, 0.9, 1.3)), 2), Status::NeedsCores(8));
+        assert_eq!(judge(Some(ratio(1.1, 0.9, 1.3)), 16), Status::NotShown);
+        assert_eq!(judge(None, 16), Status::TooFewTrials);
+        assert_eq!(Status::judge(Some(ratio(0.9, 0.8, 1.0)), 10.0, None, 2), Status::NotShown);
+        assert_eq!(Status::NeedsCores(8).text(2), "needs 8 cores (this machine has 2)");
+    }
+
+    #[test]
+    fn the_articles_figures_read_from_the_reference_data() {
+        let articles = articles().unwrap();
+        assert!(articles[0].figure.contains("13.7x") && articles[0].figure.contains("2.264 s vs 166 ms"));
+        assert!(articles[1].figure.contains("GOGC=11300 ran 8.75x GOGC=100"), "{}", articles[1].figure);
+        assert!(articles[2].figure.contains("2.3 s vs 210 ms"), "{}", articles[2].figure);
+        let anchors: Vec<&str> = articles.iter().map(|a| a.anchor).collect();
+        assert_eq!(anchors, ["sharing", "gc", "pool"]);
+    }
+}
