@@ -1,11 +1,11 @@
 //! The drawing shared by charts whose x axis is a list of named cases (the four-way
-//! control, the counter layouts): each series a row of dots with interval bars, nudged
-//! sideways so machines side by side stay readable; y logarithmic.
+//! control, the counter layouts): each series a row of markers with interval bars, nudged
+//! sideways so machines side by side stay readable; y logarithmic; the legend below.
 
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::{draw_legend, log_range, series_color, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::style::{draw_with_intervals, Chart, Legend};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 
 /// How far apart (in category widths) the series' dots sit within one category.
 const NUDGE: f64 = 0.12;
@@ -17,21 +17,23 @@ pub fn categorical_chart(
     categories: &[&str],
     y_desc: &str,
     series: &[Series],
-) -> Result<String, ChartError> {
+) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(chart_name, e);
     let y_range = log_range(series).ok_or_else(|| ChartError::new(chart_name, "no data to draw"))?;
-    let y_range = with_legend_headroom(y_range, series.len());
     let last = categories.len().saturating_sub(1) as f64;
     let label_of = |x: &f64| {
         let index = x.round();
         let named = (x - index).abs() < 1e-6 && index >= 0.0;
         named.then(|| categories.get(index as usize)).flatten().map_or(String::new(), |name| (*name).to_string())
     };
+    let mut legend = Legend::default();
+    let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
         root.fill(&WHITE).map_err(|e| error(&e))?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, below) = root.split_vertically(SIZE.1);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(title, (FONT, TITLE_PX))
             .margin(12)
             .x_label_area_size(44)
@@ -51,41 +53,18 @@ pub fn categorical_chart(
             .disable_x_mesh()
             .draw()
             .map_err(|e| error(&e))?;
-        draw_points(&mut chart, series).map_err(|e| error(&e))?;
-        draw_legend(&mut chart, chart_name, SeriesLabelPosition::UpperRight)?;
+        let middle = (series.len() as f64 - 1.0) / 2.0;
+        for (index, (one, &style)) in series.iter().zip(&styles).enumerate() {
+            // Nudged sideways by series, so machines side by side stay readable.
+            let x = |p: &IntervalPoint| p.x + (index as f64 - middle) * NUDGE;
+            let medians = one.points.iter().map(|p| (x(p), p.median)).collect();
+            let bars = one.points.iter().map(|p| ((x(p), p.low), (x(p), p.high))).collect();
+            draw_with_intervals(&mut chart, medians, bars, style, false).map_err(|e| error(&e))?;
+        }
+        legend.draw(&below, chart_name)?;
         root.present().map_err(|e| error(&e))?;
     }
-    Ok(svg)
-}
-
-/// Each series' dots and interval bars, nudged sideways by series, and its legend entry.
-fn draw_points<DB: DrawingBackend>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, LogCoord<f64>>>,
-    series: &[Series],
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let middle = (series.len() as f64 - 1.0) / 2.0;
-    for (index, one) in series.iter().enumerate() {
-        let color = series_color(index);
-        let shift = (index as f64 - middle) * NUDGE;
-        chart
-            .draw_series(one.points.iter().map(|p| Circle::new((p.x + shift, p.median), 4, color.filled())))?
-            .label(one.label.clone())
-            .legend(move |(x, y)| Circle::new((x + 9, y), 4, color.filled()));
-        chart.draw_series(
-            one.points
-                .iter()
-                .map(|p| PathElement::new(vec![(p.x + shift, p.low), (p.x + shift, p.high)], color.stroke_width(2))),
-        )?;
-    }
-    Ok(())
-}
-
-/// Raises the top of a log range so the legend (upper right, one line per series) sits
-/// above the data instead of over it.
-fn with_legend_headroom(range: std::ops::Range<f64>, series: usize) -> std::ops::Range<f64> {
-    let legend_share = (0.10 + 0.05 * series as f64).min(0.5);
-    let span = (range.end / range.start).ln();
-    range.start..range.end * (span * legend_share / (1.0 - legend_share)).exp()
+    Ok(Chart { svg, legend: legend.entries })
 }
 
 /// "0.25", "1.5", "16", "256": at most two decimals, trailing zeros dropped.
@@ -100,14 +79,6 @@ fn axis_number(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn headroom_keeps_the_data_and_grows_with_the_legend() {
-        let one = with_legend_headroom(1.0..100.0, 1);
-        let four = with_legend_headroom(1.0..100.0, 4);
-        assert_eq!(one.start, 1.0);
-        assert!(one.end > 100.0 && four.end > one.end);
-    }
 
     #[test]
     fn axis_numbers_are_short() {

@@ -3,7 +3,7 @@
 //! beside the chart.
 
 use super::categorical::categorical_chart;
-use super::{ChartError, IntervalPoint, Series};
+use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::counters::{Layout, LayoutSummary};
 
 const CHART: &str = "counters";
@@ -22,7 +22,7 @@ pub fn series_from_summaries(label: impl Into<String>, summaries: &[LayoutSummar
 }
 
 /// Draws the seven layouts.
-pub fn counters_chart(title: &str, series: &[Series]) -> Result<String, ChartError> {
+pub fn counters_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError> {
     let categories: Vec<&str> = Layout::ALL.iter().map(|layout| layout.short_label()).collect();
     categorical_chart(CHART, title, &categories, "ns per increment, per thread (log scale)", series)
 }

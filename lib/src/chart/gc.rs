@@ -9,7 +9,8 @@ use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
 use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 
-use super::{series_color, ChartError, IntervalPoint, Series};
+use super::style::{draw_with_intervals, SeriesStyle};
+use super::{ChartError, IntervalPoint, Series};
 use crate::gc::compare::CellFigures;
 use crate::gc::summary::CellSummary;
 use crate::gc::GcRatio;
@@ -74,11 +75,6 @@ pub(crate) fn format_rate(per_second: f64) -> String {
     }
 }
 
-/// Series past the palette's seven colours repeat a colour, so they are drawn dashed.
-pub(crate) fn is_dashed(index: usize) -> bool {
-    index >= super::PALETTE.len()
-}
-
 /// A chart of both files: any x axis, throughput on a log y axis.
 pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, WithKeyPoints<LogCoord<f64>>>>;
 
@@ -94,61 +90,21 @@ pub(crate) fn log_axis(low: f64, high: f64) -> WithKeyPoints<LogCoord<f64>> {
     (low..high).log_scale().with_key_points(ticks)
 }
 
-/// Draws the `index`-th series: its line (dashed past the palette), dots at the medians and
-/// bars over the intervals. `points` are (x, median, low, high), in x order.
+/// Draws one series in `style`: its line, markers at the medians and bars over the
+/// intervals. `points` are (x, median, low, high), in x order.
 pub(crate) fn draw_series<X>(
     chart: &mut LogYChart<'_, '_, X>,
     chart_name: &'static str,
-    index: usize,
-    label: &str,
+    style: SeriesStyle,
     points: &[(X::ValueType, f64, f64, f64)],
 ) -> Result<(), ChartError>
 where
     X: Ranged,
     X::ValueType: Clone + 'static,
 {
-    let error = |e: &dyn std::fmt::Display| ChartError::new(chart_name, e);
-    let color = series_color(index);
-    let line: Vec<(X::ValueType, f64)> = points.iter().map(|(x, median, _, _)| (x.clone(), *median)).collect();
-    let drawn = if is_dashed(index) {
-        chart.draw_series(DashedLineSeries::new(line.clone(), 6, 4, color.stroke_width(2)))
-    } else {
-        chart.draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))
-    };
-    drawn
-        .map_err(|e| error(&e))?
-        .label(label)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-    chart.draw_series(line.into_iter().map(|point| Circle::new(point, 3, color.filled()))).map_err(|e| error(&e))?;
-    let bars = points
-        .iter()
-        .map(|(x, _, low, high)| PathElement::new(vec![(x.clone(), *low), (x.clone(), *high)], color.stroke_width(1)));
-    chart.draw_series(bars).map_err(|e| error(&e))?;
-    Ok(())
-}
-
-/// The plot corner where the legend covers the fewest points. `points` are normalised to
-/// 0..1 on both axes; the legend box is about 45% of the width and grows with `entries`.
-pub(crate) fn quiet_corner(points: &[(f64, f64)], entries: usize) -> SeriesLabelPosition {
-    const PLOT_PX: f64 = 330.0;
-    let height = ((entries as f64 * 20.0 + 12.0) / PLOT_PX).min(0.95);
-    let width = 0.45;
-    let corners = [
-        (SeriesLabelPosition::LowerRight, 1.0 - width, 1.0, 0.0, height),
-        (SeriesLabelPosition::UpperRight, 1.0 - width, 1.0, 1.0 - height, 1.0),
-        (SeriesLabelPosition::UpperLeft, 0.0, width, 1.0 - height, 1.0),
-        (SeriesLabelPosition::LowerLeft, 0.0, width, 0.0, height),
-    ];
-    let covered = |&(_, x0, x1, y0, y1): &(SeriesLabelPosition, f64, f64, f64, f64)| {
-        points.iter().filter(|&&(x, y)| x >= x0 && x <= x1 && y >= y0 && y <= y1).count()
-    };
-    // min_by_key keeps the first of equals: the order above is the preference.
-    corners.iter().min_by_key(|corner| covered(corner)).map_or(SeriesLabelPosition::LowerRight, |c| c.0.clone())
-}
-
-/// `value` between `low` and `high` on a log scale, as 0..1.
-pub(crate) fn log_fraction(value: f64, low: f64, high: f64) -> f64 {
-    ((value.ln() - low.ln()) / (high.ln() - low.ln())).clamp(0.0, 1.0)
+    let medians = points.iter().map(|(x, median, _, _)| (x.clone(), *median)).collect();
+    let bars = points.iter().map(|(x, _, low, high)| ((x.clone(), *low), (x.clone(), *high))).collect();
+    draw_with_intervals(chart, medians, bars, style, true).map_err(|e| ChartError::new(chart_name, e))
 }
 
 #[cfg(test)]
@@ -172,14 +128,5 @@ mod tests {
             axis.key_points(plotters::coord::ranged1d::BoldPoints(12)),
             vec![20_000.0, 50_000.0, 100_000.0, 200_000.0, 500_000.0, 1_000_000.0]
         );
-    }
-
-    #[test]
-    fn legend_goes_where_the_points_are_not() {
-        let busy_lower_right = [(0.9, 0.1), (0.8, 0.2), (0.7, 0.05)];
-        assert!(matches!(quiet_corner(&busy_lower_right, 3), SeriesLabelPosition::UpperRight));
-        let rising = [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0), (0.9, 0.95)];
-        assert!(matches!(quiet_corner(&rising, 3), SeriesLabelPosition::LowerRight));
-        assert!((log_fraction(100.0, 10.0, 1000.0) - 0.5).abs() < 1e-12);
     }
 }

@@ -10,12 +10,13 @@ pub mod pool_switches;
 pub mod room;
 pub mod sharing;
 pub mod stride;
+pub mod style;
 
-use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use thiserror::Error;
 
 use crate::stats::Summary;
+pub use style::{series_style, Chart, Dash, Legend, LegendEntry, Marker, SeriesStyle};
 
 /// A chart could not be drawn.
 #[derive(Debug, Error)]
@@ -32,8 +33,10 @@ impl ChartError {
 }
 
 /// Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008), without the
-/// yellow that disappears on white.
-pub const PALETTE: [RGBColor; 7] = [
+/// yellow that disappears on white, then three of Paul Tol's muted scheme (2021: wine,
+/// olive, grey) so ten series get ten colours. Series also differ by dash and marker
+/// ([`style`]), so colour is never the only cue.
+pub const PALETTE: [RGBColor; 10] = [
     RGBColor(0, 114, 178),   // blue
     RGBColor(213, 94, 0),    // vermillion
     RGBColor(0, 158, 115),   // bluish green
@@ -41,33 +44,21 @@ pub const PALETTE: [RGBColor; 7] = [
     RGBColor(230, 159, 0),   // orange
     RGBColor(86, 180, 233),  // sky blue
     RGBColor(0, 0, 0),       // black
+    RGBColor(136, 34, 85),   // wine
+    RGBColor(153, 153, 51),  // olive
+    RGBColor(119, 119, 119), // grey
 ];
 
-/// Colour of the `index`-th series.
+/// Colour of the `index`-th series (its whole look: [`series_style`]).
 pub fn series_color(index: usize) -> RGBColor {
     PALETTE[index % PALETTE.len()]
 }
 
+/// Width and height of a chart's plot; its legend adds a strip below ([`style::Legend`]).
 pub const SIZE: (u32, u32) = (760, 420);
 pub const FONT: &str = "sans-serif";
 pub const TITLE_PX: u32 = 18;
 pub const LABEL_PX: u32 = 13;
-
-/// Draws the series legend in `corner`, in the style every chart shares.
-pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    chart_name: &'static str,
-    corner: SeriesLabelPosition,
-) -> Result<(), ChartError> {
-    chart
-        .configure_series_labels()
-        .position(corner)
-        .label_font((FONT, LABEL_PX))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .draw()
-        .map_err(|e| ChartError::new(chart_name, e))
-}
 
 /// One point with an interval: a median and the ends of its interval.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,13 +1,16 @@
-//! Latency against fixed-pool size: p99 (solid) and p50 (dashed) per machine, medians with
-//! their intervals, both axes logarithmic (sizes span cores+1 to hundreds; latencies span
-//! milliseconds to seconds). The formula's answer is a vertical dashed line; the split and
-//! async variants, which have no pool size on this axis, are horizontal dotted lines.
+//! Latency against fixed-pool size: p99 and p50 per machine, medians with their intervals,
+//! both axes logarithmic (sizes span cores+1 to hundreds; latencies span milliseconds to
+//! seconds). The formula's answer is a vertical grey line; the split and async variants,
+//! which have no pool size on this axis, are horizontal lines with their markers spread
+//! along them (so two levels that nearly coincide still show both). Every line has its own
+//! colour, dash and marker ([`super::style`]); the legend sits below the plot.
 
 use std::ops::Range;
 
 use plotters::prelude::*;
 
-use super::{draw_legend, log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::style::{draw_line, draw_markers, draw_with_intervals, Chart, Legend, SeriesStyle};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 use crate::pool::{PoolSummary, Variant};
 use crate::stats::Summary;
 
@@ -56,7 +59,7 @@ pub fn pool_latency_chart(
     lines: &[LatencyLines],
     formula: &[Marker],
     levels: &[Marker],
-) -> Result<String, ChartError> {
+) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let mut all: Vec<Series> = lines.iter().flat_map(|l| [l.p50.clone(), l.p99.clone()]).collect();
     all.push(Series {
@@ -74,11 +77,16 @@ pub fn pool_latency_chart(
         return Err(ChartError::new(CHART, "no pool sizes to draw"));
     }
     let x_range = decade_range(x_min, x_max);
+    let mut legend = Legend::default();
+    let line_styles: Vec<[SeriesStyle; 2]> =
+        lines.iter().map(|l| [legend.add(l.p99.label.clone()), legend.add(l.p50.label.clone())]).collect();
+    let level_styles: Vec<SeriesStyle> = levels.iter().map(|level| legend.add(level.label.clone())).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
         root.fill(&WHITE).map_err(|e| error(&e))?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, below) = root.split_vertically(SIZE.1);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(title, (FONT, TITLE_PX))
             .margin(12)
             .x_label_area_size(44)
@@ -96,61 +104,40 @@ pub fn pool_latency_chart(
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| error(&e))?;
-        draw_lines(&mut chart, lines).map_err(|e| error(&e))?;
-        draw_levels(&mut chart, levels, lines.len(), &x_range).map_err(|e| error(&e))?;
+        for (machine, [p99, p50]) in lines.iter().zip(&line_styles) {
+            for (series, &style) in [(&machine.p99, p99), (&machine.p50, p50)] {
+                let medians = series.points.iter().map(|p| (p.x, p.median)).collect();
+                let bars = series.points.iter().map(|p| ((p.x, p.low), (p.x, p.high))).collect();
+                draw_with_intervals(&mut chart, medians, bars, style, true).map_err(|e| error(&e))?;
+            }
+        }
+        for (index, (level, &style)) in levels.iter().zip(&level_styles).enumerate() {
+            draw_level(&mut chart, level, style, index, &x_range).map_err(|e| error(&e))?;
+        }
         draw_marks(&mut chart, formula, &y_range).map_err(|e| error(&e))?;
-        draw_legend(&mut chart, CHART, SeriesLabelPosition::LowerLeft)?;
+        legend.draw(&below, CHART)?;
         root.present().map_err(|e| error(&e))?;
     }
-    Ok(svg)
+    Ok(Chart { svg, legend: legend.entries })
 }
 
 type LogChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
 type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
-/// Each machine's p99 (solid) and p50 (dashed): medians joined, dots, interval bars.
-fn draw_lines(chart: &mut LogChart<'_, '_>, lines: &[LatencyLines]) -> DrawResult {
-    for (index, machine) in lines.iter().enumerate() {
-        let color = series_color(index);
-        for (series, dashed) in [(&machine.p99, false), (&machine.p50, true)] {
-            let points: Vec<(f64, f64)> = series.points.iter().map(|p| (p.x, p.median)).collect();
-            let style = color.stroke_width(2);
-            let anno = if dashed {
-                chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, style))?
-            } else {
-                chart.draw_series(LineSeries::new(points.clone(), style))?
-            };
-            anno.label(series.label.clone()).legend(move |(x, y)| {
-                let gap = if dashed { 6 } else { 0 };
-                PathElement::new(vec![(x, y), (x + 18 - gap, y)], color.stroke_width(2))
-            });
-            chart.draw_series(points.iter().map(|&point| Circle::new(point, 3, color.filled())))?;
-            let bars = series
-                .points
-                .iter()
-                .map(|p| PathElement::new(vec![(p.x, p.low), (p.x, p.high)], color.stroke_width(1)));
-            chart.draw_series(bars)?;
-        }
-    }
-    Ok(())
-}
-
-/// Horizontal dotted lines across the whole width, coloured after the machines' lines.
-fn draw_levels(
+/// A horizontal line across the whole width in `style`, with its marker at a few places
+/// along it, shifted by the level's `index` so levels that nearly coincide show each marker.
+fn draw_level(
     chart: &mut LogChart<'_, '_>,
-    levels: &[Marker],
-    first_color: usize,
+    level: &Marker,
+    style: SeriesStyle,
+    index: usize,
     x_range: &Range<f64>,
 ) -> DrawResult {
-    for (index, level) in levels.iter().enumerate() {
-        let color = series_color(first_color + index);
-        let points = vec![(x_range.start, level.value), (x_range.end, level.value)];
-        chart
-            .draw_series(DashedLineSeries::new(points, 2, 4, color.stroke_width(2)))?
-            .label(level.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(1)));
-    }
-    Ok(())
+    draw_line(chart, vec![(x_range.start, level.value), (x_range.end, level.value)], style)?;
+    let (low, high) = (x_range.start.ln(), x_range.end.ln());
+    let at = |fraction: f64| ((low + (high - low) * fraction).exp(), level.value);
+    let shift = 0.06 * index as f64;
+    draw_markers(chart, [0.12, 0.45, 0.78].iter().map(|f| at(f + shift)).collect(), style)
 }
 
 /// Vertical dashed lines at pool sizes, labelled near the top.

@@ -1,7 +1,8 @@
 //! Context switches and throughput against fixed-pool size, in two panels sharing the
-//! (logarithmic) pool-size axis: above, the whole process's voluntary (solid) and
-//! involuntary (dashed) switches per second; below, completed requests per second with the
-//! offered rate as a dotted line, so a pool that cannot keep up shows as a gap.
+//! (logarithmic) pool-size axis: above, the whole process's voluntary and involuntary
+//! switches per second; below, completed requests per second with the offered rate as a
+//! horizontal line, so a pool that cannot keep up shows as a gap. Every line has its own
+//! colour, dash and marker ([`super::style`]); one legend below both panels.
 
 use std::ops::Range;
 
@@ -9,7 +10,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::pool_latency::{decade_range, Marker};
-use super::{draw_legend, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
+use super::style::{draw_line, draw_with_intervals, Chart, Legend, SeriesStyle};
+use super::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
 use crate::pool::PoolSummary;
 use crate::stats::Summary;
 
@@ -40,7 +42,7 @@ type LinChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f6
 type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// Draws both panels; `formula` marks pool sizes on each.
-pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker]) -> Result<String, ChartError> {
+pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker]) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let points =
         || lines.iter().flat_map(|l| [&l.voluntary, &l.involuntary, &l.throughput]).flat_map(|s| s.points.iter());
@@ -57,37 +59,52 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
         .flat_map(|l| l.throughput.points.iter().map(|p| p.high).chain([l.offered_per_s]))
         .fold(1.0, f64::max)
         * 1.15;
+    let mut legend = Legend::default();
+    let styles: Vec<[SeriesStyle; 4]> = lines
+        .iter()
+        .map(|l| {
+            let offered = format!("offered: {:.0}/s{}", l.offered_per_s, machine_suffix(&l.throughput.label));
+            [
+                legend.add(l.voluntary.label.clone()),
+                legend.add(l.involuntary.label.clone()),
+                legend.add(l.throughput.label.clone()),
+                legend.add(offered),
+            ]
+        })
+        .collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, PANEL_SIZE).into_drawing_area();
+        let size = (PANEL_SIZE.0, PANEL_SIZE.1 + legend.height(PANEL_SIZE.0));
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| error(&e))?;
-        let root = root.titled(title, (FONT, TITLE_PX)).map_err(|e| error(&e))?;
-        let (upper, lower) = root.split_vertically(PANEL_SIZE.1 / 2 - 10);
+        let (panels, below) = root.split_vertically(PANEL_SIZE.1);
+        let panels = panels.titled(title, (FONT, TITLE_PX)).map_err(|e| error(&e))?;
+        let (upper, lower) = panels.split_vertically(PANEL_SIZE.1 / 2 - 10);
         let mut chart =
             panel(&upper, &x_range, 0.0..switches_max, "context switches per second").map_err(|e| error(&e))?;
-        for (index, machine) in lines.iter().enumerate() {
-            draw_line(&mut chart, &machine.voluntary, series_color(index), false).map_err(|e| error(&e))?;
-            draw_line(&mut chart, &machine.involuntary, series_color(index), true).map_err(|e| error(&e))?;
+        for (machine, [voluntary, involuntary, _, _]) in lines.iter().zip(&styles) {
+            draw_series(&mut chart, &machine.voluntary, *voluntary).map_err(|e| error(&e))?;
+            draw_series(&mut chart, &machine.involuntary, *involuntary).map_err(|e| error(&e))?;
         }
         draw_marks(&mut chart, formula, switches_max).map_err(|e| error(&e))?;
-        draw_legend(&mut chart, CHART, SeriesLabelPosition::LowerLeft)?;
         let mut chart =
             panel(&lower, &x_range, 0.0..throughput_max, "completed requests per second").map_err(|e| error(&e))?;
-        for (index, machine) in lines.iter().enumerate() {
-            let color = series_color(index);
-            draw_line(&mut chart, &machine.throughput, color, false).map_err(|e| error(&e))?;
-            let offered = vec![(x_range.start, machine.offered_per_s), (x_range.end, machine.offered_per_s)];
-            chart
-                .draw_series(DashedLineSeries::new(offered, 2, 4, color.stroke_width(1)))
-                .map_err(|e| error(&e))?
-                .label(format!("offered: {:.0}/s", machine.offered_per_s))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(1)));
+        for (machine, [_, _, throughput, offered]) in lines.iter().zip(&styles) {
+            draw_series(&mut chart, &machine.throughput, *throughput).map_err(|e| error(&e))?;
+            let level = vec![(x_range.start, machine.offered_per_s), (x_range.end, machine.offered_per_s)];
+            draw_line(&mut chart, level, *offered).map_err(|e| error(&e))?;
         }
         draw_marks(&mut chart, formula, throughput_max).map_err(|e| error(&e))?;
-        draw_legend(&mut chart, CHART, SeriesLabelPosition::LowerLeft)?;
+        legend.draw(&below, CHART)?;
         root.present().map_err(|e| error(&e))?;
     }
-    Ok(svg)
+    Ok(Chart { svg, legend: legend.entries })
+}
+
+/// ", vm" when a series label names its machine after a comma (machines compared), else
+/// nothing: the offered rate's legend entry names the same machine.
+fn machine_suffix(label: &str) -> &str {
+    label.find(", ").map_or("", |at| &label[at..])
 }
 
 fn panel<'a, 'b>(
@@ -114,23 +131,11 @@ fn panel<'a, 'b>(
     Ok(chart)
 }
 
-/// Medians joined (solid or dashed), dots, and interval bars.
-fn draw_line(chart: &mut LinChart<'_, '_>, series: &Series, color: RGBColor, dashed: bool) -> DrawResult {
-    let points: Vec<(f64, f64)> = series.points.iter().map(|p: &IntervalPoint| (p.x, p.median)).collect();
-    let anno = if dashed {
-        chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, color.stroke_width(2)))?
-    } else {
-        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
-    };
-    anno.label(series.label.clone()).legend(move |(x, y)| {
-        let gap = if dashed { 6 } else { 0 };
-        PathElement::new(vec![(x, y), (x + 18 - gap, y)], color.stroke_width(2))
-    });
-    chart.draw_series(points.iter().map(|&point| Circle::new(point, 3, color.filled())))?;
-    chart.draw_series(
-        series.points.iter().map(|p| PathElement::new(vec![(p.x, p.low), (p.x, p.high)], color.stroke_width(1))),
-    )?;
-    Ok(())
+/// Medians joined, markers, and interval bars, in the series' style.
+fn draw_series(chart: &mut LinChart<'_, '_>, series: &Series, style: SeriesStyle) -> DrawResult {
+    let medians = series.points.iter().map(|p: &IntervalPoint| (p.x, p.median)).collect();
+    let bars = series.points.iter().map(|p| ((p.x, p.low), (p.x, p.high))).collect();
+    draw_with_intervals(chart, medians, bars, style, true)
 }
 
 fn draw_marks(chart: &mut LinChart<'_, '_>, marks: &[Marker], y_max: f64) -> DrawResult {

@@ -2,14 +2,14 @@
 //! machine that measured it.
 
 use super::categorical::categorical_chart;
-use super::{ChartError, IntervalPoint, Series};
+use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::stats::Ratio;
 
 const CHART: &str = "room";
 
 /// Draws `values` (a machine's label and its value, or `None` where it was not measured)
 /// over the machines; `y_desc` names the effect and its unit.
-pub fn room_chart(title: &str, y_desc: &str, values: &[(&str, Option<Ratio>)]) -> Result<String, ChartError> {
+pub fn room_chart(title: &str, y_desc: &str, values: &[(&str, Option<Ratio>)]) -> Result<Chart, ChartError> {
     let categories: Vec<&str> = values.iter().map(|(label, _)| *label).collect();
     let points = values
         .iter()

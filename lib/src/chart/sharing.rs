@@ -3,7 +3,7 @@
 //! trial, so runs with different totals (quick, default, the article's) share one axis.
 
 use super::categorical::categorical_chart;
-use super::{ChartError, IntervalPoint, Series};
+use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::sharing::{Case, CaseSummary};
 
 const CHART: &str = "sharing";
@@ -22,7 +22,7 @@ pub fn series_from_summaries(label: impl Into<String>, summaries: &[CaseSummary]
 }
 
 /// Draws the four cases.
-pub fn sharing_chart(title: &str, series: &[Series]) -> Result<String, ChartError> {
+pub fn sharing_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError> {
     let categories: Vec<&str> = Case::ALL.iter().map(|case| case.name()).collect();
     categorical_chart(CHART, title, &categories, "ns per increment, per thread (log scale)", series)
 }

@@ -5,7 +5,8 @@
 
 use plotters::prelude::*;
 
-use super::{draw_legend, log_range, series_color, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::style::{draw_with_intervals, Chart, Legend};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 use crate::stride::StrideSummary;
 
 const CHART: &str = "stride";
@@ -19,17 +20,20 @@ pub fn series_from_summaries(label: impl Into<String>, summaries: &[StrideSummar
 }
 
 /// Draws the sweep. The x axis is log2(stride) so each doubling is one step.
-pub fn stride_chart(title: &str, series: &[Series]) -> Result<String, ChartError> {
+pub fn stride_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let y_range = log_range(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
     let strides = series.iter().flat_map(|s| s.points.iter().map(|p| p.x.log2()));
     let (x_min, x_max) = strides.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
     let x_steps = (x_max - x_min).round() as usize + 1;
+    let mut legend = Legend::default();
+    let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
         root.fill(&WHITE).map_err(|e| error(&e))?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, below) = root.split_vertically(SIZE.1);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(title, (FONT, TITLE_PX))
             .margin(12)
             .x_label_area_size(44)
@@ -47,28 +51,15 @@ pub fn stride_chart(title: &str, series: &[Series]) -> Result<String, ChartError
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| error(&e))?;
-        for (index, one) in series.iter().enumerate() {
-            let color = series_color(index);
-            let points: Vec<(f64, f64)> = one.points.iter().map(|p| (p.x.log2(), p.median)).collect();
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                .map_err(|e| error(&e))?
-                .label(one.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-            chart
-                .draw_series(points.iter().map(|&point| Circle::new(point, 3, color.filled())))
-                .map_err(|e| error(&e))?;
-            chart.draw_series(one.points.iter().map(|p| interval_bar(p, color))).map_err(|e| error(&e))?;
+        for (one, &style) in series.iter().zip(&styles) {
+            let medians = one.points.iter().map(|p| (p.x.log2(), p.median)).collect();
+            let bars = one.points.iter().map(|p| ((p.x.log2(), p.low), (p.x.log2(), p.high))).collect();
+            draw_with_intervals(&mut chart, medians, bars, style, true).map_err(|e| error(&e))?;
         }
-        draw_legend(&mut chart, CHART, SeriesLabelPosition::UpperRight)?;
+        legend.draw(&below, CHART)?;
         root.present().map_err(|e| error(&e))?;
     }
-    Ok(svg)
-}
-
-fn interval_bar(point: &IntervalPoint, color: RGBColor) -> PathElement<(f64, f64)> {
-    let x = point.x.log2();
-    PathElement::new(vec![(x, point.low), (x, point.high)], color.stroke_width(1))
+    Ok(Chart { svg, legend: legend.entries })
 }
 
 /// A value as an axis label: "0.5", "20", "2400".

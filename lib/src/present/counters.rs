@@ -95,10 +95,12 @@ fn figure(
     let points = points_per_machine(machines, summaries, |s| {
         format!("{}: {} ns", s.layout.short_label(), format::number(s.ns_per_increment.median))
     });
+    let chart = counters_chart("Counter layouts: time per increment", &series)?;
     Ok(Figure {
         id: "layouts-chart",
         title: "counter layouts".into(),
-        svg: counters_chart("Counter layouts: time per increment", &series)?,
+        svg: chart.svg,
+        legend: chart.legend,
         caption: "Median time per increment as each thread saw it, per layout (log scale; bars are the median's \
                   interval). The article's dots are its two layouts, 10 M increments per goroutine."
             .into(),

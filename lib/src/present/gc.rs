@@ -116,13 +116,15 @@ fn threads_figure(
         .iter()
         .map(|c| format!("{} threads, ratio {}: {} ops/s", c.threads, c.ratio, format::number(c.ops_per_sec.median)))
         .collect();
+    let chart = throughput_by_threads_chart(
+        &format!("Throughput against threads, one line per GC ratio: {}", machine.label),
+        &series,
+    )?;
     Ok(Figure {
         id: "by-threads-chart",
         title: format!("gc throughput by threads, {}", machine.label),
-        svg: throughput_by_threads_chart(
-            &format!("Throughput against threads, one line per GC ratio: {}", machine.label),
-            &series,
-        )?,
+        svg: chart.svg,
+        legend: chart.legend,
         caption: format!(
             "Operations per second against worker threads, one line per ratio (median of the trials, bars: its \
              interval), both axes logarithmic. {} ran {workload}{cpus}. The article's line is its published GOGC=100 \
@@ -163,10 +165,12 @@ fn ratio_figure(
             .collect();
         points.push(format!("{}, {most} threads: {}", machine.label, at.join(", ")));
     }
+    let chart = throughput_by_ratio_chart("Throughput against GC ratio, most threads", &series)?;
     Ok(Figure {
         id: "by-ratio-chart",
         title: "gc throughput by ratio".into(),
-        svg: throughput_by_ratio_chart("Throughput against GC ratio, most threads", &series)?,
+        svg: chart.svg,
+        legend: chart.legend,
         caption: format!(
             "Operations per second against the ratio at the largest thread count measured (the article: {goroutines} \
              goroutines), ratios in sorted order with off last, throughput on a logarithmic axis."

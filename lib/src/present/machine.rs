@@ -142,6 +142,7 @@ pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, PresentE
         id: "c2c-heatmap",
         title: format!("core-to-core latency, {label}"),
         svg: c2c_heatmap(&format!("One-way latency (ns), {label}"), pairs)?,
+        legend: Vec::new(),
         caption: "Median one-way latency per pair of logical CPUs in nanoseconds; darker is slower, grey was not \
                   measured (time budget)."
             .into(),

@@ -177,6 +177,9 @@ pub struct Figure {
     pub id: &'static str,
     pub title: String,
     pub svg: String,
+    /// Each series as drawn (label, colour, dash, marker), in the legend's order.
+    #[serde(skip)]
+    pub legend: Vec<crate::chart::LegendEntry>,
     pub caption: String,
     pub text: String,
 }

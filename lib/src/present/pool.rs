@@ -174,13 +174,16 @@ fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
         })
         .collect();
     let title = format!("Latency against pool size{}", charting.hit_note());
+    let chart = pool_latency_chart(&title, &latency, &charting.formula(), &levels)?;
     Ok(Figure {
         id: "latency",
         title: "pool latency".into(),
-        svg: pool_latency_chart(&title, &latency, &charting.formula(), &levels)?,
-        caption: "Median p99 (solid) and p50 (dashed) of the fixed pools over trials, bars spanning each median's \
-                  interval; both axes logarithmic. The vertical line is the formula's answer from the mean W/C; \
-                  the dotted horizontal lines are the split and async variants' p99, which have no single pool size."
+        svg: chart.svg,
+        legend: chart.legend,
+        caption: "Median p99 and p50 of the fixed pools over trials, bars spanning each median's interval; both axes \
+                  logarithmic; each line's colour, dash and marker are named in the legend below it. The grey \
+                  vertical line is the formula's answer from the mean W/C; the horizontal lines are the split and \
+                  async variants' p99, which have no single pool size."
             .into(),
         text: format!(
             "p99 per fixed pool size. {}",
@@ -201,13 +204,16 @@ fn switches_figure(charting: &Charting) -> Result<Figure, PresentError> {
         })
         .collect();
     let title = format!("Context switches and throughput{}", charting.hit_note());
+    let chart = pool_switches_chart(&title, &switches, &charting.formula())?;
     Ok(Figure {
         id: "switches",
         title: "pool switches".into(),
-        svg: pool_switches_chart(&title, &switches, &charting.formula())?,
-        caption: "Above: the whole process's voluntary (solid) and involuntary (dashed) context switches per \
-                  second, including the dispatcher's wake-ups. Below: completed requests per second against the \
-                  offered rate (dotted); a pool that cannot keep up falls below it and drops requests."
+        svg: chart.svg,
+        legend: chart.legend,
+        caption: "Above: the whole process's voluntary and involuntary context switches per second, including the \
+                  dispatcher's wake-ups. Below: completed requests per second against the offered rate (the \
+                  horizontal line); a pool that cannot keep up falls below it and drops requests. The legend below \
+                  names each line's colour, dash and marker."
             .into(),
         text: format!(
             "Context switches per second per fixed pool size. {}",

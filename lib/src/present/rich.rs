@@ -184,6 +184,7 @@ mod tests {
             id: "sample",
             title: "stride".into(),
             svg: "<svg></svg>".into(),
+            legend: Vec::new(),
             caption: "Stride \"sweep\"".into(),
             text: "8 B: 1 ms".into(),
         });

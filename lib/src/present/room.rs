@@ -258,10 +258,12 @@ pub fn room_figures(machines: &[KeyEffects]) -> Result<Vec<Figure>, ChartError> 
             })
             .collect::<Vec<_>>()
             .join("; ");
+        let chart = crate::chart::room::room_chart(effect.name, y_desc, &values)?;
         figures.push(Figure {
             id: "effect",
             title: effect.name.to_string(),
-            svg: crate::chart::room::room_chart(effect.name, y_desc, &values)?,
+            svg: chart.svg,
+            legend: chart.legend,
             caption: format!("{} on each machine: median with its interval.", upper_first(effect.name)),
             text: format!("{}: {text}.", upper_first(effect.name)),
         });

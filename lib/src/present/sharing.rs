@@ -91,10 +91,12 @@ fn figure(
     let points = points_per_machine(machines, summaries, |s| {
         format!("{}: {} ns", s.case.name(), format::number(s.ns_per_increment.median))
     });
+    let chart = sharing_chart("Four-way control: time per increment", &series)?;
     Ok(Figure {
         id: "cases-chart",
         title: "four-way control".into(),
-        svg: sharing_chart("Four-way control: time per increment", &series)?,
+        svg: chart.svg,
+        legend: chart.legend,
         caption: "Median time per increment as each thread saw it (dots: trial time over the increments one thread \
                   did) with the median's interval (bars), logarithmic. Per increment, so runs of any size and the \
                   article's table share one axis; the article's dots have no intervals."

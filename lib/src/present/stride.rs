@@ -85,10 +85,12 @@ fn figure(
             format::ratio(s.relative_to_fastest)
         )
     });
+    let chart = stride_chart("Stride sweep: time per add", &series)?;
     Ok(Figure {
         id: "stride-chart",
         title: "stride sweep".into(),
-        svg: stride_chart("Stride sweep: time per add", &series)?,
+        svg: chart.svg,
+        legend: chart.legend,
         caption: "Median time per add (dots) with the median's interval (bars), both axes logarithmic: elapsed time \
                   over the adds each thread did, so runs of any size share the axis. The article's line is its \
                   published table (Apple M3 Max, 8 goroutines, 10 M adds each) converted the same way; it has no \

@@ -5,31 +5,28 @@
 
 use plotters::prelude::*;
 
+use super::super::style::{Chart, Legend};
 use super::super::{ChartError, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{draw_series, format_rate, log_axis, log_fraction, quiet_corner, RatioSeries};
-use crate::chart::draw_legend;
+use super::{draw_series, format_rate, log_axis, RatioSeries};
 use crate::gc::GcRatio;
 
 const CHART: &str = "gc-ratio";
 
-pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<String, ChartError> {
+pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let mut ratios: Vec<GcRatio> = series.iter().flat_map(|s| s.points.iter().map(|p| p.ratio)).collect();
     ratios.sort_by_key(|ratio| ratio.order_key());
     ratios.dedup();
     let position = |ratio: GcRatio| ratios.iter().position(|&r| r == ratio).unwrap_or(0) as i32;
     let (y_low, y_high) = y_bounds(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
-    let span = ratios.len() as f64 + 1.0;
-    let normalised: Vec<(f64, f64)> = series
-        .iter()
-        .flat_map(|s| s.points.iter())
-        .map(|p| ((f64::from(position(p.ratio)) + 1.0) / span, log_fraction(p.median, y_low, y_high)))
-        .collect();
+    let mut legend = Legend::default();
+    let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
         root.fill(&WHITE).map_err(|e| error(&e))?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, below) = root.split_vertically(SIZE.1);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(title, (FONT, TITLE_PX))
             .margin(12)
             .x_label_area_size(44)
@@ -49,16 +46,16 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| error(&e))?;
-        for (index, one) in series.iter().enumerate() {
+        for (one, &style) in series.iter().zip(&styles) {
             let mut points: Vec<(i32, f64, f64, f64)> =
                 one.points.iter().map(|p| (position(p.ratio), p.median, p.low, p.high)).collect();
             points.sort_by_key(|point| point.0);
-            draw_series(&mut chart, CHART, index, &one.label, &points)?;
+            draw_series(&mut chart, CHART, style, &points)?;
         }
-        draw_legend(&mut chart, CHART, quiet_corner(&normalised, series.len()))?;
+        legend.draw(&below, CHART)?;
         root.present().map_err(|e| error(&e))?;
     }
-    Ok(svg)
+    Ok(Chart { svg, legend: legend.entries })
 }
 
 /// The log axis's ends: every positive value, padded by a factor of 1.5.

@@ -1,33 +1,35 @@
 //! Operations per second against worker threads, one line per GC ratio (the article's
 //! curves): median with its interval, threads on a log2 axis (they double), throughput on
 //! a log axis (the article's span 30 k to 690 k signatures/s, and machines differ more).
+//! Every line has its own colour, dash and marker; the legend sits below the plot.
 
 use plotters::prelude::*;
 
+use super::super::style::{Chart, Legend};
 use super::super::{log_range, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
-use super::{draw_series, format_rate, log_axis, log_fraction, quiet_corner};
-use crate::chart::draw_legend;
+use super::{draw_series, format_rate, log_axis};
 
 const CHART: &str = "gc-threads";
 
 /// Draws throughput against threads; each series' points carry x = thread count.
-pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<String, ChartError> {
+pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let y_range = log_range(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
     let doublings = series.iter().flat_map(|s| s.points.iter().map(|p| p.x.max(1.0).log2()));
     let (x_min, x_max) = doublings.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    let x_range = (x_min - 0.3, x_max + 0.3);
-    let corner = legend_corner(series, x_range, (y_range.start, y_range.end));
+    let mut legend = Legend::default();
+    let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
         root.fill(&WHITE).map_err(|e| error(&e))?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, below) = root.split_vertically(SIZE.1);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(title, (FONT, TITLE_PX))
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(x_range.0..x_range.1, log_axis(y_range.start, y_range.end))
+            .build_cartesian_2d(x_min - 0.3..x_max + 0.3, log_axis(y_range.start, y_range.end))
             .map_err(|e| error(&e))?;
         chart
             .configure_mesh()
@@ -40,22 +42,13 @@ pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<Str
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| error(&e))?;
-        for (index, one) in series.iter().enumerate() {
+        for (one, &style) in series.iter().zip(&styles) {
             let points: Vec<(f64, f64, f64, f64)> =
                 one.points.iter().map(|p| (p.x.max(1.0).log2(), p.median, p.low, p.high)).collect();
-            draw_series(&mut chart, CHART, index, &one.label, &points)?;
+            draw_series(&mut chart, CHART, style, &points)?;
         }
-        draw_legend(&mut chart, CHART, corner)?;
+        legend.draw(&below, CHART)?;
         root.present().map_err(|e| error(&e))?;
     }
-    Ok(svg)
-}
-
-fn legend_corner(series: &[Series], (x_low, x_high): (f64, f64), (y_low, y_high): (f64, f64)) -> SeriesLabelPosition {
-    let points: Vec<(f64, f64)> = series
-        .iter()
-        .flat_map(|s| s.points.iter())
-        .map(|p| ((p.x.max(1.0).log2() - x_low) / (x_high - x_low), log_fraction(p.median, y_low, y_high)))
-        .collect();
-    quiet_corner(&points, series.len())
+    Ok(Chart { svg, legend: legend.entries })
 }
