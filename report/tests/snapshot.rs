@@ -104,3 +104,21 @@ fn masking_hides_only_the_render_time() {
     );
     assert_eq!(mask_timestamps("\"generated_utc\": \"2026-11-29T21:40:20Z\","), "\"generated_utc\": \"<TIMESTAMP>\",");
 }
+
+#[test]
+fn no_two_series_of_any_figure_share_colour_and_dash() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run-fixture");
+    let load = || contention::runs::Run::load(&fixture).unwrap();
+    for runs in [vec![load()], vec![load(), load()]] {
+        let sections = contention::present::sections(&runs).unwrap();
+        let figures: Vec<_> = sections.iter().flat_map(|section| &section.figures).collect();
+        assert!(figures.len() >= 7, "{} figures", figures.len());
+        for figure in figures {
+            let legend = &figure.legend;
+            for (i, a) in legend.iter().enumerate() {
+                let twin = legend[..i].iter().find(|b| (b.style.color, b.style.dash) == (a.style.color, a.style.dash));
+                assert!(twin.is_none(), "{}: {} and {:?} share colour and dash", figure.title, a.label, twin);
+            }
+        }
+    }
+}

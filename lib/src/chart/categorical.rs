@@ -26,7 +26,7 @@ pub fn categorical_chart(
         let named = (x - index).abs() < 1e-6 && index >= 0.0;
         named.then(|| categories.get(index as usize)).flatten().map_or(String::new(), |name| (*name).to_string())
     };
-    let mut legend = Legend::default();
+    let mut legend = Legend::of_markers();
     let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
     let mut svg = String::new();
     {

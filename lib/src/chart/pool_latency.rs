@@ -112,7 +112,7 @@ pub fn pool_latency_chart(
             }
         }
         for (index, (level, &style)) in levels.iter().zip(&level_styles).enumerate() {
-            draw_level(&mut chart, level, style, index, &x_range).map_err(|e| error(&e))?;
+            draw_level(&mut chart, level.value, style, index, &x_range).map_err(|e| error(&e))?;
         }
         draw_marks(&mut chart, formula, &y_range).map_err(|e| error(&e))?;
         legend.draw(&below, CHART)?;
@@ -124,18 +124,23 @@ pub fn pool_latency_chart(
 type LogChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
 type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
-/// A horizontal line across the whole width in `style`, with its marker at a few places
-/// along it, shifted by the level's `index` so levels that nearly coincide show each marker.
-fn draw_level(
-    chart: &mut LogChart<'_, '_>,
-    level: &Marker,
+/// A horizontal line at `value` across a log x axis `x_range` in `style`, with its marker
+/// at a few places along it, shifted by the level's `index` so levels that nearly coincide
+/// still show each marker (the legend's sample shows the same line and marker).
+pub(crate) fn draw_level<DB, CT>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    value: f64,
     style: SeriesStyle,
     index: usize,
     x_range: &Range<f64>,
-) -> DrawResult {
-    draw_line(chart, vec![(x_range.start, level.value), (x_range.end, level.value)], style)?;
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    DB: DrawingBackend,
+    CT: plotters::coord::CoordTranslate<From = (f64, f64)>,
+{
+    draw_line(chart, vec![(x_range.start, value), (x_range.end, value)], style)?;
     let (low, high) = (x_range.start.ln(), x_range.end.ln());
-    let at = |fraction: f64| ((low + (high - low) * fraction).exp(), level.value);
+    let at = |fraction: f64| ((low + (high - low) * fraction).exp(), value);
     let shift = 0.06 * index as f64;
     draw_markers(chart, [0.12, 0.45, 0.78].iter().map(|f| at(f + shift)).collect(), style)
 }

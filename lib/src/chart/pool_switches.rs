@@ -9,8 +9,8 @@ use std::ops::Range;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::pool_latency::{decade_range, Marker};
-use super::style::{draw_line, draw_with_intervals, Chart, Legend, SeriesStyle};
+use super::pool_latency::{decade_range, draw_level, Marker};
+use super::style::{draw_with_intervals, Chart, Legend, SeriesStyle};
 use super::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
 use crate::pool::PoolSummary;
 use crate::stats::Summary;
@@ -89,10 +89,9 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
         draw_marks(&mut chart, formula, switches_max).map_err(|e| error(&e))?;
         let mut chart =
             panel(&lower, &x_range, 0.0..throughput_max, "completed requests per second").map_err(|e| error(&e))?;
-        for (machine, [_, _, throughput, offered]) in lines.iter().zip(&styles) {
+        for (index, (machine, [_, _, throughput, offered])) in lines.iter().zip(&styles).enumerate() {
             draw_series(&mut chart, &machine.throughput, *throughput).map_err(|e| error(&e))?;
-            let level = vec![(x_range.start, machine.offered_per_s), (x_range.end, machine.offered_per_s)];
-            draw_line(&mut chart, level, *offered).map_err(|e| error(&e))?;
+            draw_level(&mut chart, machine.offered_per_s, *offered, index, &x_range).map_err(|e| error(&e))?;
         }
         draw_marks(&mut chart, formula, throughput_max).map_err(|e| error(&e))?;
         legend.draw(&below, CHART)?;

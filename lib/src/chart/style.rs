@@ -96,9 +96,16 @@ pub struct Chart {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Legend {
     pub entries: Vec<LegendEntry>,
+    /// The chart draws markers only (no lines): the samples show no line either.
+    pub markers_only: bool,
 }
 
 impl Legend {
+    /// A legend for a chart of markers without lines (categories on x).
+    pub fn of_markers() -> Self {
+        Self { entries: Vec::new(), markers_only: true }
+    }
+
     /// The style of the next series, recorded under `label`.
     pub fn add(&mut self, label: impl Into<String>) -> SeriesStyle {
         let style = series_style(self.entries.len());
@@ -137,7 +144,9 @@ impl Legend {
             let x = PAD_PX as i32 + (index % columns) as i32 * column_px + LEFT_PX;
             let y = PAD_PX as i32 + (index / columns) as i32 * ROW_PX as i32 + ROW_PX as i32 / 2;
             let sample = [(x, y), (x + SAMPLE_PX as i32, y)];
-            draw_pixel_line(area, &sample, entry.style).map_err(|e| error(&e))?;
+            if !self.markers_only {
+                draw_pixel_line(area, &sample, entry.style).map_err(|e| error(&e))?;
+            }
             draw_pixel_marker(area, (x + SAMPLE_PX as i32 / 2, y), entry.style).map_err(|e| error(&e))?;
             let text = Text::new(
                 entry.label.clone(),

@@ -286,13 +286,14 @@ mod tests {
                 "41000",
                 "40000–42000",
                 "3.90x",
+                "n/a",
                 "3 trials, interval covers 75%, too few for a claim; outliers none"
             ]
         );
         // The article has no 64-byte row, and the machine no 128-byte one: shown as missing, not invented.
         assert_eq!(texts(&table.rows[1])[1..3], ["n/a", "n/a"]);
-        assert_eq!(texts(&table.rows[2])[3..], ["n/a", "n/a", "n/a", "n/a"]);
-        assert_eq!(section.findings.len(), 1);
+        assert_eq!(texts(&table.rows[2])[3..], ["n/a", "n/a", "n/a", "n/a", "n/a"]);
+        assert_eq!(section.findings.len(), 1, "too few trials: no transfers sentence");
         assert!(section.notes.iter().any(|n| n.text.starts_with("Cache misses per trial: unavailable")));
     }
 
@@ -301,12 +302,32 @@ mod tests {
         let rows = rows();
         let machines = [Measured::new("laptop", &rows[..]), Measured::new("server", &rows[..3])];
         let section = section(&machines, &article()).unwrap();
-        assert_eq!(section.tables[0].columns.len(), 3 + 2 * 4);
+        assert_eq!(section.tables[0].columns.len(), 3 + 2 * 5);
         let text = &section.figures[0].text;
         assert!(text.contains("laptop: 8 B: 41000 ns per add (3.90x), 64 B: 10500 ns per add (1.00x)"), "{text}");
         assert!(text.ends_with("server: 8 B: 41000 ns per add (1.00x)"), "{text}");
         assert!(section.figures[0].svg.starts_with("<svg"));
         assert!(section.summary().starts_with("laptop: "));
+    }
+
+    #[test]
+    fn the_penalty_is_counted_in_the_runs_own_transfers() {
+        let rows: Vec<Row> =
+            rows().into_iter().flat_map(|row| [row.clone(), Row { trial: row.trial + 3, ..row }]).collect();
+        let one_way = OneWay { ns: 100.0, low_ns: 90.0, high_ns: 110.0, pairs: 1 };
+        let with = [Measured::new("vm", &rows[..]).with_one_way(Some(one_way))];
+        let section = section(&with, &article()).unwrap();
+        let transfers = section.findings.iter().find(|f| f.text.starts_with("In cache-line transfers")).unwrap();
+        assert!(transfers.text.contains("that is 305.00 transfers per add"), "{}", transfers.text);
+        let row_8 = &section.tables[0].rows[0];
+        assert!(row_8[6].text.starts_with("305.00 ("), "{:?}", row_8[6]);
+        assert_eq!(section.tables[0].rows[1][6].text, "reference");
+        let without = section_of(&[Measured::new("vm", &rows[..])]);
+        assert!(without.findings.iter().any(|f| f.text == crate::transfers::NO_ONE_WAY));
+    }
+
+    fn section_of(machines: &[Measured<'_, Row>]) -> Section {
+        section(machines, &article()).unwrap()
     }
 
     #[test]
