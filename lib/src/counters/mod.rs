@@ -124,10 +124,10 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: each layout's trial sized to about
-    /// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME), and 9 trials. Short trials are
-    /// rarely cut by the scheduler on a busy machine, and 9 of them give the median a
-    /// tighter interval than min..max.
+    /// Seconds, not minutes: each case's trial sized to about
+    /// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME), and 9 trials (17 cases: the
+    /// layouts and the shard-count sweep). Short trials are rarely cut by the scheduler on a
+    /// busy machine, and 9 of them give the median an interval tighter than min..max.
     pub fn quick() -> Self {
         let default = Self::default();
         Self {

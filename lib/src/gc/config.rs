@@ -182,16 +182,22 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: four ratios, short trials, and a 256 MiB ceiling so `off` stays
-    /// light in a notebook (and shows the ceiling forcing cycles).
+    /// Seconds, not minutes: three thread counts (one, the CPUs, four times the CPUs: the
+    /// article's 1, its peak and its oversubscribed 48), four ratios, short trials, and a
+    /// 256 MiB ceiling so `off` stays light in a notebook (and shows the ceiling forcing
+    /// cycles).
     pub fn quick() -> Self {
+        let cpus = logical_cpus().max(1);
+        let mut threads: Vec<usize> = [1, cpus, 4 * cpus].into_iter().map(|n| n.min(MAX_THREADS)).collect();
+        threads.dedup();
         Self {
+            threads,
             ceiling_bytes: 256 << 20,
             ratios: [100, 400, 2400].map(GcRatio::Percent).into_iter().chain([GcRatio::Off]).collect(),
-            trial: Duration::from_millis(250),
+            trial: Duration::from_millis(200),
             workload: Workload::preferred(),
             warmup: Duration::from_millis(100),
-            budget: Duration::from_secs(20),
+            budget: Duration::from_secs(15),
             ..Self::default()
         }
     }

@@ -257,13 +257,19 @@ pub fn caveat(verdict: &Verdict) -> String {
     )
 }
 
-/// The headline section over one or two runs (a room of three or more has its own table);
-/// `None` for none or a room.
+/// The headline section over one or two runs (a room of three or more has its own table),
+/// a row for each article whose experiment some run holds; `None` for no run, a room, or
+/// runs that hold none of them.
 pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
     if runs.is_empty() || runs.len() > 2 {
         return Ok(None);
     }
-    let articles = articles()?;
+    let measured =
+        |article: &Article| runs.iter().any(|run| run.manifest.experiments.iter().any(|e| e.name == article.anchor));
+    let articles: Vec<Article> = articles()?.into_iter().filter(measured).collect();
+    if articles.is_empty() {
+        return Ok(None);
+    }
     let mut section = Section::new(HEADLINE, TITLE);
     section.machines = runs.iter().map(Run::label).collect();
     for run in runs {
