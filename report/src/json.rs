@@ -15,7 +15,11 @@
 //!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
 //! ```
 //!
-//! `summaries` holds one key per experiment of the lib's registry, in its order (the machine
+//! `sections` opens, for one or two runs, with the articles' headlines (`"experiment":
+//! "headline"`: the machine's caveat as a finding, then one table row per article with this
+//! machine's counterpart, its interval and its status); a cell that leads to a section has
+//! `"link"`, the section's anchor. `summaries` holds one key per experiment of the lib's
+//! registry, in its order (the machine
 //! check's is `scaling`). A summary an experiment did not measure is `null`. Summaries are the lib's own types
 //! (`contention::stride::StrideSummary`, ...): a `Summary` has `median`, `median_low`,
 //! `median_high`, `cv` and the rest. [`VERSION`] rises when a field is renamed or removed;

@@ -10,10 +10,11 @@ pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[
     for why in skipped {
         out.push_str(&format!("_Skipped: {why}_\n\n"));
     }
+    let headings: Vec<(&str, String)> = sections.iter().map(|s| (s.experiment, slug(s.title))).collect();
     let (headline, sections): (Vec<&Section>, Vec<&Section>) =
         sections.iter().partition(|section| section.experiment == HEADLINE);
     for section in headline {
-        out.push_str(&self::section(section));
+        out.push_str(&self::section(section, &headings));
         out.push('\n');
     }
     out.push_str("## Summary\n\n");
@@ -22,19 +23,21 @@ pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[
     }
     for section in sections {
         out.push('\n');
-        out.push_str(&self::section(section));
+        out.push_str(&self::section(section, &headings));
     }
     out
 }
 
-/// One section: the article's story (the lib's markdown, as written), what the article reported, its status in saved runs, the findings as quotes,
-/// figures, tables, notes.
-pub fn section(section: &Section) -> String {
-    // The anchor the headline table's links (and the page's) lead to.
-    let mut blocks = vec![format!("<a id=\"{}\"></a>\n\n## {}", section.experiment, section.title)];
+/// One section: the article's story (the lib's markdown, as written), what the article
+/// reported, its status in saved runs, the findings as quotes, figures, tables, notes; a cell
+/// that leads to a section links that section's heading among `headings` (an experiment's
+/// anchor and its heading's slug).
+pub fn section(section: &Section, headings: &[(&str, String)]) -> String {
+    let rendered = |t: &Table| table(t, headings);
+    let mut blocks = vec![format!("## {}", section.title)];
     blocks.extend(section.prose.iter().cloned());
     blocks.extend(section.article.iter().cloned());
-    blocks.extend(section.article_tables.iter().map(table));
+    blocks.extend(section.article_tables.iter().map(rendered));
     blocks.extend(section.status.iter().map(|status| format!("**{}**", status.text)));
     if !section.measured() {
         if section.status.is_empty() {
@@ -47,13 +50,24 @@ pub fn section(section: &Section) -> String {
         section.findings.iter().map(|finding| format!("> {}", text::sentence(finding, comparing))).collect();
     blocks.push(findings.join("\n>\n"));
     blocks.extend(section.figures.iter().map(|figure| format!("*{}*\n\n{}", figure.caption, figure.text)));
-    blocks.extend(section.tables.iter().map(table));
+    blocks.extend(section.tables.iter().map(rendered));
     blocks.extend(section.notes.iter().map(|note| format!("_{}_", text::sentence(note, comparing))));
     blocks.join("\n\n") + "\n"
 }
 
-/// A GitHub table under its caption; a grouped column is headed "group: label".
-pub fn table(table: &Table) -> String {
+/// The slug GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens.
+fn slug(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// A GitHub table under its caption; a grouped column is headed "group: label"; a cell that
+/// leads to a section among `headings` links its heading.
+pub fn table(table: &Table, headings: &[(&str, String)]) -> String {
     let header: Vec<String> = table
         .columns
         .iter()
@@ -73,8 +87,8 @@ pub fn table(table: &Table) -> String {
     for row in &table.rows {
         let cells: Vec<String> = row
             .iter()
-            .map(|cell| match cell.link {
-                Some(anchor) => format!("[{}](#{anchor})", escape(&cell.text)),
+            .map(|cell| match cell.link.and_then(|anchor| headings.iter().find(|(a, _)| *a == anchor)) {
+                Some((_, slug)) => format!("[{}](#{slug})", escape(&cell.text)),
                 None => escape(&cell.text),
             })
             .collect();
@@ -104,14 +118,35 @@ mod tests {
             columns: vec![Column::text("case"), Column::number("ms").in_group("vm")],
             rows: vec![vec![Cell::from("a"), Cell::from("5")]],
         });
-        let text = self::section(&section);
+        let text = self::section(&section, &[]);
         assert!(text.contains("> A | B."), "{text}");
         assert!(text.contains("**Times**\n\n| case | vm: ms |\n| --- | ---: |\n| a | 5 |"), "{text}");
     }
 
     #[test]
+    fn a_cell_leading_to_a_section_links_its_heading() {
+        let mut headline = Section::new("headline", "Headlines");
+        headline.machines = vec!["vm".into()];
+        headline.tables.push(Table {
+            id: "headline",
+            caption: String::new(),
+            columns: vec![Column::text("article")],
+            rows: vec![vec![Cell::linked("A", "sharing")]],
+        });
+        let text = render(
+            "t",
+            &["vm".into()],
+            &[],
+            &[headline, Section::new("sharing", "False sharing: the four-way control")],
+        );
+        assert!(text.contains("| [A](#false-sharing-the-four-way-control) |"), "{text}");
+        assert!(text.find("## Headlines").unwrap() < text.find("## Summary").unwrap(), "the headline first");
+        assert!(!text.contains("- **Headlines**"), "not a summary line");
+    }
+
+    #[test]
     fn an_unmeasured_section_says_how_to_measure_it() {
-        let text = section(&Section::new("gc", "GC"));
+        let text = section(&Section::new("gc", "GC"), &[]);
         assert!(text.contains("Run `contention run gc`"), "{text}");
     }
 }

@@ -158,7 +158,9 @@ fn markdown_and_json_go_to_stdout_with_every_section() {
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("the output is JSON");
     assert_eq!(value["format"], "contention-report");
     assert_eq!(value["version"], 1);
-    assert_eq!(value["sections"].as_array().unwrap().len(), 6);
+    assert_eq!(value["sections"].as_array().unwrap().len(), 7, "the headline, then six experiments");
+    assert_eq!(value["sections"][0]["experiment"], "headline");
+    assert_eq!(value["sections"][0]["tables"][0]["rows"].as_array().unwrap().len(), 3, "a row per article");
     let run = &value["runs"][0];
     assert!(run["assessment"]["verdict"]["fitness"].is_string());
     assert!(run["summaries"]["stride"][0]["elapsed_ms"]["median"].is_number());

@@ -179,10 +179,7 @@ fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str, cpus: u
     });
     let ratio = Ratio::between(best.ops_per_sec(), base.ops_per_sec());
     let text = if best.ratio() == GcRatio::DEFAULT {
-        format!(
-            "{who}, {most} {unit}: no ratio ran faster than 100 ({} operations/s)",
-            format::number(base.ops_per_sec().median)
-        )
+        format!("{who}, {most} {unit}: no ratio ran faster than 100 ({} operations/s)", per_second(base))
     } else {
         format!(
             "{who}, {most} {unit}: ratio {} ran {} ratio 100 ({} vs {} operations/s)",
