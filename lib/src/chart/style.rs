@@ -167,14 +167,6 @@ const LEFT_PX: i32 = 58;
 /// A generous width of one label character at [`LABEL_PX`].
 const CHAR_PX: u32 = 7;
 
-/// Splits `root` into the plot (`plot_height` pixels high) and the legend's strip below.
-pub fn split_for_legend<'a, 'b>(
-    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
-    plot_height: u32,
-) -> (DrawingArea<SVGBackend<'b>, Shift>, DrawingArea<SVGBackend<'b>, Shift>) {
-    root.split_vertically(plot_height)
-}
-
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Joins `points` (data coordinates) in the series' colour and dash.
