@@ -15,7 +15,9 @@ use crate::gc::summary::MIN_TRIALS_FOR_A_CLAIM as GC_MIN_TRIALS;
 use crate::gc::{GcRatio, GoRow};
 use crate::pool::{format_ms, PoolSummary, Variant, MIN_TRIALS_FOR_CLAIM as POOL_MIN_TRIALS};
 use crate::runs::Run;
-use crate::sharing::{ARTICLE_HEADLINE_SHARDED_MS, ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS};
+use crate::sharing::{
+    ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS, ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
+};
 use crate::stats::Ratio;
 use crate::verdict::Verdict;
 
@@ -69,40 +71,50 @@ impl Status {
     }
 }
 
-/// One article's headline on one machine.
+/// What a run measured of one article's headline: its figure in words with its interval
+/// ("2 threads on 2 shards: ..."), and the ratio when its trials are enough for a claim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Counterpart {
-    /// This machine's figure in words, with its interval ("2 threads on 2 shards: ...").
     pub text: String,
+    /// `None`: too few trials for a claim.
     pub ratio: Option<Ratio>,
-    pub status: Status,
 }
 
-/// One article: its row's name and section, its figure in words and as a ratio, and how to
-/// find its counterpart in a run.
+/// One article: its row's name and section, its figure in words and as a ratio, the cores
+/// its setting had (`None` where the experiment scales it to any CPU count), and how to find
+/// its counterpart in a run (`None`: not measured).
 struct Article {
     name: &'static str,
     anchor: &'static str,
     figure: String,
-    counterpart: fn(&Run, u64) -> Counterpart,
+    value: f64,
+    cores: Option<u64>,
+    counterpart: fn(&Run) -> Option<Counterpart>,
 }
 
+/// The three headlines, their figures read from the reference data: A's 13.7x as printed
+/// (2.264 s over 166 ms), B's best GOGC over GOGC=100 at 48 goroutines, C's incident p99
+/// over the fix's.
 fn articles() -> Result<[Article; 3], PresentError> {
     let ratios = crate::reference::gc_ratios()?;
     let default = ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map_or(f64::NAN, |r| r.signatures_per_sec);
     let best = ratios.iter().max_by(|a, b| a.signatures_per_sec.total_cmp(&b.signatures_per_sec));
+    let best_per_s = best.map_or(f64::NAN, |b| b.signatures_per_sec);
     let pool = crate::reference::pool()?;
     let value = |key: &str| pool.iter().find(|r| r.key == key).map_or(f64::NAN, |r| r.value);
+    let (incident_s, fix_ms) = (value("incident_p99"), value("fix_p99"));
+    let a = ARTICLE_HEADLINE_PRINTED.trim_end_matches('x').parse().unwrap_or(f64::NAN);
     Ok([
         Article {
             name: "A. False sharing",
             anchor: crate::sharing::EXPERIMENT,
             figure: format!(
-                "{ARTICLE_HEADLINE_THREADS} goroutines on {ARTICLE_HEADLINE_THREADS} adjacent shards took {:.1}x as \
-                 long as 1 thread ({:.3} s vs {ARTICLE_HEADLINE_SINGLE_MS:.0} ms)",
-                ARTICLE_A,
+                "{ARTICLE_HEADLINE_THREADS} goroutines on {ARTICLE_HEADLINE_THREADS} adjacent shards took \
+                 {ARTICLE_HEADLINE_PRINTED} as long as 1 thread ({:.3} s vs {ARTICLE_HEADLINE_SINGLE_MS:.0} ms)",
                 ARTICLE_HEADLINE_SHARDED_MS / 1000.0
             ),
+            value: a,
+            cores: Some(ARTICLE_HEADLINE_THREADS),
             counterpart: false_sharing,
         },
         Article {
@@ -111,40 +123,36 @@ fn articles() -> Result<[Article; 3], PresentError> {
             figure: format!(
                 "48 goroutines: GOGC={} ran {:.2}x GOGC=100 ({} vs {} signatures/s)",
                 best.map_or("?".into(), |b| b.gogc.to_string()),
-                ARTICLE_B,
-                best.map_or(format::NOT_AVAILABLE.into(), |b| format_count(b.signatures_per_sec.round() as u64)),
+                best_per_s / default,
+                format_count(best_per_s.round() as u64),
                 format_count(default.round() as u64)
             ),
+            value: best_per_s / default,
+            cores: Some(ARTICLE_B_CORES),
             counterpart: collector_ratio,
         },
         Article {
             name: "C. Thread-pool sizing",
             anchor: crate::pool::EXPERIMENT,
             figure: format!(
-                "p99 at the incident's 320 threads {} s vs {} ms at the fix's 64 ({:.1}x)",
-                value("incident_p99"),
-                value("fix_p99"),
-                ARTICLE_C
+                "p99 at the incident's 320 threads {incident_s} s vs {fix_ms} ms at the fix's 64 ({:.1}x)",
+                incident_s * 1e3 / fix_ms
             ),
+            value: incident_s * 1e3 / fix_ms,
+            cores: None,
             counterpart: pool_sizing,
         },
     ])
 }
 
-/// The articles' headline ratios: A's 13.7x (2.264 s / 166 ms as printed), B's best ratio
-/// over GOGC=100 at 48 goroutines (691 054 / 78 940.67), C's p99 2.3 s over 210 ms.
-const ARTICLE_A: f64 = 13.7;
-const ARTICLE_B: f64 = 691_054.0 / 78_940.67;
-const ARTICLE_C: f64 = 2300.0 / 210.0;
-/// Cores the articles' settings had: A's 8 goroutines on 8 cores, B's 48 goroutines on 24.
-const ARTICLE_A_CORES: u64 = 8;
+/// Cores under article B's 48 goroutines (24 cores, 48 hardware threads).
 const ARTICLE_B_CORES: u64 = 24;
 
 /// A: N threads on N adjacent shards against one thread doing the whole total (the
 /// four-way control's false-sharing and single cases).
-fn false_sharing(run: &Run, cpus: u64) -> Counterpart {
-    let summaries = run.rows::<crate::sharing::Row>().map(crate::sharing::summarize).unwrap_or_default();
-    let Some(headline) = crate::sharing::article_headline(&summaries) else { return not_measured() };
+fn false_sharing(run: &Run) -> Option<Counterpart> {
+    let summaries = crate::sharing::summarize(run.rows::<crate::sharing::Row>()?);
+    let headline = crate::sharing::article_headline(&summaries)?;
     let threads = summaries.iter().map(|s| s.threads).max().unwrap_or(0);
     let ratio = headline.measured;
     let text = match ratio {
@@ -153,27 +161,23 @@ fn false_sharing(run: &Run, cpus: u64) -> Counterpart {
         }
         None => format!("{threads} threads on {threads} adjacent shards: {}", headline.measured_text),
     };
-    Counterpart { text, ratio, status: Status::judge(ratio, ARTICLE_A, Some(ARTICLE_A_CORES), cpus) }
+    Some(Counterpart { text, ratio })
 }
 
 /// B: the best ratio over ratio 100 at the most threads measured, from real Go where it ran
 /// beside the model (the article's own runtime), else from the model.
-fn collector_ratio(run: &Run, cpus: u64) -> Counterpart {
+fn collector_ratio(run: &Run) -> Option<Counterpart> {
     if let Some(go) = run.beside::<GoRow>().filter(|rows| !rows.is_empty()) {
-        return best_over_default(&crate::gc::summarize_go(go), "Go", "goroutines", cpus);
+        return best_over_default(&crate::gc::summarize_go(go), "Go", "goroutines");
     }
-    match run.rows::<crate::gc::Row>() {
-        Some(rows) => best_over_default(&crate::gc::summarize(rows), "the model", "threads", cpus),
-        None => not_measured(),
-    }
+    best_over_default(&crate::gc::summarize(run.rows::<crate::gc::Row>()?), "the model", "threads")
 }
 
-fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str, cpus: u64) -> Counterpart {
-    let Some(most) = cells.iter().map(CellFigures::threads).max() else { return not_measured() };
+fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str) -> Option<Counterpart> {
+    let most = cells.iter().map(CellFigures::threads).max()?;
     let at_most = || cells.iter().filter(|cell| cell.threads() == most);
-    let base = at_most().find(|cell| cell.ratio() == GcRatio::DEFAULT);
-    let best = at_most().max_by(|a, b| a.ops_per_sec().median.total_cmp(&b.ops_per_sec().median));
-    let (Some(base), Some(best)) = (base, best) else { return not_measured() };
+    let base = at_most().find(|cell| cell.ratio() == GcRatio::DEFAULT)?;
+    let best = at_most().max_by(|a, b| a.ops_per_sec().median.total_cmp(&b.ops_per_sec().median))?;
     let enough = [base, best].iter().all(|cell| {
         cell.ops_per_sec().samples >= GC_MIN_TRIALS && (!cell.too_few_cycles() || cell.ratio() == GcRatio::Off)
     });
@@ -189,14 +193,13 @@ fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str, cpus: u
             per_second(base)
         )
     };
-    let status = Status::judge(enough.then_some(ratio), ARTICLE_B, Some(ARTICLE_B_CORES), cpus);
-    Counterpart { text, ratio: Some(ratio), status }
+    Some(Counterpart { text, ratio: enough.then_some(ratio) })
 }
 
 /// C: p99 of the fixed pool at the incident's 40 threads per CPU over the fix's 8 per CPU
 /// (the experiment scales the article's load per CPU, so any machine has both pools).
-fn pool_sizing(run: &Run, cpus: u64) -> Counterpart {
-    let summaries = run.rows::<crate::pool::Row>().map(crate::pool::summarize).unwrap_or_default();
+fn pool_sizing(run: &Run) -> Option<Counterpart> {
+    let summaries = crate::pool::summarize(run.rows::<crate::pool::Row>()?);
     let first_hit = summaries.iter().find(|s| s.key.variant == Variant::Fixed).map(|s| s.key.hit_rate);
     let at = |per_cpu: u64| -> Option<&PoolSummary> {
         summaries.iter().find(|s| {
@@ -205,7 +208,7 @@ fn pool_sizing(run: &Run, cpus: u64) -> Counterpart {
                 && s.key.pool_threads == per_cpu * s.cpus
         })
     };
-    let (Some(incident), Some(fix)) = (at(40), at(8)) else { return not_measured() };
+    let (incident, fix) = (at(40)?, at(8)?);
     let ratio = Ratio::between(&incident.p99_ms, &fix.p99_ms);
     let bound = |s: &PoolSummary| if s.p99_lower_bound { "at least " } else { "" };
     let text = format!(
@@ -219,16 +222,12 @@ fn pool_sizing(run: &Run, cpus: u64) -> Counterpart {
         with_interval(&ratio)
     );
     let enough = incident.trials.min(fix.trials) >= POOL_MIN_TRIALS;
-    Counterpart { text, ratio: Some(ratio), status: Status::judge(enough.then_some(ratio), ARTICLE_C, None, cpus) }
+    Some(Counterpart { text, ratio: enough.then_some(ratio) })
 }
 
 /// A cell's median throughput as the article writes it: "78 941".
 fn per_second<C: CellFigures>(cell: &C) -> String {
     format_count(cell.ops_per_sec().median.round() as u64)
-}
-
-fn not_measured() -> Counterpart {
-    Counterpart { text: "not measured in this run".into(), ratio: None, status: Status::NotMeasured }
 }
 
 /// "1.36x (1.05x–4.05x)".
@@ -283,9 +282,12 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
             let mut row = vec![Cell::linked(article.name, article.anchor), Cell::from(article.figure.clone())];
             for run in runs {
                 let cpus = run.manifest.machine.logical_cpus as u64;
-                let counterpart = (article.counterpart)(run, cpus);
-                row.push(Cell::from(counterpart.text));
-                row.push(Cell::from(counterpart.status.text(cpus)));
+                let (text, status) = match (article.counterpart)(run) {
+                    Some(c) => (c.text, Status::judge(c.ratio, article.value, article.cores, cpus)),
+                    None => ("not measured in this run".into(), Status::NotMeasured),
+                };
+                row.push(Cell::from(text));
+                row.push(Cell::from(status.text(cpus)));
             }
             row
         })
