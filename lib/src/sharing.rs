@@ -265,7 +265,11 @@ impl Setup {
 /// Runs the four cases. Trials are interleaved (round 1 over all cases, then round 2, ...)
 /// so a slow drift of the machine affects every case alike. The total is raised (the same
 /// for every case, so they still share it) until the fastest case's trial takes at least
-/// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME); rows record the total used.
+/// [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME); rows record the total used. One
+/// factor, unlike the stride sweep's and the counters' one per case: a fixed total is the
+/// control's premise, and at the article's 2 threads its cases differ by a few times (the
+/// article: 18 to 74 ms), not the orders of magnitude that make one factor's slowest trial
+/// seconds long.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let setups = Case::ALL.iter().map(|&case| Setup::new(case, config)).collect::<Result<Vec<_>, _>>()?;
