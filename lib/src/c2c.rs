@@ -180,7 +180,7 @@ pub struct Row {
     pub pinned: bool,
 }
 
-crate::runs::checked_row!(Row, counts: [round_trips], amounts: [one_way_ns]);
+crate::checked::checked_row!(Row, counts: [round_trips], amounts: [one_way_ns]);
 
 /// Measures every pair. A machine with one CPU has no pair: the outcome is empty.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {

@@ -40,6 +40,7 @@ pub mod arena;
 pub mod build_info;
 pub mod c2c;
 pub mod chart;
+pub mod checked;
 pub mod counters;
 pub mod error;
 pub mod evidence;

@@ -165,7 +165,7 @@ pub struct Row {
     pub snoop_hit_modified: CounterReading,
 }
 
-crate::runs::checked_row!(Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
+crate::checked::checked_row!(Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
 
 /// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
 /// so a slow drift of the machine affects every stride alike. The adds per thread are

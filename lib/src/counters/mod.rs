@@ -233,4 +233,4 @@ pub struct Row {
     pub cpus: String,
 }
 
-crate::runs::checked_row!(Row, counts: [threads, cells], amounts: [ns_per_increment]);
+crate::checked::checked_row!(Row, counts: [threads, cells], amounts: [ns_per_increment]);

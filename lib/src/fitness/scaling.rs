@@ -107,7 +107,7 @@ pub struct Row {
     pub snoop_hit_modified: CounterReading,
 }
 
-crate::runs::checked_row!(Row, counts: [threads], amounts: [ns_per_op]);
+crate::checked::checked_row!(Row, counts: [threads], amounts: [ns_per_op]);
 
 /// Runs the check; trials are interleaved over team sizes so drift affects all alike.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {

@@ -45,7 +45,7 @@ pub struct GoRow {
     pub verified: bool,
 }
 
-crate::runs::checked_row!(GoRow,
+crate::checked::checked_row!(GoRow,
     counts: [threads],
     amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op],
     checked: [verified]

@@ -62,10 +62,10 @@ pub struct Row {
     pub pinned: bool,
 }
 
-crate::runs::checked_row!(Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
+crate::checked::checked_row!(Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
 
 /// Everything a trial measured, before it becomes a row.
-pub(super) struct Measured<'a> {
+pub(super) struct MeasuredTrial<'a> {
     pub elapsed: Duration,
     pub pinned: bool,
     pub tallies: &'a [WorkerTally],
@@ -77,7 +77,7 @@ pub(super) struct Measured<'a> {
     pub live_nodes: u64,
 }
 
-impl Measured<'_> {
+impl MeasuredTrial<'_> {
     /// What the workers' own sweeps found, summed.
     fn lazily_swept(&self) -> SweepResult {
         let mut swept = SweepResult::default();
@@ -90,7 +90,7 @@ impl Measured<'_> {
     }
 
     pub fn to_row(&self, (threads, ratio): (usize, GcRatio), round: usize, config: &Config) -> Row {
-        let Measured { elapsed, pinned, tallies, outstanding, log, limits, .. } = self;
+        let MeasuredTrial { elapsed, pinned, tallies, outstanding, log, limits, .. } = self;
         let seconds = elapsed.as_secs_f64();
         let mut freed = log.swept;
         freed += self.lazily_swept();

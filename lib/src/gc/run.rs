@@ -22,10 +22,10 @@ use super::heap::{Heap, HeapLimits, SpanPool};
 use super::live::LiveGraph;
 use super::mark::{mark_workers, MarkPhase, Stack};
 use super::mutator::{object_sizes, run_worker, Shared, WorkerTally};
-use super::row::Measured;
+use super::row::MeasuredTrial;
 pub use super::row::Row;
 use super::trigger::trigger_bytes;
-use super::verify::{verify, Evidence};
+use super::verify::{verify, TrialChecks};
 use super::workload::Work;
 use super::EXPERIMENT;
 use crate::error::RunError;
@@ -110,7 +110,7 @@ fn measure(
     let live_nodes = trial.live.trace();
     let log = shared.log.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let tallies = shared.tallies.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let measured = Measured {
+    let measured = MeasuredTrial {
         elapsed: timing.elapsed.max(Duration::from_nanos(1)),
         pinned: timing.pinned,
         tallies: &tallies,
@@ -122,7 +122,7 @@ fn measure(
         live_nodes,
     };
     let row = measured.to_row((threads, ratio), round, trial.config);
-    let evidence = Evidence {
+    let evidence = TrialChecks {
         expected_nodes: trial.live.node_count(),
         damaged_spans: measured.damaged_spans(),
         mark_mismatches: log.mark_mismatches,

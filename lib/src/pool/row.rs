@@ -84,7 +84,7 @@ pub struct Row {
     pub switch_probe_pinned: bool,
 }
 
-crate::runs::checked_row!(Row,
+crate::checked::checked_row!(Row,
     counts: [pool_threads, cpus],
     amounts: [
         offered_rate_per_s, mean_wait_ms, queue_timeout_ms, completed_per_s, capacity_per_sec, mean_ms, p50_ms,

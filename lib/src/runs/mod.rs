@@ -12,10 +12,10 @@ mod notes;
 pub mod pack;
 mod read;
 mod rows;
-mod values;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::checked::{BadValue, CheckedRow};
 pub use check::MAX_CSV_BYTES;
 pub use error::RunsError;
 use files::RunFiles;
@@ -24,12 +24,10 @@ pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, M
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
 use rows::{boxed, Loaded};
-pub(crate) use values::checked_row;
-pub use values::{BadValue, CheckedRow};
 
+use crate::experiment::Measure;
 use crate::experiment::SavedRow;
-use crate::present::Present;
-use crate::registry::{Experiment, Visitor};
+use crate::registry::{Experiment, MeasureVisitor};
 
 /// One saved run, read and checked: its experiments' rows, keyed by the registry.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,7 +78,7 @@ impl Run {
             let path = self.dir.join(MANIFEST).display().to_string();
             return Err(RunsError::UnknownExperiment { path, name: record.name.clone() });
         };
-        let loaded = experiment.visit(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
+        let loaded = experiment.visit_measure(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
         let rows = loaded.rows.len();
         self.loaded.retain(|other| other.experiment != experiment);
         self.loaded.push(loaded);
@@ -130,10 +128,10 @@ struct ReadRows<'a> {
     expected: Option<usize>,
 }
 
-impl Visitor for ReadRows<'_> {
+impl MeasureVisitor for ReadRows<'_> {
     type Output = Result<Loaded, RunsError>;
 
-    fn visit<K: Present>(self) -> Result<Loaded, RunsError> {
+    fn visit<K: Measure>(self) -> Result<Loaded, RunsError> {
         // The beside rows first: the model's are kept only when both read.
         let beside = match beside_file(self.record) {
             Some((file, rows)) => Some(boxed(self.read::<K::BesideRow>(&file, rows)?)),
@@ -269,7 +267,8 @@ mod tests {
         let stride = run.rows::<crate::stride::Row>().unwrap();
         assert_eq!(stride.len(), run.manifest.record("stride").unwrap().rows);
         assert!(stride.iter().all(|row| row.threads >= 1));
-        assert!(run.config_text(Experiment::Stride).unwrap().contains("strides_bytes="));
+        let stride = Experiment::from_name(crate::stride::EXPERIMENT).unwrap();
+        assert!(run.config_text(stride).unwrap().contains("strides_bytes="));
     }
 
     #[test]

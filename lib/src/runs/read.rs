@@ -7,8 +7,8 @@ use std::path::Path;
 use csv::{DeserializeErrorKind, ErrorKind, StringRecord};
 use serde::de::DeserializeOwned;
 
-use super::values::CheckedRow;
 use super::RunsError;
+use crate::checked::CheckedRow;
 
 /// Reads `path` into rows of type `R` (fields named like the columns), each value checked
 /// ([`CheckedRow`]). When `expected_rows` is given, a different count is refused: the file

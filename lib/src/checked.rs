@@ -86,7 +86,7 @@ fn all<T: Copy>(
 /// each experiment invokes it beside its row type.
 macro_rules! checked_row {
     ($row:ty, counts: [$($count:ident),*], amounts: [$($amount:ident),*] $(, probabilities: [$($p:ident),*])? $(, checked: [$($flag:ident),*])?) => {
-        impl $crate::runs::CheckedRow for $row {
+        impl $crate::checked::CheckedRow for $row {
             fn counts(&self) -> Vec<(&'static str, u64)> {
                 vec![$((stringify!($count), self.$count)),*]
             }
