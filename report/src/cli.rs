@@ -154,6 +154,9 @@ pub struct MeasureArgs {
     /// Pool sizing: callers of the capacity probe (default: 40 per CPU).
     #[arg(long, value_name = "N")]
     pub capacity_clients: Option<usize>,
+    /// Each experiment's own flags, from its options file.
+    #[command(flatten)]
+    pub experiments: crate::options::ExperimentFlags,
 }
 
 #[derive(Debug, Args)]

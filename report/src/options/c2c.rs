@@ -8,13 +8,13 @@ use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The core-to-core latency's flags.
-#[derive(Debug)]
-pub struct C2cOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct C2cOptions {}
 
 impl ExperimentOptions for C2cOptions {
     type Kind = contention::c2c::CoreToCore;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }

@@ -11,13 +11,13 @@ use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 
 /// The GC sweep's flags.
-#[derive(Debug)]
-pub struct GcOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct GcOptions {}
 
 impl ExperimentOptions for GcOptions {
     type Kind = contention::gc::GcSweep;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 

@@ -29,13 +29,15 @@ use crate::output::Format;
 use crate::store::RunWriter;
 
 /// One experiment's flags turned into its config, and what runs beside its model.
-pub trait ExperimentOptions: 'static {
+/// The type is a clap `Args` group holding the experiment's own flags (flags several
+/// experiments share, such as `--threads`, are [`MeasureArgs`]'s).
+pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync + 'static {
     /// The experiment these options configure.
     type Kind: Present;
 
-    /// Its config from the flags; validated only when the experiment was selected (a
-    /// flag it does not take is then left unused).
-    fn config(args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config>;
+    /// Its config from its flags and the shared ones in `args`; validated only when the
+    /// experiment was selected (a flag it does not take is then left unused).
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config>;
 
     /// Measures the real runtime beside the model once the model's rows are saved (the Go
     /// benchmark beside the GC model), returning what the manifest records under
@@ -83,15 +85,25 @@ impl<O: ExperimentOptions> Planned for Plan<O> {
     }
 }
 
-/// The experiments' options, one line each; `plan` builds the selected one's, and a test
-/// checks that every experiment of the lib's registry has a line.
+/// The experiments' options, one line each: their flags become [`ExperimentFlags`] (part of
+/// every measuring command), `plan` builds the selected one's config, and a test checks that
+/// every experiment of the lib's registry has a line.
 macro_rules! experiment_options {
-    ($($options:ty),+ $(,)?) => {
+    ($($field:ident: $options:ty),+ $(,)?) => {
+        /// Every experiment's own flags.
+        #[derive(Debug, Clone, Default, clap::Args)]
+        pub struct ExperimentFlags {
+            $(
+                #[command(flatten)]
+                pub $field: $options,
+            )+
+        }
+
         /// `experiment`'s config from the flags, ready to measure; validated when `selected`.
         fn plan(experiment: Experiment, args: &MeasureArgs, selected: bool) -> Result<Box<dyn Planned>> {
             $(
                 if Experiment::from_name(<<$options as ExperimentOptions>::Kind as Measure>::NAME) == Some(experiment) {
-                    let config = <$options as ExperimentOptions>::config(args, selected)?;
+                    let config = args.experiments.$field.config(args, selected)?;
                     return Ok(Box::new(Plan::<$options> { experiment, config, args: args.clone() }));
                 }
             )+
@@ -101,13 +113,13 @@ macro_rules! experiment_options {
 }
 
 experiment_options! {
-    machine::MachineOptions,
-    c2c::C2cOptions,
-    stride::StrideOptions,
-    sharing::SharingOptions,
-    counters::CountersOptions,
-    gc::GcOptions,
-    pool::PoolOptions,
+    machine: machine::MachineOptions,
+    c2c: c2c::C2cOptions,
+    stride: stride::StrideOptions,
+    sharing: sharing::SharingOptions,
+    counters: counters::CountersOptions,
+    gc: gc::GcOptions,
+    pool: pool::PoolOptions,
 }
 
 /// What the command was asked to do.

@@ -11,13 +11,13 @@ use crate::cli::{MeasureArgs, VariantArg};
 use crate::usage::usage;
 
 /// Thread-pool sizing's flags.
-#[derive(Debug)]
-pub struct PoolOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PoolOptions {}
 
 impl ExperimentOptions for PoolOptions {
     type Kind = contention::pool::PoolSizing;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }
