@@ -97,6 +97,18 @@ checked_row!(
     amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op]
 );
 checked_row!(
+    crate::locks::Row,
+    counts: [threads, ops, logical_cpus],
+    amounts: [ns_per_op, ops_per_sec, wait_ms],
+    probabilities: [read_share, min_share, max_share, blocked_share]
+);
+checked_row!(
+    crate::locks::JavaRow,
+    counts: [threads, ops],
+    amounts: [ns_per_op, ops_per_sec],
+    probabilities: [read_share, min_share, max_share, blocked_share]
+);
+checked_row!(
     crate::pool::Row,
     counts: [pool_threads, cpus],
     amounts: [
