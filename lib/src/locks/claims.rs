@@ -133,15 +133,17 @@ pub(crate) fn article_range(article: &[LocksReference], claim: Claim) -> Option<
 }
 
 /// The status of a measured figure against the article's: `is_ratio` claims have a
-/// direction (above 1), absolute ones only a range.
+/// direction (above 1) and claim nothing while their interval includes 1; absolute ones
+/// only a range.
 pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
     let overlaps = measured.low <= article.high && article.low <= measured.high;
-    match (overlaps, is_ratio) {
-        (true, _) => Status::Agrees,
+    let effect = measured.clearly_above_one() || measured.clearly_below_one();
+    match (is_ratio, overlaps) {
+        (true, _) if !effect => Status::WithinNoise,
+        (_, true) => Status::Agrees,
         (false, false) => Status::Differs,
         _ if measured.clearly_above_one() => Status::SameDirection,
-        _ if measured.clearly_below_one() => Status::Differs,
-        _ => Status::WithinNoise,
+        _ => Status::Differs,
     }
 }
 
@@ -205,6 +207,8 @@ mod tests {
         assert_eq!(judge(&ratio(1.5, 2.0), &range, true), Status::SameDirection);
         assert_eq!(judge(&ratio(0.5, 0.8), &range, true), Status::Differs);
         assert_eq!(judge(&ratio(0.9, 1.2), &range, true), Status::WithinNoise);
+        let point = ArticleRange { low: 1.15, high: 1.15, printed: "1.15x" };
+        assert_eq!(judge(&ratio(0.88, 1.91), &point, true), Status::WithinNoise, "an interval with 1 claims nothing");
         assert_eq!(judge(&ratio(8.0, 9.0), &range, false), Status::Differs);
     }
 }

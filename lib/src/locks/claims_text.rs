@@ -76,6 +76,15 @@ fn describe(factor: f64) -> String {
     format!("{factor:.1}x")
 }
 
+/// A rate for a sentence: "63.8 million", "12 752", "950".
+pub(crate) fn per_second(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.1} million", rate / 1e6)
+    } else {
+        crate::counters::format_count(rate.round() as u64)
+    }
+}
+
 fn uncontended(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding {
     let claim = Claim::UncontendedCost;
     let cost = |primitive| find(summaries, Case::Uncontended, primitive, 1, 0.0);
@@ -168,8 +177,8 @@ fn barging(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<&Ver
         "C13 ({threads} threads): parking_lot's Mutex released normally (barging) made {} acquisitions per second, \
          released with unlock_fair (FIFO hand-off) {}: barging had {} the throughput. The busiest thread took {} of the \
          acquisitions when barging and {} with FIFO hand-off (an even split is {}).",
-        number(barging.ops_per_sec.median),
-        number(fifo.ops_per_sec.median),
+        per_second(barging.ops_per_sec.median),
+        per_second(fifo.ops_per_sec.median),
         ratio_with_interval(&ratio),
         percent(barging.max_share.median),
         percent(fifo.max_share.median),
@@ -208,11 +217,12 @@ fn optimistic(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<&
     let (torn, reads) = seqlocks.fold((0, 0), |(torn, reads), s| (torn + s.torn_retries, reads + s.reads));
     let mut sentence = format!(
         "C14 ({threads} threads, {} reads): optimistic reads through a seqlock made {} reads per second, {} std \
-         RwLock's{parking}. Over every seqlock trial {torn} torn reads were caught and retried in {reads} reads, and \
+         RwLock's{parking}. Over every seqlock trial {torn} torn reads were caught and retried in {} reads, and \
          none was returned: every read's fields were checked.",
         percent(share),
-        number(seq.reads_per_sec.median),
+        per_second(seq.reads_per_sec.median),
         ratio_with_interval(&ratio),
+        per_second(reads as f64),
     );
     if threads < 2 {
         sentence.push_str(" With one thread no reader count moves between cores: run 2 or more threads to see it.");
@@ -241,8 +251,8 @@ fn across_wait(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<
         under.threads,
         under.keys,
         number(under.wait_ms),
-        number(under.ops_per_sec.median),
-        number(outside.ops_per_sec.median),
+        per_second(under.ops_per_sec.median),
+        per_second(outside.ops_per_sec.median),
         ratio_with_interval(&ratio),
         percent(under.blocked_share.median),
         percent(outside.blocked_share.median),

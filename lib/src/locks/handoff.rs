@@ -150,11 +150,10 @@ fn measure<L: TakeOne>(lock: &L, cell: &Cell, total: u64, trial: (usize, usize))
     let totals = Totals::of(&tallies.into_vec());
     let count = lock.count() + fault::extra_increments();
     let expected = lock.expected(total, cell.threads);
-    for (expected, actual) in [(total, totals.sum.ops), (expected, count)] {
-        if actual != expected {
-            let case = cell.label();
-            return Err(RunError::Verification { experiment: EXPERIMENT, case, trial: trial.0, expected, actual });
-        }
+    let checks = [("acquisitions the workers got", total, totals.sum.ops), ("the guarded count", expected, count)];
+    if let Some(&(what, expected, actual)) = checks.iter().find(|(_, expected, actual)| expected != actual) {
+        let case = format!("{}: {what}", cell.label());
+        return Err(RunError::Verification { experiment: EXPERIMENT, case, trial: trial.0, expected, actual });
     }
     Ok(verified_row(cell, trial, &totals, &timing, MapFacts::default()))
 }

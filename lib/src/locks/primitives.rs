@@ -68,6 +68,11 @@ impl Snapshot {
         Self { version, scaled: version.wrapping_mul(SCALE), flipped: version ^ FLIP }
     }
 
+    /// The two derived fields folded into one number (what a verification error shows).
+    pub fn fingerprint(&self) -> u64 {
+        self.scaled ^ self.flipped
+    }
+
     /// True when all three fields come from one write.
     pub fn is_consistent(&self) -> bool {
         *self == Self::of(self.version)
@@ -83,13 +88,27 @@ impl Snapshot {
 /// The orderings are the C++ memory model's seqlock (Boehm, "Can seqlocks get along with
 /// programming language memory models?", MSPC 2012): fields as relaxed atomics, an acquire
 /// fence before the second sequence read, a release fence after the writer's first store.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SeqLock {
     sequence: AtomicU64,
     version: AtomicU64,
     scaled: AtomicU64,
     flipped: AtomicU64,
     writers: SpinLock,
+}
+
+impl Default for SeqLock {
+    /// Version 0, its fields consistent.
+    fn default() -> Self {
+        let zero = Snapshot::of(0);
+        Self {
+            sequence: AtomicU64::new(0),
+            version: AtomicU64::new(zero.version),
+            scaled: AtomicU64::new(zero.scaled),
+            flipped: AtomicU64::new(zero.flipped),
+            writers: SpinLock::default(),
+        }
+    }
 }
 
 impl SeqLock {

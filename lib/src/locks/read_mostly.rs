@@ -117,25 +117,27 @@ fn measure<L: ReadWrite>(lock: &L, cell: &Cell, ops: u64, trial: (usize, usize))
         }
     })?;
     let totals = Totals::of(&tallies.into_vec());
-    let fail = |expected: u64, actual: u64| RunError::Verification {
+    let fail = |what: &str, expected: u64, actual: u64| RunError::Verification {
         experiment: EXPERIMENT,
-        case: cell.label(),
+        case: format!("{}: {what}", cell.label()),
         trial: trial.0,
         expected,
         actual,
     };
     if let Some(snapshot) = torn.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        // A torn read escaped: the fields disagree with the version they came with.
-        return Err(fail(Snapshot::of(snapshot.version).scaled, snapshot.scaled));
+        // The fields disagree with the version they came with: two writes mixed.
+        let expected = Snapshot::of(snapshot.version).fingerprint();
+        return Err(fail("a torn read escaped (fields' fingerprint)", expected, snapshot.fingerprint()));
     }
     let planned_writes = (ops as u128 * ppm as u128 / PPM as u128) as u64 * cell.threads as u64;
     let version = lock.version() + fault::extra_increments();
-    for (expected, actual) in
-        [(planned_writes, totals.sum.writes), (totals.sum.writes, version), (ops * cell.threads as u64, totals.sum.ops)]
-    {
-        if expected != actual {
-            return Err(fail(expected, actual));
-        }
+    let checks = [
+        ("writes done", planned_writes, totals.sum.writes),
+        ("version after the writes", totals.sum.writes, version),
+        ("operations", ops * cell.threads as u64, totals.sum.ops),
+    ];
+    if let Some(&(what, expected, actual)) = checks.iter().find(|(_, expected, actual)| expected != actual) {
+        return Err(fail(what, expected, actual));
     }
     Ok(verified_row(cell, trial, &totals, &timing, MapFacts::default()))
 }
