@@ -10,6 +10,9 @@ mod commands;
 mod experiment;
 mod gc_go;
 mod json;
+// The JVM beside the locks experiment: wired into store.rs by the experiment registry.
+#[allow(dead_code)]
+mod locks_java;
 mod markdown;
 mod options;
 mod output;

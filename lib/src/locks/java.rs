@@ -81,6 +81,8 @@ pub struct JavaCell {
     pub threads: u64,
     pub read_share: f64,
     pub java_version: String,
+    /// What keeps the JIT from removing or hoisting the timed work.
+    pub guard: String,
     pub ns_per_op: Summary,
     pub ops_per_sec: Summary,
     pub reads_per_sec: Summary,
@@ -108,6 +110,7 @@ pub fn summarize_java(rows: &[JavaRow]) -> Vec<JavaCell> {
                 threads: first.threads,
                 read_share: first.read_share,
                 java_version: first.java_version.clone(),
+                guard: first.guard.clone(),
                 ns_per_op: of(|row| row.ns_per_op)?,
                 ops_per_sec: of(|row| row.ops_per_sec)?,
                 reads_per_sec: of(|row| row.reads as f64 / (row.elapsed_ns.max(1) as f64 / 1e9))?,

@@ -32,7 +32,7 @@
 //! [`RunError::Verification`](crate::RunError::Verification), never a dropped row.
 
 mod cells;
-mod claims;
+pub mod claims;
 mod claims_text;
 mod config;
 mod handoff;
@@ -54,9 +54,10 @@ use crate::error::ConfigError;
 
 pub use cells::{cells, Cell};
 pub use claims::{claims, Claim, ClaimFinding, Status};
+pub(crate) use claims::{article_range, judge};
 pub use config::{Config, MAX_KEYS, MAX_REQUESTS_PER_THREAD, MAX_THREADS, MAX_WAIT_MS};
 pub use java::{java_answer, summarize_java, JavaCell, JavaPrimitive, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
-pub use primitives::{SeqLock, SpinLock};
+pub use primitives::{SeqLock, Snapshot, SpinLock};
 pub use row::Row;
 pub use run::{run, trial};
 pub use summary::{find, read_shares_of, summarize, threads_of, CellSummary};

@@ -6,6 +6,7 @@
 
 pub mod counters;
 pub mod gc;
+pub mod locks;
 pub mod machine;
 mod measured;
 pub mod pool;
