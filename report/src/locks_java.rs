@@ -108,7 +108,11 @@ fn build(java_version: &str) -> Result<PathBuf> {
         .context("running `javac` for the JVM's locks")?;
     if !output.status.success() {
         let _ = std::fs::remove_dir_all(&building);
-        bail!("`javac` of the JVM's locks in {} failed: {}", dir.display(), String::from_utf8_lossy(&output.stderr).trim());
+        bail!(
+            "`javac` of the JVM's locks in {} failed: {}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
     }
     // Another run may have finished first: its classes are the same source's.
     if std::fs::rename(&building, &classes).is_err() && !classes.join("Locks.class").is_file() {
@@ -211,7 +215,10 @@ mod tests {
             JavaStatus::Skipped { reason } => assert!(reason.contains("no `java`"), "{reason}"),
             JavaStatus::Failed { reason } => panic!("the JVM run failed: {reason}"),
         }
-        assert!(matches!(measure_beside(&config, false, &dir, &mut contention::harness::no_progress), JavaStatus::Skipped { .. }));
+        assert!(matches!(
+            measure_beside(&config, false, &dir, &mut contention::harness::no_progress),
+            JavaStatus::Skipped { .. }
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -38,7 +38,12 @@ pub fn series_by_primitive(
 }
 
 /// One dot per series per category, nudged sideways, with its interval bar.
-pub fn by_primitive_chart(title: &str, categories: &[&str], y_desc: &str, series: &[Series]) -> Result<String, ChartError> {
+pub fn by_primitive_chart(
+    title: &str,
+    categories: &[&str],
+    y_desc: &str,
+    series: &[Series],
+) -> Result<String, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let y = log_range(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
     let y = y.start..y.end * (y.end / y.start).powf(0.08 * series.len() as f64);
@@ -72,7 +77,8 @@ pub fn by_primitive_chart(title: &str, categories: &[&str], y_desc: &str, series
         let middle = (series.len() as f64 - 1.0) / 2.0;
         for (index, one) in series.iter().enumerate() {
             let shift = (index as f64 - middle) * NUDGE;
-            let shifted: Vec<IntervalPoint> = one.points.iter().map(|p| IntervalPoint { x: p.x + shift, ..*p }).collect();
+            let shifted: Vec<IntervalPoint> =
+                one.points.iter().map(|p| IntervalPoint { x: p.x + shift, ..*p }).collect();
             draw_points(&mut chart, index, &one.label, &shifted, false)?;
         }
         draw_legend(&mut chart, CHART, SeriesLabelPosition::UpperRight)?;
@@ -160,18 +166,29 @@ fn draw_markers(
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
     let color = series_color(index);
     let (filled, hollow) = (color.filled(), color.stroke_width(2));
-    let square = |style: ShapeStyle| move |&p: &(f64, f64)| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style);
+    let square =
+        |style: ShapeStyle| move |&p: &(f64, f64)| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style);
     let key = |(x, y): (i32, i32)| (x + 9, y);
     let boxed = |(x, y): (i32, i32)| [(x + 5, y - 4), (x + 13, y + 4)];
     let drawn = match index % MARKERS {
-        0 => chart.draw_series(at.iter().map(|&p| Circle::new(p, 4, filled))).map(|a| a.legend(move |p| Circle::new(key(p), 4, filled))),
+        0 => chart
+            .draw_series(at.iter().map(|&p| Circle::new(p, 4, filled)))
+            .map(|a| a.legend(move |p| Circle::new(key(p), 4, filled))),
         1 => chart
             .draw_series(at.iter().map(|&p| TriangleMarker::new(p, 5, filled)))
             .map(|a| a.legend(move |p| TriangleMarker::new(key(p), 5, filled))),
-        2 => chart.draw_series(at.iter().map(square(filled))).map(|a| a.legend(move |p| Rectangle::new(boxed(p), filled))),
-        3 => chart.draw_series(at.iter().map(|&p| Cross::new(p, 4, hollow))).map(|a| a.legend(move |p| Cross::new(key(p), 4, hollow))),
-        4 => chart.draw_series(at.iter().map(|&p| Circle::new(p, 4, hollow))).map(|a| a.legend(move |p| Circle::new(key(p), 4, hollow))),
-        5 => chart.draw_series(at.iter().map(square(hollow))).map(|a| a.legend(move |p| Rectangle::new(boxed(p), hollow))),
+        2 => chart
+            .draw_series(at.iter().map(square(filled)))
+            .map(|a| a.legend(move |p| Rectangle::new(boxed(p), filled))),
+        3 => chart
+            .draw_series(at.iter().map(|&p| Cross::new(p, 4, hollow)))
+            .map(|a| a.legend(move |p| Cross::new(key(p), 4, hollow))),
+        4 => chart
+            .draw_series(at.iter().map(|&p| Circle::new(p, 4, hollow)))
+            .map(|a| a.legend(move |p| Circle::new(key(p), 4, hollow))),
+        5 => chart
+            .draw_series(at.iter().map(square(hollow)))
+            .map(|a| a.legend(move |p| Rectangle::new(boxed(p), hollow))),
         _ => chart
             .draw_series(at.iter().map(|&p| TriangleMarker::new(p, 5, hollow)))
             .map(|a| a.legend(move |p| TriangleMarker::new(key(p), 5, hollow))),

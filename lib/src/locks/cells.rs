@@ -83,7 +83,10 @@ mod tests {
         let of = |case: Case| cells.iter().filter(|cell| cell.case == case).collect::<Vec<_>>();
         assert_eq!(of(Case::Uncontended).len(), 5);
         assert!(of(Case::Uncontended).iter().all(|cell| cell.threads == 1));
-        assert_eq!(of(Case::Contended).iter().map(|c| c.threads).collect::<Vec<_>>(), [2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8]);
+        assert_eq!(
+            of(Case::Contended).iter().map(|c| c.threads).collect::<Vec<_>>(),
+            [2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8]
+        );
         assert_eq!(of(Case::FairVsBarging).iter().map(|c| c.threads).collect::<Vec<_>>(), [2, 2, 2, 8, 8, 8]);
         assert_eq!(of(Case::ReadMostly).len(), 4 * 2 * 4);
         assert_eq!(of(Case::LockAcrossWait).len(), 2);

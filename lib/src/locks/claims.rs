@@ -29,8 +29,13 @@ pub enum Claim {
 }
 
 impl Claim {
-    pub const ALL: [Claim; 5] =
-        [Claim::UncontendedCost, Claim::KernelTrip, Claim::BargingOverQueue, Claim::OptimisticReads, Claim::LockAcrossWait];
+    pub const ALL: [Claim; 5] = [
+        Claim::UncontendedCost,
+        Claim::KernelTrip,
+        Claim::BargingOverQueue,
+        Claim::OptimisticReads,
+        Claim::LockAcrossWait,
+    ];
 
     /// The id in `shared/articles/CLAIMS.md` and `data/reference/locks.csv`.
     pub fn id(self) -> &'static str {

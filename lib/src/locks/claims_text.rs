@@ -123,7 +123,11 @@ fn per_sleep(contended: &Summary, alone: &Summary, sleeps: &Summary) -> Ratio {
 fn kernel_trip(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding {
     let claim = Claim::KernelTrip;
     let Some(threads) = judged_threads(summaries, Case::Contended) else {
-        return not_measured(claim, range.printed, "the contended case needs 2 or more threads (--threads) and did not run");
+        return not_measured(
+            claim,
+            range.printed,
+            "the contended case needs 2 or more threads (--threads) and did not run",
+        );
     };
     let contended = find(summaries, Case::Contended, Primitive::StdMutex, threads, 0.0);
     let alone = find(summaries, Case::Uncontended, Primitive::StdMutex, 1, 0.0);
@@ -148,7 +152,11 @@ fn kernel_trip(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding 
     );
     if sleeps.median < MIN_SLEEPS_PER_OP {
         let sentence = format!("C12: {cost}: too few trips to the kernel to time one (it spins before it sleeps).");
-        return ClaimFinding { figure: format!("{} sleeps per acquisition", percent(sleeps.median)), sentence, ..not_measured(claim, range.printed, "") };
+        return ClaimFinding {
+            figure: format!("{} sleeps per acquisition", percent(sleeps.median)),
+            sentence,
+            ..not_measured(claim, range.printed, "")
+        };
     }
     let measured = per_sleep(&contended.ns_per_op, &alone.ns_per_op, sleeps);
     let sentence = format!(
@@ -162,7 +170,11 @@ fn kernel_trip(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding 
 fn barging(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<&Verdict>) -> ClaimFinding {
     let claim = Claim::BargingOverQueue;
     let Some(&threads) = threads_of(summaries, Case::FairVsBarging).first() else {
-        return not_measured(claim, range.printed, "fair vs barging needs 2 or more threads (--threads) and did not run");
+        return not_measured(
+            claim,
+            range.printed,
+            "fair vs barging needs 2 or more threads (--threads) and did not run",
+        );
     };
     let barging = find(summaries, Case::FairVsBarging, Primitive::ParkingLotMutex, threads, 0.0);
     let fifo = find(summaries, Case::FairVsBarging, Primitive::ParkingLotFair, threads, 0.0);
@@ -211,7 +223,12 @@ fn optimistic(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<&
     }
     let ratio = Ratio::between(&seq.reads_per_sec, &rw.reads_per_sec);
     let parking = cell(Primitive::ParkingLotRwLock)
-        .map(|pl| format!(", {} parking_lot RwLock's", ratio_with_interval(&Ratio::between(&seq.reads_per_sec, &pl.reads_per_sec))))
+        .map(|pl| {
+            format!(
+                ", {} parking_lot RwLock's",
+                ratio_with_interval(&Ratio::between(&seq.reads_per_sec, &pl.reads_per_sec))
+            )
+        })
         .unwrap_or_default();
     let seqlocks = summaries.iter().filter(|s| s.primitive == Primitive::SeqLock);
     let (torn, reads) = seqlocks.fold((0, 0), |(torn, reads), s| (torn + s.torn_retries, reads + s.reads));

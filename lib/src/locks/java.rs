@@ -141,8 +141,15 @@ pub fn java_answer(cells: &[JavaCell], claim: Claim) -> Option<(Ratio, String)> 
     match claim {
         Claim::UncontendedCost => {
             let sync = cell(cells, Case::Uncontended, Synchronized).next()?;
-            let figure = Ratio { value: sync.ns_per_op.median, low: sync.ns_per_op.median_low, high: sync.ns_per_op.median_high };
-            Some((figure, format!("synchronized {} ns (interval {})", number(figure.value), interval(figure.low, figure.high))))
+            let figure = Ratio {
+                value: sync.ns_per_op.median,
+                low: sync.ns_per_op.median_low,
+                high: sync.ns_per_op.median_high,
+            };
+            Some((
+                figure,
+                format!("synchronized {} ns (interval {})", number(figure.value), interval(figure.low, figure.high)),
+            ))
         }
         Claim::KernelTrip => None,
         Claim::BargingOverQueue => {
@@ -156,7 +163,10 @@ pub fn java_answer(cells: &[JavaCell], claim: Claim) -> Option<(Ratio, String)> 
             let (stamped, rw) = pair(Case::ReadMostly, None, StampedOptimistic, ReentrantReadWriteLock, Some(share))?;
             let ratio = Ratio::between(&stamped.reads_per_sec, &rw.reads_per_sec);
             let threads = stamped.threads;
-            Some((ratio, format!("StampedLock {} ReentrantReadWriteLock ({threads} threads)", ratio_with_interval(&ratio))))
+            Some((
+                ratio,
+                format!("StampedLock {} ReentrantReadWriteLock ({threads} threads)", ratio_with_interval(&ratio)),
+            ))
         }
         Claim::LockAcrossWait => {
             let (outside, inside) = pair(Case::LockAcrossWait, None, ComputeOutside, ComputeIfAbsent, None)?;

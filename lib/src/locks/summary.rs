@@ -134,8 +134,7 @@ pub fn threads_of(summaries: &[CellSummary], case: Case) -> Vec<u64> {
 
 /// The read shares measured in the read-mostly case, descending.
 pub fn read_shares_of(summaries: &[CellSummary]) -> Vec<f64> {
-    let mut shares: Vec<f64> =
-        summaries.iter().filter(|s| s.case == Case::ReadMostly).map(|s| s.read_share).collect();
+    let mut shares: Vec<f64> = summaries.iter().filter(|s| s.case == Case::ReadMostly).map(|s| s.read_share).collect();
     shares.sort_by(|a, b| b.total_cmp(a));
     shares.dedup();
     shares

@@ -86,11 +86,10 @@ pub fn figure<'a>(section: &'a Section, title: &str) -> Option<&'a Figure> {
 
 /// One sentence per claim as the article printed it.
 fn article_sentences(article: &[LocksReference]) -> Vec<String> {
-    let mut sentences = vec![
-        "Article C (a Java service, JDK 15 or later) makes five claims about locks; the lab measures Rust's \
+    let mut sentences =
+        vec!["Article C (a Java service, JDK 15 or later) makes five claims about locks; the lab measures Rust's \
          primitives on this machine and, where a JDK is installed, the JVM's own beside them."
-            .to_string(),
-    ];
+            .to_string()];
     sentences.extend(Claim::ALL.iter().map(|&claim| match article_range(article, claim) {
         Some(range) => format!("{} ({}): {}.", claim.id(), claim.what(), range.printed),
         None => format!("{}: missing from data/reference/locks.csv.", claim.id()),
@@ -152,7 +151,11 @@ fn figures(answered: &[Answered]) -> Result<Vec<Figure>, PresentError> {
             caption: "Nanoseconds per acquire and release on one pinned thread (median of the trials, bars: its \
                       interval), log scale. The article's uncontended synchronized: 20-30 ns."
                 .into(),
-            text: points_text(answered, |s| s.case == Case::Uncontended, |s| format!("{} ns", format::number(s.ns_per_op.median))),
+            text: points_text(
+                answered,
+                |s| s.case == Case::Uncontended,
+                |s| format!("{} ns", format::number(s.ns_per_op.median)),
+            ),
         });
     }
     for machine in answered {
@@ -163,7 +166,11 @@ fn figures(answered: &[Answered]) -> Result<Vec<Figure>, PresentError> {
 }
 
 /// "label: std Mutex, 1 thread 11.2 ns, ..." for the chart's text stand-in.
-fn points_text(answered: &[Answered], keep: impl Fn(&CellSummary) -> bool, value: impl Fn(&CellSummary) -> String) -> String {
+fn points_text(
+    answered: &[Answered],
+    keep: impl Fn(&CellSummary) -> bool,
+    value: impl Fn(&CellSummary) -> String,
+) -> String {
     let per_machine: Vec<String> = answered
         .iter()
         .map(|m| {
@@ -176,14 +183,21 @@ fn points_text(answered: &[Answered], keep: impl Fn(&CellSummary) -> bool, value
 }
 
 /// One series per primitive of `case` against threads (read share `share` for read-mostly).
-fn threads_series(summaries: &[CellSummary], case: Case, share: f64, value: fn(&CellSummary) -> &crate::stats::Summary) -> Vec<Series> {
+fn threads_series(
+    summaries: &[CellSummary],
+    case: Case,
+    share: f64,
+    value: fn(&CellSummary) -> &crate::stats::Summary,
+) -> Vec<Series> {
     case.primitives()
         .iter()
         .map(|&primitive: &Primitive| Series {
             label: primitive.label().to_string(),
             points: summaries
                 .iter()
-                .filter(|s| s.case == case && s.primitive == primitive && (case != Case::ReadMostly || s.read_share == share))
+                .filter(|s| {
+                    s.case == case && s.primitive == primitive && (case != Case::ReadMostly || s.read_share == share)
+                })
                 .map(|s| IntervalPoint::median_of(s.threads as f64, value(s)))
                 .collect(),
         })
@@ -199,12 +213,15 @@ fn contended_figure(machine: &Answered) -> Result<Option<Figure>, PresentError> 
     Ok(Some(Figure {
         title: format!("{CONTENDED_FIGURE}, {}", machine.label),
         svg: by_threads_chart(&format!("Contended: one lock, {}", machine.label), "ns per acquisition (log)", &series)?,
-        caption: "Nanoseconds of the team's wall time per acquisition, all threads taking one lock until a fixed total \
+        caption:
+            "Nanoseconds of the team's wall time per acquisition, all threads taking one lock until a fixed total \
                   is done (median, bars: interval). The article: a contended lock's trip to the kernel costs 1-2 us."
-            .into(),
-        text: points_text(std::slice::from_ref(machine), |s| s.case == Case::Contended, |s| {
-            format!("{} ns", format::number(s.ns_per_op.median))
-        }),
+                .into(),
+        text: points_text(
+            std::slice::from_ref(machine),
+            |s| s.case == Case::Contended,
+            |s| format!("{} ns", format::number(s.ns_per_op.median)),
+        ),
     }))
 }
 
@@ -218,7 +235,11 @@ fn read_mostly_figure(machine: &Answered) -> Result<Option<Figure>, PresentError
     let percent = format::percent(share);
     Ok(Some(Figure {
         title: format!("{READ_MOSTLY_FIGURE}, {}", machine.label),
-        svg: by_threads_chart(&format!("Reads per second at {percent} reads, {}", machine.label), "reads per second (log)", &series)?,
+        svg: by_threads_chart(
+            &format!("Reads per second at {percent} reads, {}", machine.label),
+            "reads per second (log)",
+            &series,
+        )?,
         caption: format!(
             "Reads per second of the whole team at {percent} reads, against threads (median, bars: interval). An \
              RwLock reader writes the reader count, so more readers pass its line between cores; the seqlock's \

@@ -94,7 +94,8 @@ pub(crate) fn cells(machine: &Answered) -> Table {
         "torn retries",
         "evidence",
     ];
-    let mut columns = vec![Column::text("case"), Column::text("primitive"), Column::number("threads"), Column::number("reads")];
+    let mut columns =
+        vec![Column::text("case"), Column::text("primitive"), Column::number("threads"), Column::number("reads")];
     columns.extend(labels.iter().map(|label| Column::number(*label)));
     let rows = machine.summaries.iter().map(cell_row).collect();
     Table { caption: format!("{CELLS_TABLE}, {}", machine.label), columns, rows }
@@ -121,10 +122,10 @@ fn cell_row(s: &CellSummary) -> Vec<Cell> {
 
 /// Every JVM cell of one machine, with the guard each uses against the JIT.
 pub(crate) fn java(label: &str, java: &[JavaCell]) -> Table {
-    let mut columns = vec![Column::text("case"), Column::text("primitive"), Column::number("threads"), Column::number("reads")];
-    columns.extend(
-        ["ns per op", "interval", "ops per s", "reads per s", "busiest thread", "blocked"].map(Column::number),
-    );
+    let mut columns =
+        vec![Column::text("case"), Column::text("primitive"), Column::number("threads"), Column::number("reads")];
+    columns
+        .extend(["ns per op", "interval", "ops per s", "reads per s", "busiest thread", "blocked"].map(Column::number));
     columns.push(Column::text("guard against the JIT"));
     let rows = java
         .iter()
