@@ -76,6 +76,17 @@ fn describe(factor: f64) -> String {
     format!("{factor:.1}x")
 }
 
+/// How often acquisitions slept: "none", "1 in 12 000", "3.5%".
+pub(crate) fn sleep_rate(per_op: f64) -> String {
+    if per_op <= 0.0 {
+        "none".into()
+    } else if per_op < 0.01 {
+        format!("1 in {}", crate::counters::format_count((1.0 / per_op).round() as u64))
+    } else {
+        percent(per_op)
+    }
+}
+
 /// A rate for a sentence: "63.8 million", "12 752", "950".
 pub(crate) fn per_second(rate: f64) -> String {
     if rate >= 1e6 {
@@ -148,12 +159,12 @@ fn kernel_trip(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding 
          the kernel on {} of its acquisitions",
         nanoseconds(&estimate(&contended.ns_per_op)),
         nanoseconds(&estimate(&alone.ns_per_op)),
-        percent(sleeps.median)
+        sleep_rate(sleeps.median)
     );
     if sleeps.median < MIN_SLEEPS_PER_OP {
         let sentence = format!("C12: {cost}: too few trips to the kernel to time one (it spins before it sleeps).");
         return ClaimFinding {
-            figure: format!("{} sleeps per acquisition", percent(sleeps.median)),
+            figure: format!("slept on {} of the acquisitions: too few to time", sleep_rate(sleeps.median)),
             sentence,
             ..not_measured(claim, range.printed, "")
         };

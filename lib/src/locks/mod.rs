@@ -55,6 +55,7 @@ use crate::error::ConfigError;
 pub use cells::{cells, Cell};
 pub(crate) use claims::{article_range, judge};
 pub use claims::{claims, Claim, ClaimFinding, Status};
+pub(crate) use claims_text::sleep_rate;
 pub use config::{Config, MAX_KEYS, MAX_REQUESTS_PER_THREAD, MAX_THREADS, MAX_WAIT_MS};
 pub use java::{java_answer, summarize_java, JavaCell, JavaPrimitive, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
 pub use primitives::{SeqLock, Snapshot, SpinLock};

@@ -3,7 +3,7 @@
 
 use super::Answered;
 use crate::format::{self, percent};
-use crate::locks::{article_range, java_answer, judge, CellSummary, Claim, JavaCell, Status};
+use crate::locks::{article_range, java_answer, judge, sleep_rate, CellSummary, Claim, JavaCell, Status};
 use crate::present::{Cell, Column, Table};
 use crate::reference::LocksReference;
 use crate::stats::Ratio;
@@ -111,8 +111,8 @@ fn cell_row(s: &CellSummary) -> Vec<Cell> {
         Cell::noisy(format::number(s.ns_per_op.median), s.ns_per_op.is_noisy()),
         Cell::from(format::interval(s.ns_per_op.median_low, s.ns_per_op.median_high)),
         Cell::from(format::number(s.ops_per_sec.median)),
-        Cell::from(format::number(s.reads_per_sec.median)),
-        s.handoffs_per_op.as_ref().map_or_else(|| Cell::from("unknown"), |h| Cell::from(percent(h.median))),
+        if s.reads == 0 { Cell::missing() } else { Cell::from(format::number(s.reads_per_sec.median)) },
+        s.handoffs_per_op.as_ref().map_or_else(|| Cell::from("unknown"), |h| Cell::from(sleep_rate(h.median))),
         Cell::from(percent(s.max_share.median)),
         Cell::from(percent(s.blocked_share.median)),
         Cell::from(s.torn_retries.to_string()),
@@ -138,7 +138,11 @@ pub(crate) fn java(label: &str, java: &[JavaCell]) -> Table {
                 Cell::noisy(format::number(c.ns_per_op.median), c.ns_per_op.is_noisy()),
                 Cell::from(format::interval(c.ns_per_op.median_low, c.ns_per_op.median_high)),
                 Cell::from(format::number(c.ops_per_sec.median)),
-                Cell::from(format::number(c.reads_per_sec.median)),
+                if c.reads_per_sec.max > 0.0 {
+                    Cell::from(format::number(c.reads_per_sec.median))
+                } else {
+                    Cell::missing()
+                },
                 Cell::from(percent(c.max_share.median)),
                 Cell::from(percent(c.blocked_share.median)),
                 Cell::from(c.guard.as_str()),
