@@ -207,6 +207,13 @@ fn barging(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<&Ver
         percent(fifo.max_share.median),
         percent(1.0 / threads as f64)
     );
+    if let Some(sleeps) = &fifo.handoffs_per_op {
+        sentence.push_str(&format!(
+            " unlock_fair hands the lock over only to a waiter asleep in the kernel, and its waiters slept on {} of \
+             the acquisitions.",
+            sleep_rate(sleeps.median)
+        ));
+    }
     if !ratio.clearly_above_one() && !ratio.clearly_below_one() {
         sentence = then_what_may_hide_it(sentence, verdict);
     }

@@ -138,8 +138,10 @@ pub enum Primitive {
     /// A test-and-test-and-set spin lock ([`SpinLock`]): never sleeps in the kernel.
     SpinLock,
     /// `std::sync::RwLock`: a reader adds itself to the lock word's reader count.
+    #[serde(rename = "std-rwlock")]
     StdRwLock,
     /// `parking_lot::RwLock`: the same, with parking_lot's word and queue.
+    #[serde(rename = "parking-lot-rwlock")]
     ParkingLotRwLock,
     /// A sequence lock ([`SeqLock`]): a reader reads a counter, the data and the counter
     /// again, and retries when a writer came between; it writes nothing shared.
@@ -156,6 +158,19 @@ pub enum Primitive {
 }
 
 impl Primitive {
+    pub const ALL: [Primitive; 10] = [
+        Primitive::StdMutex,
+        Primitive::ParkingLotMutex,
+        Primitive::ParkingLotFair,
+        Primitive::SpinLock,
+        Primitive::StdRwLock,
+        Primitive::ParkingLotRwLock,
+        Primitive::SeqLock,
+        Primitive::FetchAdd,
+        Primitive::EntryUnderLock,
+        Primitive::ComputeOutsideLock,
+    ];
+
     /// The name rows and CSV files use ("parking-lot-fair").
     pub fn name(self) -> &'static str {
         match self {
@@ -192,5 +207,21 @@ impl Primitive {
 impl fmt::Display for Primitive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_names_are_the_names_flags_and_tables_use() {
+        for primitive in Primitive::ALL {
+            assert_eq!(serde_json::to_string(&primitive).unwrap(), format!("\"{}\"", primitive.name()));
+        }
+        for case in Case::ALL {
+            assert_eq!(serde_json::to_string(&case).unwrap(), format!("\"{}\"", case.name()));
+            assert_eq!(case.name().parse::<Case>().unwrap(), case);
+        }
     }
 }
