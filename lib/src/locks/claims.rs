@@ -70,7 +70,7 @@ pub enum Status {
     SameDirection,
     /// A clear effect the other way, or an absolute figure outside the article's range.
     Differs,
-    /// The interval includes no difference (a ratio's includes 1).
+    /// The interval includes no difference (a ratio's includes 1), or has no end.
     WithinNoise,
     /// Below the minimum-evidence rule.
     TooFewTrials,
@@ -141,6 +141,9 @@ pub(crate) fn article_range(article: &[LocksReference], claim: Claim) -> Option<
 /// direction (above 1) and claim nothing while their interval includes 1; absolute ones
 /// only a range.
 pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
+    if !(measured.low.is_finite() && measured.high.is_finite()) {
+        return Status::WithinNoise;
+    }
     let overlaps = measured.low <= article.high && article.low <= measured.high;
     let effect = measured.clearly_above_one() || measured.clearly_below_one();
     match (is_ratio, overlaps) {
@@ -215,5 +218,6 @@ mod tests {
         let point = ArticleRange { low: 1.15, high: 1.15, printed: "1.15x" };
         assert_eq!(judge(&ratio(0.88, 1.91), &point, true), Status::WithinNoise, "an interval with 1 claims nothing");
         assert_eq!(judge(&ratio(8.0, 9.0), &range, false), Status::Differs);
+        assert_eq!(judge(&ratio(0.0, f64::INFINITY), &range, false), Status::WithinNoise, "an unbounded interval");
     }
 }

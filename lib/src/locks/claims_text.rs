@@ -8,9 +8,6 @@ use crate::fitness::verdict::{then_what_may_hide_it, Verdict};
 use crate::format::{interval, number, percent, ratio_with_interval};
 use crate::stats::{Ratio, Summary};
 
-/// Fewer sleeps per acquisition than this: the lock did not go to the kernel often enough
-/// to put a time on one trip.
-pub const MIN_SLEEPS_PER_OP: f64 = 0.001;
 /// The read share the article's "reads dominate" is judged at.
 const READS_DOMINATE: f64 = 0.99;
 
@@ -27,7 +24,7 @@ pub(crate) fn answer(
     }
     match claim {
         Claim::UncontendedCost => uncontended(summaries, range),
-        Claim::KernelTrip => kernel_trip(summaries, range),
+        Claim::KernelTrip => super::kernel_trip::answer(summaries, range),
         Claim::BargingOverQueue => barging(summaries, range, verdict),
         Claim::OptimisticReads => optimistic(summaries, range, verdict),
         Claim::LockAcrossWait => across_wait(summaries, range, verdict),
@@ -35,16 +32,16 @@ pub(crate) fn answer(
 }
 
 /// A summary's median as a figure with its interval.
-fn estimate(summary: &Summary) -> Ratio {
+pub(crate) fn estimate(summary: &Summary) -> Ratio {
     Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
 }
 
 /// "14.2 ns (interval 13.9–14.8)".
-fn nanoseconds(figure: &Ratio) -> String {
+pub(crate) fn nanoseconds(figure: &Ratio) -> String {
     format!("{} ns (interval {})", number(figure.value), interval(figure.low, figure.high))
 }
 
-fn too_few(claim: Claim, range: &ArticleRange, short: TooFewTrials) -> ClaimFinding {
+pub(crate) fn too_few(claim: Claim, range: &ArticleRange, short: TooFewTrials) -> ClaimFinding {
     ClaimFinding {
         claim,
         article: range.printed.into(),
@@ -55,14 +52,20 @@ fn too_few(claim: Claim, range: &ArticleRange, short: TooFewTrials) -> ClaimFind
     }
 }
 
-fn finding(claim: Claim, range: &ArticleRange, measured: Ratio, figure: String, sentence: String) -> ClaimFinding {
+pub(crate) fn finding(
+    claim: Claim,
+    range: &ArticleRange,
+    measured: Ratio,
+    figure: String,
+    sentence: String,
+) -> ClaimFinding {
     let is_ratio = !matches!(claim, Claim::UncontendedCost | Claim::KernelTrip);
     let status = judge(&measured, range, is_ratio);
     ClaimFinding { claim, article: range.printed.into(), measured: Some(measured), figure, status, sentence }
 }
 
 /// How `measured` stands against an absolute range, in words.
-fn against_range(measured: &Ratio, range: &ArticleRange, what: &str) -> String {
+pub(crate) fn against_range(measured: &Ratio, range: &ArticleRange, what: &str) -> String {
     if measured.high < range.low {
         format!("below the article's {} for {what}, {} as fast", range.printed, describe(range.low / measured.value))
     } else if measured.low > range.high {
@@ -72,7 +75,7 @@ fn against_range(measured: &Ratio, range: &ArticleRange, what: &str) -> String {
     }
 }
 
-fn describe(factor: f64) -> String {
+pub(crate) fn describe(factor: f64) -> String {
     format!("{factor:.1}x")
 }
 
@@ -106,12 +109,17 @@ fn uncontended(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding 
         return too_few(claim, range, short);
     }
     let measured = estimate(&mutex.ns_per_op);
-    let others: Vec<String> =
-        [Primitive::ParkingLotMutex, Primitive::SpinLock, Primitive::StdRwLock, Primitive::FetchAdd]
-            .into_iter()
-            .filter_map(cost)
-            .map(|s| format!("{} {} ns", s.primitive.label(), number(s.ns_per_op.median)))
-            .collect();
+    let others: Vec<String> = [
+        Primitive::ParkingLotMutex,
+        Primitive::SpinLock,
+        Primitive::SleepLock,
+        Primitive::StdRwLock,
+        Primitive::FetchAdd,
+    ]
+    .into_iter()
+    .filter_map(cost)
+    .map(|s| format!("{} {} ns", s.primitive.label(), number(s.ns_per_op.median)))
+    .collect();
     let sentence = format!(
         "C11: one uncontended acquire and release of a std Mutex took {} on one pinned thread: {}. Beside it: {}.",
         nanoseconds(&measured),
@@ -119,63 +127,6 @@ fn uncontended(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding 
         others.join(", ")
     );
     finding(claim, range, measured, format!("std Mutex {}", nanoseconds(&measured)), sentence)
-}
-
-/// Extra time per sleep: (contended - uncontended) per acquisition over sleeps per
-/// acquisition, its interval from the ends of the three intervals.
-fn per_sleep(contended: &Summary, alone: &Summary, sleeps: &Summary) -> Ratio {
-    Ratio {
-        value: (contended.median - alone.median).max(0.0) / sleeps.median,
-        low: (contended.median_low - alone.median_high).max(0.0) / sleeps.median_high,
-        high: (contended.median_high - alone.median_low).max(0.0) / sleeps.median_low.max(f64::MIN_POSITIVE),
-    }
-}
-
-fn kernel_trip(summaries: &[CellSummary], range: &ArticleRange) -> ClaimFinding {
-    let claim = Claim::KernelTrip;
-    let Some(threads) = judged_threads(summaries, Case::Contended) else {
-        return not_measured(
-            claim,
-            range.printed,
-            "the contended case needs 2 or more threads (--threads) and did not run",
-        );
-    };
-    let contended = find(summaries, Case::Contended, Primitive::StdMutex, threads, 0.0);
-    let alone = find(summaries, Case::Uncontended, Primitive::StdMutex, 1, 0.0);
-    let (Some(contended), Some(alone)) = (contended, alone) else {
-        return not_measured(claim, range.printed, "it needs the contended and the uncontended std Mutex (--cases)");
-    };
-    let Some(sleeps) = &contended.handoffs_per_op else {
-        return not_measured(claim, range.printed, "this OS does not count a thread's voluntary context switches");
-    };
-    if let Err(short) = evidence::check([&contended.ns_per_op, &alone.ns_per_op]) {
-        return too_few(claim, range, short);
-    }
-    let cas = find(summaries, Case::Uncontended, Primitive::FetchAdd, 1, 0.0)
-        .map(|fetch| format!(" ({} a bare fetch_add's)", describe(contended.ns_per_op.median / fetch.ns_per_op.median)))
-        .unwrap_or_default();
-    let cost = format!(
-        "At {threads} threads a contended std Mutex took {} per acquisition{cas}, against {} uncontended, and slept in \
-         the kernel on {} of its acquisitions",
-        nanoseconds(&estimate(&contended.ns_per_op)),
-        nanoseconds(&estimate(&alone.ns_per_op)),
-        sleep_rate(sleeps.median)
-    );
-    if sleeps.median < MIN_SLEEPS_PER_OP {
-        let sentence = format!("C12: {cost}: too few trips to the kernel to time one (it spins before it sleeps).");
-        return ClaimFinding {
-            figure: format!("slept on {} of the acquisitions: too few to time", sleep_rate(sleeps.median)),
-            sentence,
-            ..not_measured(claim, range.printed, "")
-        };
-    }
-    let measured = per_sleep(&contended.ns_per_op, &alone.ns_per_op, sleeps);
-    let sentence = format!(
-        "C12: {cost}: about {} more per sleep, {}.",
-        nanoseconds(&measured),
-        against_range(&measured, range, "one futex call")
-    );
-    finding(claim, range, measured, format!("{} per sleep", nanoseconds(&measured)), sentence)
 }
 
 fn barging(summaries: &[CellSummary], range: &ArticleRange, verdict: Option<&Verdict>) -> ClaimFinding {

@@ -18,7 +18,7 @@
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use crossbeam_utils::CachePadded;
 
@@ -108,6 +108,59 @@ impl TakeOne for SpinCounter {
     }
 }
 
+/// A lock whose waiters never spin: a ticket lock on a condition variable. A thread takes
+/// the next ticket and, if it is not being served, sleeps on the condition variable (a futex
+/// wait) at once; releasing serves the next ticket and, when a ticket is waiting, wakes the
+/// sleepers (a futex wake). Turns go in ticket order, so with two or more threads nearly
+/// every acquisition is a sleep and a wake-up: the trip to the kernel article C prices.
+#[derive(Debug, Default)]
+struct SleepLock {
+    tickets: Mutex<Tickets>,
+    turn: Condvar,
+    /// The guarded count: written only by the thread whose ticket is served.
+    count: AtomicU64,
+}
+
+#[derive(Debug, Default)]
+struct Tickets {
+    next: u64,
+    serving: u64,
+}
+
+impl SleepLock {
+    fn tickets(&self) -> std::sync::MutexGuard<'_, Tickets> {
+        self.tickets.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl TakeOne for SleepLock {
+    fn take(&self, total: u64) -> bool {
+        let mut tickets = self.tickets();
+        let mine = tickets.next;
+        tickets.next += 1;
+        while tickets.serving != mine {
+            tickets = self.turn.wait(tickets).unwrap_or_else(PoisonError::into_inner);
+        }
+        drop(tickets);
+        let mut count = self.count.load(Ordering::Relaxed);
+        let taken = add_below(&mut count, total);
+        self.count.store(count, Ordering::Relaxed);
+        let mut tickets = self.tickets();
+        tickets.serving += 1;
+        let waiting = tickets.next > tickets.serving;
+        drop(tickets);
+        if waiting {
+            self.turn.notify_all();
+        }
+        taken
+    }
+
+    fn count(&self) -> u64 {
+        let _tickets = self.tickets();
+        self.count.load(Ordering::Relaxed)
+    }
+}
+
 /// No lock: one `fetch_add` per acquisition. Each worker stops at the first add that
 /// returns the total or more, so the count ends exactly one past the total per worker.
 #[derive(Debug, Default)]
@@ -134,6 +187,7 @@ pub(crate) fn trial(cell: &Cell, total: u64, trial: (usize, usize)) -> Result<Ro
         Primitive::ParkingLotMutex => measure(&*CachePadded::new(parking_lot::Mutex::new(0)), cell, total, trial),
         Primitive::ParkingLotFair => measure(&*CachePadded::new(FairMutex::default()), cell, total, trial),
         Primitive::SpinLock => measure(&*CachePadded::new(SpinCounter::default()), cell, total, trial),
+        Primitive::SleepLock => measure(&*CachePadded::new(SleepLock::default()), cell, total, trial),
         Primitive::FetchAdd => measure(&*CachePadded::new(FetchAdd::default()), cell, total, trial),
         other => unreachable!("{other} is not a hand-off primitive"),
     }

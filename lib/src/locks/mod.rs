@@ -6,12 +6,13 @@
 //! The five cases ([`Case`]):
 //!
 //! - **uncontended**: one thread, acquire + release per operation: `std::sync::Mutex`,
-//!   `parking_lot::Mutex`, a test-and-test-and-set spin lock, a `std::sync::RwLock` read,
-//!   and a bare `fetch_add` as the CAS reference.
+//!   `parking_lot::Mutex`, a test-and-test-and-set spin lock, a lock that sleeps instead of
+//!   spinning, a `std::sync::RwLock` read, and a bare `fetch_add` as the CAS reference.
 //! - **contended**: 2..N pinned threads take one lock until a fixed total of acquisitions is
-//!   done (a short critical section: one guarded counter). Each worker reads its own
-//!   voluntary context switches (`getrusage(RUSAGE_THREAD)`), so a row says how many
-//!   acquisitions slept in the kernel.
+//!   done (a short critical section: one guarded counter), through the same locks and a
+//!   ticket lock whose waiters sleep at once instead of spinning. Each worker reads its own voluntary
+//!   context switches (`getrusage(RUSAGE_THREAD)`), so a row says how many acquisitions
+//!   slept in the kernel.
 //! - **fair vs barging**: `parking_lot::Mutex` released normally (a thread may take the lock
 //!   back before a woken waiter runs: barging) against `MutexGuard::unlock_fair` (the lock
 //!   goes straight to the oldest waiter: FIFO hand-off) against `std::sync::Mutex`, at 2
@@ -37,6 +38,7 @@ mod claims_text;
 mod config;
 mod handoff;
 pub mod java;
+mod kernel_trip;
 mod primitives;
 mod read_mostly;
 mod row;
@@ -58,6 +60,7 @@ pub use claims::{claims, Claim, ClaimFinding, Status};
 pub(crate) use claims_text::sleep_rate;
 pub use config::{Config, MAX_KEYS, MAX_REQUESTS_PER_THREAD, MAX_THREADS, MAX_WAIT_MS};
 pub use java::{java_answer, summarize_java, JavaCell, JavaPrimitive, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
+pub use kernel_trip::MIN_SLEEPS_PER_OP;
 pub use primitives::{SeqLock, Snapshot, SpinLock};
 pub use row::Row;
 pub use run::{run, trial};
@@ -96,8 +99,8 @@ impl Case {
     pub fn primitives(self) -> &'static [Primitive] {
         use Primitive::*;
         match self {
-            Case::Uncontended => &[StdMutex, ParkingLotMutex, SpinLock, StdRwLock, FetchAdd],
-            Case::Contended => &[StdMutex, ParkingLotMutex, SpinLock, FetchAdd],
+            Case::Uncontended => &[StdMutex, ParkingLotMutex, SpinLock, SleepLock, StdRwLock, FetchAdd],
+            Case::Contended => &[StdMutex, ParkingLotMutex, SpinLock, SleepLock, FetchAdd],
             Case::FairVsBarging => &[ParkingLotMutex, ParkingLotFair, StdMutex],
             Case::ReadMostly => &[StdRwLock, ParkingLotRwLock, StdMutex, SeqLock],
             Case::LockAcrossWait => &[EntryUnderLock, ComputeOutsideLock],
@@ -137,6 +140,10 @@ pub enum Primitive {
     ParkingLotFair,
     /// A test-and-test-and-set spin lock ([`SpinLock`]): never sleeps in the kernel.
     SpinLock,
+    /// A lock whose waiters never spin: a ticket lock on a condition variable. A waiter
+    /// sleeps (a futex wait) at once and is woken in turn: a contended acquisition is the
+    /// trip to the kernel article C prices (C12).
+    SleepLock,
     /// `std::sync::RwLock`: a reader adds itself to the lock word's reader count.
     #[serde(rename = "std-rwlock")]
     StdRwLock,
@@ -158,11 +165,12 @@ pub enum Primitive {
 }
 
 impl Primitive {
-    pub const ALL: [Primitive; 10] = [
+    pub const ALL: [Primitive; 11] = [
         Primitive::StdMutex,
         Primitive::ParkingLotMutex,
         Primitive::ParkingLotFair,
         Primitive::SpinLock,
+        Primitive::SleepLock,
         Primitive::StdRwLock,
         Primitive::ParkingLotRwLock,
         Primitive::SeqLock,
@@ -178,6 +186,7 @@ impl Primitive {
             Primitive::ParkingLotMutex => "parking-lot-mutex",
             Primitive::ParkingLotFair => "parking-lot-fair",
             Primitive::SpinLock => "spin-lock",
+            Primitive::SleepLock => "sleep-lock",
             Primitive::StdRwLock => "std-rwlock",
             Primitive::ParkingLotRwLock => "parking-lot-rwlock",
             Primitive::SeqLock => "seqlock",
@@ -194,6 +203,7 @@ impl Primitive {
             Primitive::ParkingLotMutex => "parking_lot Mutex",
             Primitive::ParkingLotFair => "parking_lot unlock_fair",
             Primitive::SpinLock => "spin lock",
+            Primitive::SleepLock => "sleeping ticket lock",
             Primitive::StdRwLock => "std RwLock",
             Primitive::ParkingLotRwLock => "parking_lot RwLock",
             Primitive::SeqLock => "seqlock (optimistic)",
