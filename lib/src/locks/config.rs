@@ -120,7 +120,13 @@ impl Config {
         self.validate_wait()?;
         check_duration("trial", self.trial, crate::limits::MIN_TRIAL, MAX_TRIAL)?;
         check_trials(self.trials, 1)?;
-        check_rows("trials", super::cells(self).len(), self.trials)?;
+        let cells = super::cells(self).len();
+        if cells == 0 {
+            let threads: Vec<String> = self.threads.iter().map(ToString::to_string).collect();
+            let allowed = "a count of 2 or more: the cases chosen (contended, fair-vs-barging) need two threads";
+            return Err(ConfigError::new("threads", threads.join(","), allowed));
+        }
+        check_rows("trials", cells, self.trials)?;
         check_warmup_and_budget(self.warmup, self.budget)
     }
 
@@ -192,5 +198,7 @@ mod tests {
         let long = Config { wait_ms: 1000.0, requests_per_thread: 10_000, ..Config::quick() };
         assert!(error(long).contains("at most 600000 ms of waiting in one trial"));
         assert!(Config { read_shares: vec![f64::NAN], ..Config::quick() }.validate().is_err());
+        let nothing = Config { cases: vec![Case::Contended], threads: vec![1], ..Config::quick() };
+        assert!(error(nothing).starts_with("invalid threads = 1: a count of 2 or more"));
     }
 }
