@@ -30,7 +30,8 @@ pub struct Row {
     pub ns_per_op: f64,
     pub ops_per_sec: f64,
     /// Voluntary context switches of the workers per operation: the share of operations that
-    /// slept in the kernel (empty where the OS does not count them per thread).
+    /// slept in the kernel (empty where the OS does not count them per thread). In the
+    /// lock-across-wait case they include the remote call's own wait.
     pub handoffs_per_op: Option<f64>,
     pub voluntary_switches: Option<u64>,
     /// Optimistic reads thrown away because a writer came between (seqlock only).
