@@ -52,6 +52,7 @@ pub mod format;
 pub mod gc;
 pub mod harness;
 pub mod limits;
+pub mod locks;
 pub mod machine;
 pub mod perf;
 pub mod placement;

@@ -91,6 +91,21 @@ pub fn pool() -> Result<Vec<PoolReference>, RunsError> {
     parse_rows("data/reference/pool.csv", include_str!("../../data/reference/pool.csv"))
 }
 
+/// One of article C's lock numbers (claims C11-C14 and C16), by claim id and key ("low",
+/// "high", "faster_by", ...), in the unit the article printed it in.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct LocksReference {
+    pub claim: String,
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    pub what: String,
+}
+
+pub fn locks() -> Result<Vec<LocksReference>, RunsError> {
+    parse_rows("data/reference/locks.csv", include_str!("../../data/reference/locks.csv"))
+}
+
 /// A number kept as the article printed it ("2.00" stays "2.00"), or `None` for an empty
 /// cell; anything else is refused.
 fn printed_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
@@ -116,5 +131,6 @@ mod tests {
         assert!(!gc_threads().unwrap().is_empty());
         assert!(gc_ratios().unwrap().iter().any(|r| r.gogc.to_string() == "off"));
         assert!(pool().unwrap().iter().any(|r| r.key == "cores"));
+        assert!(locks().unwrap().iter().any(|r| r.claim == "C14" && r.key == "high" && r.value == 7.0));
     }
 }

@@ -60,6 +60,7 @@ registry! {
     Counters => crate::counters::CounterLayouts,
     Gc => crate::gc::GcSweep,
     Pool => crate::pool::PoolSizing,
+    Locks => crate::locks::LockCases,
 }
 
 /// An experiment's constants, read once through its type.

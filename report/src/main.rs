@@ -9,6 +9,7 @@ mod cli;
 mod commands;
 mod gc_go;
 mod json;
+mod locks_java;
 mod markdown;
 mod options;
 mod output;

@@ -5,6 +5,7 @@ pub mod c2c;
 mod categorical;
 pub mod counters;
 pub mod gc;
+pub mod locks;
 pub mod pool_latency;
 pub mod pool_switches;
 pub mod room;

@@ -7,6 +7,7 @@
 mod c2c;
 pub mod counters;
 pub mod gc;
+pub mod locks;
 pub mod machine;
 mod measured;
 pub mod pool;

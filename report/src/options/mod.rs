@@ -8,6 +8,7 @@ mod c2c;
 mod counters;
 mod gc;
 pub mod given;
+mod locks;
 mod machine;
 mod pool;
 mod sharing;
@@ -120,6 +121,7 @@ experiment_options! {
     counters: counters::CountersOptions,
     gc: gc::GcOptions,
     pool: pool::PoolOptions,
+    locks: locks::LocksOptions,
 }
 
 /// What the command was asked to do.
