@@ -3,6 +3,7 @@
 //! manifest's types, the format version and the one typed reader; the report and the
 //! notebooks read runs (folders and packs alike) through it and nothing else.
 
+mod budget;
 mod check;
 mod error;
 mod files;
@@ -11,6 +12,7 @@ mod manifest;
 mod notes;
 pub mod pack;
 mod read;
+mod text;
 mod values;
 
 use std::path::{Path, PathBuf};
@@ -22,6 +24,7 @@ pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST};
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
+pub use text::{check_text, is_hidden, shown, visible, visible_lines};
 pub use values::{BadValue, CheckedRow};
 
 /// Every experiment a run may hold, in the report's order.
@@ -88,6 +91,9 @@ impl Run {
             run.notes.extend(note);
         }
         run.recover_unlisted(&files);
+        if run.manifest.experiments.is_empty() && run.notes.is_empty() {
+            return Err(RunsError::NothingMeasured { dir: shown(path) });
+        }
         Ok(run)
     }
 
@@ -102,11 +108,11 @@ impl Run {
     ) -> Result<usize, RunsError> {
         // The Go rows first: the GC's are kept only when both read.
         if let Some((file, go_rows)) = go_file(record) {
-            let (shown, text) = (self.dir.join(&file).display().to_string(), files.text(&self.dir, &file)?);
+            let (shown, text) = (shown(&self.dir.join(&file)), files.text(&self.dir, &file)?);
             self.gc_go = Some(parse(&shown, &text, go_rows)?);
         }
         let text = files.text(&self.dir, &record.file)?;
-        let shown = self.dir.join(&record.file).display().to_string();
+        let shown = shown(&self.dir.join(&record.file));
         let rows = match record.name.as_str() {
             crate::stride::EXPERIMENT => count(&mut self.stride, parse(&shown, &text, expected)?),
             crate::sharing::EXPERIMENT => count(&mut self.sharing, parse(&shown, &text, expected)?),
@@ -118,7 +124,7 @@ impl Run {
             crate::gc::EXPERIMENT => count(&mut self.gc, parse(&shown, &text, expected)?),
             crate::pool::EXPERIMENT => count(&mut self.pool, parse(&shown, &text, expected)?),
             name => {
-                let path = self.dir.join(MANIFEST).display().to_string();
+                let path = text::shown(&self.dir.join(MANIFEST));
                 return Err(RunsError::UnknownExperiment { path, name: name.into() });
             }
         };
@@ -164,7 +170,7 @@ fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>
         files.extend(go_file(record).map(|(file, _)| file));
     }
     match files.iter().find(|file| !pack::is_run_file_name(file)) {
-        Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
+        Some(file) => Err(RunsError::FileName { path: shown(manifest_path), file: visible(file) }),
         None => Ok(files),
     }
 }
@@ -182,9 +188,9 @@ fn go_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
 
 /// Parses a manifest, refusing other format versions by name.
 fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
-    let shown = path.display().to_string();
+    let shown = shown(path);
     let not_a_manifest =
-        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
+        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: visible(&error.to_string()) };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").map(|found| (found.as_u64(), found)) {
         Some((Some(version), _)) if version == u64::from(FORMAT_VERSION) => {}
@@ -192,6 +198,7 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
         Some((None, found)) => return Err(RunsError::VersionNotANumber { path: shown, found: found.to_string() }),
         None => return Err(RunsError::NoVersion { path: shown }),
     }
+    check::check_strings(path, &value)?;
     let manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
     check::check_manifest(path, &manifest)?;
     Ok(manifest)
@@ -212,7 +219,7 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
-        Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
+        Err(source) => return Err(RunsError::Read { path: shown(dir), source }),
     };
     let is_run = |path: &PathBuf| {
         path.join(MANIFEST).is_file() || path.extension().is_some_and(|extension| extension == pack::PACK_EXTENSION)
@@ -226,10 +233,16 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
 
 /// Reads every run in `paths`, in order: one that cannot be read is named in `skipped` with
 /// why, and the labels of those read are made unique ([`disambiguate`]), so legends and
-/// grouped tables never merge two runs.
+/// grouped tables never merge two runs. The runs read together hold at most
+/// [`crate::limits::saved::MAX_PAGE_BYTES`] of files: those past it are skipped, named.
 pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
     let mut found = FoundRuns::default();
+    let mut budget = budget::PageBudget::default();
     for path in paths {
+        if let Err(why) = budget.take(path) {
+            found.skipped.push(why);
+            continue;
+        }
         match Run::load(path) {
             Ok(run) => found.runs.push(run),
             Err(error) => found.skipped.push(error.to_string()),

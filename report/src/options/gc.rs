@@ -3,6 +3,7 @@
 use anyhow::Result;
 use contention::gc::{Config, GcRatio};
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
+use contention::ConfigError;
 
 use crate::cli::MeasureArgs;
 
@@ -28,6 +29,18 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     config.alloc_per_op_bytes = args.alloc_per_op.unwrap_or(config.alloc_per_op_bytes);
     config.ceiling_bytes = args.ceiling_bytes.unwrap_or(config.ceiling_bytes);
     config.trials = args.trials.unwrap_or(config.trials);
+    // A ceiling given alone is what is wrong when it is too small for the other sizes.
+    let smallest = config.smallest_ceiling_bytes();
+    if args.ceiling_bytes.is_some() && args.live_bytes.is_none() && args.alloc_per_op.is_none() {
+        if config.ceiling_bytes < smallest {
+            let allowed = format!(
+                "at least {smallest} bytes: the live graph ({} bytes) plus 4 spans per worker and one more, and \
+                 twice an operation's allocation ({} bytes)",
+                config.live_bytes, config.alloc_per_op_bytes
+            );
+            return Err(ConfigError::new("ceiling-bytes", config.ceiling_bytes, allowed).into());
+        }
+    }
     config.validate()?;
     Ok(config)
 }
