@@ -8,6 +8,7 @@
 mod cli;
 mod commands;
 mod experiment;
+mod flag_values;
 mod gc_go;
 mod json;
 mod markdown;
@@ -27,13 +28,18 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let result = options::Options::from_cli(cli::Cli::parse()).and_then(commands::execute);
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage::clap_failure(&error),
+    };
+    let result = options::Options::from_cli(cli).and_then(commands::execute);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             #[allow(clippy::print_stderr)] // the one place the CLI reports a failure
             {
-                eprintln!("error: {error:#}");
+                // Line breaks separate reasons; any other control character is shown, not sent.
+                eprintln!("error: {}", contention::runs::visible_lines(&format!("{error:#}")));
             }
             ExitCode::from(usage::exit_code(&error))
         }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use contention::harness::{Outcome, Progress};
+use contention::limits::saved::MAX_WRITTEN_TEXT_BYTES;
 use contention::present::machine::{assess, MachineRun};
 use contention::runs::{default_label, ExperimentRecord, Manifest, Run, State, MANIFEST};
 use contention::{Machine, RunError};
@@ -41,7 +42,8 @@ pub fn measure_into(
         let mut reporter = Reporter::new(experiment.name());
         if let Err(error) = measure(experiment, options, &mut run, &mut |event| reporter.update(event)) {
             // Best effort: the record already says `running`, which reads as interrupted too.
-            let _ = run.failed(format!("{error:#}"));
+            let failure = contention::runs::visible_lines(&format!("{error:#}"));
+            let _ = run.failed(contention::runs::clipped(&failure, MAX_WRITTEN_TEXT_BYTES));
             return Err(error.context(format!(
                 "{} failed; experiments finished before it are saved in {}",
                 experiment.name(),
@@ -151,6 +153,12 @@ fn prepare_output_folder(out: &Path) -> Result<()> {
     let probe = out.join(format!(".write-probe-{}", std::process::id()));
     fs::write(&probe, b"").map_err(|e| unwritable(&e))?;
     fs::remove_file(&probe).map_err(|e| unwritable(&e))?;
+    // Runs killed mid-write left temporary files; their folders are not written again.
+    crate::write::remove_stale_temporaries(out);
+    if let Ok(entries) = fs::read_dir(out) {
+        let folders = entries.filter_map(Result::ok).filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()));
+        folders.for_each(|folder| crate::write::remove_stale_temporaries(&folder.path()));
+    }
     Ok(())
 }
 

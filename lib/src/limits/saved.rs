@@ -30,5 +30,9 @@ pub const MAX_THREADS: u64 = super::MAX_CPUS as u64;
 /// as much as one pack may hold ([`crate::runs::pack::MAX_PACK_BYTES`]). A workshop's quick
 /// run is well under 1 MiB, so a room of a hundred laptops stays far below it.
 pub const MAX_PAGE_BYTES: u64 = 256 << 20;
-/// The longest string a manifest may hold (a failure text, a command line).
-pub const MAX_TEXT_BYTES: usize = 16 << 10;
+/// The longest string a manifest may hold (a failure text, a command line); the lab cuts
+/// what it writes to [`MAX_WRITTEN_TEXT_BYTES`].
+pub const MAX_TEXT_BYTES: usize = 64 << 10;
+/// The longest string the lab writes into a manifest (a command line of 10 000 thread
+/// counts is cut, saying so).
+pub const MAX_WRITTEN_TEXT_BYTES: usize = 16 << 10;

@@ -24,7 +24,7 @@ pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
 pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST};
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
-pub use text::{check_text, is_hidden, shown, visible, visible_lines};
+pub use text::{check_text, clipped, is_hidden, shown, visible, visible_lines};
 pub use values::{BadValue, CheckedRow};
 
 /// Every experiment a run may hold, in the report's order.

@@ -45,6 +45,21 @@ pub fn visible_lines(text: &str) -> String {
     escape(text, |c| matches!(c, '\n' | '\t'))
 }
 
+/// `text` cut to at most `max_bytes` bytes (at a character boundary), saying how much was
+/// cut: for text written into a run that must stay within what reading accepts
+/// ([`crate::limits::saved::MAX_TEXT_BYTES`]), such as a long command line.
+pub fn clipped(text: &str, max_bytes: usize) -> String {
+    if text.len() <= max_bytes {
+        return text.to_string();
+    }
+    let note = format!(" ... ({} bytes cut)", text.len());
+    let mut end = max_bytes.saturating_sub(note.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{note}", &text[..end])
+}
+
 /// A path as messages name it: [`visible`], so a file name cannot end a line or send an
 /// escape sequence.
 pub fn shown(path: &std::path::Path) -> String {
@@ -86,5 +101,8 @@ mod tests {
         assert_eq!(visible("a\u{1b}[31mb\u{7}\n"), "a\\u{1b}[31mb\\u{7}\\n");
         assert_eq!(visible("\u{202E}abc"), "\\u{202e}abc");
         assert_eq!(visible_lines("a\nb\u{1b}"), "a\nb\\u{1b}");
+        assert_eq!(clipped("short", 64), "short");
+        let long = clipped(&"é".repeat(100), 64);
+        assert!(long.len() <= 64 && long.ends_with(" ... (200 bytes cut)"), "{long}");
     }
 }

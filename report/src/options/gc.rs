@@ -6,6 +6,7 @@ use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::ConfigError;
 
 use crate::cli::MeasureArgs;
+use crate::usage::usage;
 
 /// The sweep's config from the flags; validated only when the sweep was asked for.
 pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
@@ -19,8 +20,9 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if !args.ratios.is_empty() {
         config.ratios = args.ratios.iter().map(|text| text.parse::<GcRatio>()).collect::<Result<_, _>>()?;
     }
-    if let Some(seconds) = args.seconds {
-        config.trial = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
+    if let Some(seconds) = &args.seconds {
+        config.trial = contention::limits::duration_from_seconds("seconds", seconds.value, MIN_TRIAL, MAX_TRIAL)
+            .map_err(|error| usage(format!("invalid seconds = {}: {}", seconds.text, error.allowed)))?;
     }
     if let Some(workload) = &args.workload {
         config.workload = workload.parse()?;

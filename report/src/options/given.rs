@@ -84,7 +84,8 @@ mod tests {
         let quick = MeasureArgs { quick: true, label: Some("a".into()), no_go: true, ..MeasureArgs::default() };
         assert_eq!(measure_flags(&quick), vec!["label", "quick", "no-go"]);
         assert!(!sized(&quick));
-        let trials = MeasureArgs { trials: Some(5), miss_wait_ms: vec![1.0, 2.0], ..MeasureArgs::default() };
+        let ms = |value: f64| crate::flag_values::Number { value, text: value.to_string() };
+        let trials = MeasureArgs { trials: Some(5), miss_wait_ms: vec![ms(1.0), ms(2.0)], ..MeasureArgs::default() };
         assert_eq!(measure_flags(&trials), vec!["trials", "miss-wait-ms"]);
         assert!(sized(&trials));
         let error = refuse_beside_saved_runs(&trials, false, "--from").unwrap_err().to_string();
