@@ -44,7 +44,8 @@ fn count(text: &str, high: u64, unit: &str) -> Result<usize, String> {
 pub fn threads(text: &str) -> Result<usize, String> {
     let most = contention::gc::MAX_THREADS as u64;
     let team = contention::stride::MAX_THREADS;
-    count(text, most, &format!("threads (stride, sharing and counters: at most {team})"))
+    whole(text, 1, most, || format!("1 to {team} threads for stride, sharing and counters, 1 to {most} for gc"))
+        .map(|threads| threads as usize)
 }
 
 pub fn strides(text: &str) -> Result<usize, String> {
@@ -161,7 +162,7 @@ mod tests {
 
     #[test]
     fn values_outside_every_experiment_s_range_are_refused_with_it() {
-        assert_eq!(threads("-1").unwrap_err(), "1 to 1024 threads (stride, sharing and counters: at most 256)");
+        assert_eq!(threads("-1").unwrap_err(), "1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc");
         assert_eq!(threads("4"), Ok(4));
         assert_eq!(trials("18446744073709551616").unwrap_err(), "1 to 10000 trials per case");
         assert_eq!(seconds("1e400").unwrap_err(), "0.001 to 600 seconds");

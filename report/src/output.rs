@@ -43,9 +43,9 @@ impl Format {
 /// Where to write `out`: `out` itself, or the file a symbolic link at `out` points to (the
 /// link stays, its target is replaced atomically). Refused: a name ending in '/', a folder,
 /// a FIFO, a socket, a device, a folder that does not exist or is not writable, and a file
-/// that one of `inputs` (run folders and packs the command reads) is or holds. `example`
-/// is a file name to suggest ("report.html").
-pub fn resolve_out(out: &Path, inputs: &[PathBuf], example: &str) -> Result<PathBuf> {
+/// that one of `inputs` (run folders and packs the command reads) is or holds. `what` is
+/// written ("report", "pack"); `example` is a file name to suggest ("report.html").
+pub fn resolve_out(out: &Path, inputs: &[PathBuf], what: &str, example: &str) -> Result<PathBuf> {
     let shown = contention::runs::shown(out);
     let fail = |reason: &str| usage(format!("invalid out = {shown}: {reason}"));
     if out.as_os_str().as_bytes().ends_with(b"/") && !out.is_dir() {
@@ -61,7 +61,7 @@ pub fn resolve_out(out: &Path, inputs: &[PathBuf], example: &str) -> Result<Path
     match std::fs::metadata(&target) {
         Ok(meta) if meta.is_dir() => return Err(fail(&format!("it is a folder; give a file name such as {example}"))),
         Ok(meta) if !meta.is_file() => {
-            return Err(fail(&format!("it is a {}; only regular files are written", kind(&meta))))
+            return Err(fail(&format!("it is a {}; the {what} is written only to regular files", kind(&meta))))
         }
         _ => {}
     }
