@@ -80,7 +80,7 @@ pub struct MeasureArgs {
     #[arg(long, value_name = "BYTES", value_parser = flag_values::padding)]
     pub padding: Option<usize>,
     /// Counters: the local-flush layout adds to the shared counter every K increments.
-    #[arg(long, value_name = "K", value_parser = flag_values::increments)]
+    #[arg(long, value_name = "K", value_parser = flag_values::flush_every)]
     pub flush_every: Option<u64>,
     /// Counters: cells of the striped (LongAdder-like) counter.
     #[arg(long, value_name = "N", value_parser = flag_values::stripes)]

@@ -58,6 +58,10 @@ pub fn increments(text: &str) -> Result<u64, String> {
     whole(text, 1, MAX_INCREMENTS_PER_TRIAL, || format!("1 to {MAX_INCREMENTS_PER_TRIAL} increments"))
 }
 
+pub fn flush_every(text: &str) -> Result<u64, String> {
+    whole(text, 1, MAX_INCREMENTS_PER_TRIAL, || format!("1 to {MAX_INCREMENTS_PER_TRIAL} increments between flushes"))
+}
+
 pub fn trials(text: &str) -> Result<usize, String> {
     count(text, MAX_TRIALS as u64, "trials per case")
 }
