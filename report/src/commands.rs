@@ -78,6 +78,7 @@ fn write_report(report: ReportOptions) -> Result<()> {
     if runs.is_empty() {
         return Err(usage(skipped.iter().map(|why| visible(why)).collect::<Vec<_>>().join("\n")));
     }
+    skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
     for run in &runs {
         run.notes.iter().for_each(|note| warn(&format!("{}: {}", run.label, note.text)));
     }

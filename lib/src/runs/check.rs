@@ -109,7 +109,9 @@ pub(super) fn check_strings(path: &Path, value: &serde_json::Value) -> Result<()
                 let too_long = (text.len() > MAX_TEXT_BYTES).then(|| format!("longer than {MAX_TEXT_BYTES} bytes"));
                 if let Some(why) = too_long.or_else(|| check_text(text, usize::MAX, true).err()) {
                     let field = if place.is_empty() { "(top)".to_string() } else { place };
-                    return Err(RunsError::Invalid { path: super::shown(path), field, message: why });
+                    let value = super::visible(&text.chars().take(80).collect::<String>());
+                    let message = format!("\"{value}\" {why}: text without control characters or bidirectional overrides");
+                    return Err(RunsError::Invalid { path: super::shown(path), field, message });
                 }
             }
             serde_json::Value::Array(items) => {
