@@ -39,6 +39,7 @@ pub mod fault;
 pub mod fitness;
 pub mod format;
 pub mod gc;
+pub mod group;
 pub mod harness;
 pub mod limits;
 pub mod machine;

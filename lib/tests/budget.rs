@@ -16,10 +16,18 @@ fn a_round_of_many_cases_stops_at_the_budget() {
     let trial = Duration::from_millis(2);
     let budget = Duration::from_millis(100);
     let started = Instant::now();
-    let outcome = interleaved_trials("test", &cases, 3, budget, &mut no_progress, |case| case.to_string(), |&case, _| {
-        std::thread::sleep(trial);
-        Ok(case)
-    })
+    let outcome = interleaved_trials(
+        "test",
+        &cases,
+        3,
+        budget,
+        &mut no_progress,
+        |case| case.to_string(),
+        |&case, _| {
+            std::thread::sleep(trial);
+            Ok(case)
+        },
+    )
     .unwrap();
     let elapsed = started.elapsed();
     assert!(outcome.budget_exhausted && !outcome.rows.is_empty());

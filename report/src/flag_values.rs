@@ -7,7 +7,9 @@
 
 use contention::gc::GcRatio;
 use contention::limits::cpus::{cpu_ids, cpu_list_allowed};
-use contention::limits::{max_heap_bytes, MAX_INCREMENTS_PER_TRIAL, MAX_ROWS, MAX_TRIAL, MAX_TRIALS, MAX_WAIT_MS, MIN_TRIAL};
+use contention::limits::{
+    max_heap_bytes, MAX_INCREMENTS_PER_TRIAL, MAX_ROWS, MAX_TRIAL, MAX_TRIALS, MAX_WAIT_MS, MIN_TRIAL,
+};
 use contention::pool::{MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN};
 
 /// A number as given on the command line: its value, and its text for messages (so
@@ -28,7 +30,12 @@ fn whole(text: &str, low: u64, high: u64, allowed: impl FnOnce() -> String) -> R
 }
 
 /// A finite decimal number within `range` (`open_low`: above its start, not at it).
-fn number(text: &str, (low, high): (f64, f64), open_low: bool, allowed: impl FnOnce() -> String) -> Result<Number, String> {
+fn number(
+    text: &str,
+    (low, high): (f64, f64),
+    open_low: bool,
+    allowed: impl FnOnce() -> String,
+) -> Result<Number, String> {
     let plain = !text.starts_with('+') && !text.trim_start_matches('-').starts_with(|c: char| c.is_ascii_alphabetic());
     let in_range = |value: f64| value.is_finite() && value <= high && (value > low || (!open_low && value == low));
     match text.parse::<f64>() {
@@ -51,7 +58,8 @@ pub fn threads(text: &str) -> Result<usize, String> {
 pub fn strides(text: &str) -> Result<usize, String> {
     let widest = contention::stride::MAX_ARENA_BYTES as u64;
     let allowed = || format!("multiples of 8 bytes from 8 to {widest} (the arena's size, over the threads)");
-    whole(text, 8, widest, allowed).and_then(|stride| if stride % 8 == 0 { Ok(stride as usize) } else { Err(allowed()) })
+    whole(text, 8, widest, allowed)
+        .and_then(|stride| if stride % 8 == 0 { Ok(stride as usize) } else { Err(allowed()) })
 }
 
 pub fn increments(text: &str) -> Result<u64, String> {
@@ -69,7 +77,8 @@ pub fn trials(text: &str) -> Result<usize, String> {
 pub fn padding(text: &str) -> Result<usize, String> {
     let most = contention::sharing::MAX_PADDING_BYTES as u64;
     let allowed = || format!("a power of two from 8 to {most} bytes (e.g. 64 or 128)");
-    whole(text, 8, most, allowed).and_then(|bytes| if bytes.is_power_of_two() { Ok(bytes as usize) } else { Err(allowed()) })
+    whole(text, 8, most, allowed)
+        .and_then(|bytes| if bytes.is_power_of_two() { Ok(bytes as usize) } else { Err(allowed()) })
 }
 
 pub fn stripes(text: &str) -> Result<usize, String> {

@@ -48,11 +48,12 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
     let Some(go_version) = go_version() else {
         return GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") };
     };
-    measure_with(config, go_version, dir, progress)
-        .unwrap_or_else(|error| {
-            let reason = contention::runs::visible_lines(&format!("{error:#}"));
-            GoStatus::Failed { reason: contention::runs::clipped(&reason, contention::limits::saved::MAX_WRITTEN_TEXT_BYTES) }
-        })
+    measure_with(config, go_version, dir, progress).unwrap_or_else(|error| {
+        let reason = contention::runs::visible_lines(&format!("{error:#}"));
+        GoStatus::Failed {
+            reason: contention::runs::clipped(&reason, contention::limits::saved::MAX_WRITTEN_TEXT_BYTES),
+        }
+    })
 }
 
 fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progress) -> Result<GoStatus> {

@@ -40,7 +40,9 @@ pub fn section(section: &Section) -> String {
     let findings: Vec<String> =
         section.findings.iter().map(|finding| format!("> {}", escape(&text::sentence(finding, comparing)))).collect();
     blocks.push(findings.join("\n>\n"));
-    blocks.extend(section.figures.iter().map(|figure| format!("*{}*\n\n{}", escape(&figure.caption), figure_text(&figure.text))));
+    blocks.extend(
+        section.figures.iter().map(|figure| format!("*{}*\n\n{}", escape(&figure.caption), figure_text(&figure.text))),
+    );
     blocks.extend(section.tables.iter().map(table));
     blocks.extend(section.notes.iter().map(|note| format!("_{}_", escape(&text::sentence(note, comparing)))));
     blocks.join("\n\n") + "\n"

@@ -16,7 +16,10 @@ fn bad_values_exit_2_naming_the_value() {
             &["--ratios", "100,fast"],
             "invalid ratios = fast: a whole percentage of at least 1 (GOGC-style, e.g. 100), or off",
         ),
-        (&["--threads", "0"], "invalid threads = 0: 1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc"),
+        (
+            &["--threads", "0"],
+            "invalid threads = 0: 1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc",
+        ),
         (&["--threads", "1,2,0"], "invalid threads = 0: 1 to 256 threads"),
         (&["--seconds", "0"], "invalid seconds = 0: 0.001 to 600 seconds"),
         (&["--seconds", "1e-12"], "invalid seconds = 1e-12: 0.001 to 600 seconds"),

@@ -150,3 +150,22 @@ fn a_run_s_files_are_read_only_as_regular_files_inside_its_folder() {
     assert!(!stdout(&output).contains("SECRET") && !stderr(&output).contains("SECRET"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_experiment_of_more_cases_than_a_page_shows_is_named_and_the_rest_renders_quickly() {
+    let dir = scratch("hostile-cases");
+    let mut files = fixture_files();
+    let text = file_mut(&mut files, "stride.csv");
+    let (header, first) = (text.lines().next().unwrap().to_string(), text.lines().nth(1).unwrap().to_string());
+    let rest = first.split_once(',').unwrap().1;
+    let rows: Vec<String> = (1..=8193u64).map(|stride| format!("{},{rest}", stride * 8)).collect();
+    *text = format!("{header}\n{}\n", rows.join("\n"));
+    let pack = write_pack(&dir, "cases.contention-pack", &files);
+    let (output, took) = timed(&["report", "--from", pack.to_str().unwrap(), "--out", "-"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(took < FEW_SECONDS, "{took:?}");
+    let expected = "stride.csv, line 8194: more than 8192 cases: at most 8192 per experiment";
+    assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+    assert!(html_section(&stdout(&output), "sharing").contains("<svg"), "the rest of the run renders");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

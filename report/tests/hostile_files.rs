@@ -26,7 +26,8 @@ fn no_output_may_name_an_input_of_the_same_command() {
     let manifest = run.join("manifest.json");
     let manifest_arg = manifest.to_str().unwrap();
     let before = (std::fs::read(&manifest).unwrap(), std::fs::read(&pack).unwrap());
-    let own_file = format!("invalid out = {manifest_arg}: it is a file of the run folder {run_arg}, which this command");
+    let own_file =
+        format!("invalid out = {manifest_arg}: it is a file of the run folder {run_arg}, which this command");
     refused(&["report", "--from", run_arg, "--out", manifest_arg], &own_file);
     refused(&["report", "--compare", pack_arg, run_arg, "--out", &format!("{run_arg}/stride.csv")], "it is a file of");
     refused(&["pack", run_arg, "-o", manifest_arg], &own_file);
@@ -46,7 +47,10 @@ fn messages_name_the_flag_the_value_as_given_and_what_is_allowed() {
     let cases: &[(&[&str], &str)] = &[
         (&["run", "gc", "--ceiling-bytes", "0"], "invalid ceiling-bytes = 0: 1 to "),
         (&["run", "gc", "--ceiling-bytes", "1000"], "invalid ceiling-bytes = 1000: at least "),
-        (&["run", "pool", "--rate", "18446744073709551616"], "invalid rate = 18446744073709551616: requests per second"),
+        (
+            &["run", "pool", "--rate", "18446744073709551616"],
+            "invalid rate = 18446744073709551616: requests per second",
+        ),
         (&["run", "pool", "--work-share", "1e-9"], "invalid work-share = 1e-9: a share from "),
         (&["run", "gc", "--seconds", "1e400"], "invalid seconds = 1e400: 0.001 to 600 seconds"),
         (&["run", "pool", "--queue-timeout-ms", "1e-9"], "invalid queue-timeout-ms = 1e-9: above 0 and at most 600000"),
@@ -69,7 +73,10 @@ fn messages_name_the_flag_the_value_as_given_and_what_is_allowed() {
     let crlf = dir.join("crlf.contention-pack");
     let pack = contention::runs::pack::encode(&fixture_files()).unwrap();
     std::fs::write(&crlf, pack.replace('\n', "\r\n")).unwrap();
-    refused(&["report", "--from", crlf.to_str().unwrap(), "--out", "-"], "its lines end in CR LF (Windows line endings)");
+    refused(
+        &["report", "--from", crlf.to_str().unwrap(), "--out", "-"],
+        "its lines end in CR LF (Windows line endings)",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -103,7 +110,17 @@ fn replaced_files_keep_their_mode_and_dead_writers_temporaries_go() {
     let killed = write_folder(&dir.join("runs"), "killed", &fixture_files());
     let stale = killed.join(".manifest.json.tmp-4194304");
     std::fs::write(&stale, "{").unwrap();
-    let output = contention(&["run", "stride", "--quick", "--iters", "1000", "--trials", "1", "--out", dir.join("runs").to_str().unwrap()]);
+    let output = contention(&[
+        "run",
+        "stride",
+        "--quick",
+        "--iters",
+        "1000",
+        "--trials",
+        "1",
+        "--out",
+        dir.join("runs").to_str().unwrap(),
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!stale.exists(), "the dead writer's temporary file is removed");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -48,7 +48,8 @@ fn markdown_escapes_labels_and_failure_texts() {
     edit_manifest(&mut script, |manifest| {
         manifest["label"] = "<script>alert(1)</script>".into();
         manifest["experiments"][1]["state"] = "failed".into();
-        manifest["experiments"][1]["failure"] = "<script>x</script>\n# injected\n| a | b |\n[x](javascript:alert(1))".into();
+        manifest["experiments"][1]["failure"] =
+            "<script>x</script>\n# injected\n| a | b |\n[x](javascript:alert(1))".into();
     });
     let mut link = fixture_files();
     edit_manifest(&mut link, |manifest| manifest["label"] = "[x](javascript:alert(1))".into());

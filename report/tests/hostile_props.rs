@@ -37,22 +37,48 @@ const CELLS: [&str; 22] = [
     "a\nb",
 ];
 
-const FILES: [&str; 9] =
-    ["manifest.json", "stride.csv", "sharing.csv", "counters.csv", "c2c.csv", "machine.csv", "gc.csv", "gc-go.csv", "pool.csv"];
+const FILES: [&str; 9] = [
+    "manifest.json",
+    "stride.csv",
+    "sharing.csv",
+    "counters.csv",
+    "c2c.csv",
+    "machine.csv",
+    "gc.csv",
+    "gc-go.csv",
+    "pool.csv",
+];
 
 /// What a hostile hand does to a run.
 #[derive(Debug, Clone)]
 enum Change {
     /// A cell of a CSV's data row (`line` counts from the first data row).
-    Cell { file: usize, line: usize, column: usize, value: String },
+    Cell {
+        file: usize,
+        line: usize,
+        column: usize,
+        value: String,
+    },
     Label(String),
     /// A manifest field set to a JSON value (`experiments[i]` fields and the machine's).
-    Field { path: usize, value: serde_json::Value },
+    Field {
+        path: usize,
+        value: serde_json::Value,
+    },
     /// A file cut to a fraction of its length.
-    Cut { file: usize, per_mille: usize },
-    Drop { file: usize },
+    Cut {
+        file: usize,
+        per_mille: usize,
+    },
+    Drop {
+        file: usize,
+    },
     /// Text inserted into a file at a fraction of its length.
-    Insert { file: usize, per_mille: usize, text: String },
+    Insert {
+        file: usize,
+        per_mille: usize,
+        text: String,
+    },
 }
 
 const FIELDS: [&str; 9] = [
@@ -122,7 +148,8 @@ fn apply(files: &mut Vec<(String, String)>, change: &Change) {
             if let Some(text) = text_of(files, *file) {
                 let header: Vec<String> = text.lines().next().unwrap_or("").split(',').map(String::from).collect();
                 if let Some(column) = header.get(column % header.len().max(1)) {
-                    if std::panic::catch_unwind(|| set_cell(text, line + 2, column, value)).map(|t| *text = t).is_err() {
+                    if std::panic::catch_unwind(|| set_cell(text, line + 2, column, value)).map(|t| *text = t).is_err()
+                    {
                         text.push_str(value);
                     }
                 }
@@ -152,7 +179,8 @@ fn apply(files: &mut Vec<(String, String)>, change: &Change) {
 
 /// [`edit_manifest`] when the manifest is still JSON; a mangled one is left as it is.
 fn edit_manifest_lenient(files: &mut [(String, String)], change: impl FnOnce(&mut serde_json::Value)) {
-    let parses = files.iter().any(|(n, t)| n == "manifest.json" && serde_json::from_str::<serde_json::Value>(t).is_ok());
+    let parses =
+        files.iter().any(|(n, t)| n == "manifest.json" && serde_json::from_str::<serde_json::Value>(t).is_ok());
     if parses {
         edit_manifest(files, change);
     }

@@ -50,10 +50,7 @@ fn extreme_values_exit_2_with_the_allowed_range_and_write_nothing() {
         (&["pool", "--capacity-seconds", "1e9"], "invalid capacity-seconds = 1e9: 0.001 to 600 seconds"),
         (&["pool", "--miss-wait-ms", "1e30,1e30"], "invalid miss-wait-ms = 1e30: milliseconds from 0 to 600000"),
         (&["pool", "--miss-wait-ms", "1e12,1e12", "--pool-sizes", "3"], WAIT_1E12),
-        (
-            &["pool", "--hit-wait-ms", "1e12,1e12"],
-            "invalid hit-wait-ms = 1e12: milliseconds from 0 to 600000",
-        ),
+        (&["pool", "--hit-wait-ms", "1e12,1e12"], "invalid hit-wait-ms = 1e12: milliseconds from 0 to 600000"),
         (&["pool", "--queue-timeout-ms", "1e30"], "at most 600000 milliseconds"),
         (&["pool", "--pool-sizes", "3,100000"], "invalid pool-sizes = 100000: 1 to 4096 threads"),
         (&["gc", "--live-bytes", "1000000000000", "--ceiling-bytes", "2000000000000"], HALF_OF_MEMORY),

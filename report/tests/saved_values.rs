@@ -66,7 +66,13 @@ fn values_no_measurement_gives_are_named_and_only_their_experiment_is_left_out()
             "stride.csv, line 2, column 'threads': expected a whole number >= 0, got '-2'",
         ),
         ("sharing.csv", 2, "threads", "0", "sharing.csv, line 2, column 'threads': 0: a whole number from 1 to 4096"),
-        ("c2c.csv", 2, "one_way_ns", "-3", "c2c.csv, line 2, column 'one_way_ns': -3: 0, or a number from 1e-12 to 1e15"),
+        (
+            "c2c.csv",
+            2,
+            "one_way_ns",
+            "-3",
+            "c2c.csv, line 2, column 'one_way_ns': -3: 0, or a number from 1e-12 to 1e15",
+        ),
     ];
     for (file, line, column, value, reason) in cases {
         let run = fixture_copy("values");

@@ -229,6 +229,18 @@ impl Config {
         self.validate_sizes()?;
         crate::limits::check_trials(self.trials, 1)?;
         crate::limits::check_rows("trials", self.threads.len().saturating_mul(self.ratios.len()), self.trials)?;
+        let distinct = |mut keys: Vec<u64>| {
+            keys.sort_unstable();
+            keys.dedup();
+            keys.len()
+        };
+        let threads = distinct(self.threads.iter().map(|&threads| threads as u64).collect());
+        let ratios = distinct(self.ratios.iter().map(|ratio| ratio.order_key()).collect());
+        crate::limits::check_cases(
+            "threads",
+            threads.saturating_mul(ratios),
+            &format!("cells ({threads} thread counts x {ratios} ratios)"),
+        )?;
         crate::limits::check_warmup_and_budget(self.warmup, self.budget)
     }
 

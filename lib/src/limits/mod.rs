@@ -98,6 +98,20 @@ pub fn check_rows(field: &'static str, cells: usize, trials: usize) -> Result<()
     }
 }
 
+/// At most [`saved::MAX_CASES`] cases in one experiment (what a saved run may hold); the
+/// error names the cases the lists made.
+pub fn check_cases(field: &'static str, cases: usize, what: &str) -> Result<(), ConfigError> {
+    if cases <= saved::MAX_CASES {
+        return Ok(());
+    }
+    let most = saved::MAX_CASES;
+    Err(ConfigError::new(
+        field,
+        format!("{cases} {what}"),
+        format!("at most {most} cases per experiment: sweep fewer values"),
+    ))
+}
+
 /// `value` within `low..=high`, or an error naming `field`, the value and the range, with
 /// `unit` after it ("1 to 10000 trials").
 pub fn check_range<T: PartialOrd + Display>(

@@ -12,6 +12,8 @@
 //! - Counts are whole numbers from 1 to [`MAX_COUNT`] ([`super::MAX_INCREMENTS_PER_TRIAL`]);
 //!   thread and CPU counts from 1 to [`super::MAX_CPUS`]; CPU ids below it
 //!   ([`super::cpus`]).
+//! - An experiment holds at most [`MAX_CASES`] cases, so the work of a page grows with its
+//!   rows, not with their square.
 //! - A page holds at most [`MAX_PAGE_BYTES`] of run files, all runs together (see
 //!   [`crate::runs::load_all`]): its memory stays within a small multiple of that.
 //! - Text from outside (labels, host names, failure texts) holds no control characters
@@ -26,6 +28,10 @@ pub const MAX_AMOUNT: f64 = 1e15;
 pub const MAX_COUNT: u64 = super::MAX_INCREMENTS_PER_TRIAL;
 /// The most threads (or CPUs) a row may count.
 pub const MAX_THREADS: u64 = super::MAX_CPUS as u64;
+/// The most cases (strides, pairs of CPUs, GC cells, pool cases) one experiment may hold:
+/// a page shows a row per case, and eight thousand already make a table no one reads (a
+/// core-to-core matrix of 128 CPUs has 8128 pairs). Configs are held to it too.
+pub const MAX_CASES: usize = 8192;
 /// The most bytes of run files one page (one `report`, one room) reads, all runs together:
 /// as much as one pack may hold ([`crate::runs::pack::MAX_PACK_BYTES`]). A workshop's quick
 /// run is well under 1 MiB, so a room of a hundred laptops stays far below it.

@@ -67,7 +67,8 @@ fn check_machine(path: &Path, manifest: &Manifest) -> Result<(), RunsError> {
         message,
     };
     if !manifest.label.is_empty() {
-        check_label(&manifest.label).map_err(|error| invalid("label", format!("{}: {}", error.value, error.allowed)))?;
+        check_label(&manifest.label)
+            .map_err(|error| invalid("label", format!("{}: {}", error.value, error.allowed)))?;
     }
     let machine = &manifest.machine;
     let hostname = &machine.hostname;
@@ -110,7 +111,8 @@ pub(super) fn check_strings(path: &Path, value: &serde_json::Value) -> Result<()
                 if let Some(why) = too_long.or_else(|| check_text(text, usize::MAX, true).err()) {
                     let field = if place.is_empty() { "(top)".to_string() } else { place };
                     let value = super::visible(&text.chars().take(80).collect::<String>());
-                    let message = format!("\"{value}\" {why}: text without control characters or bidirectional overrides");
+                    let message =
+                        format!("\"{value}\" {why}: text without control characters or bidirectional overrides");
                     return Err(RunsError::Invalid { path: super::shown(path), field, message });
                 }
             }

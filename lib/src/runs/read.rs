@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::values::CheckedRow;
 use super::RunsError;
+use crate::limits::saved::MAX_CASES;
 
 /// Reads `path` into rows of type `R` (fields named like the columns), each value checked
 /// ([`CheckedRow`]). When `expected_rows` is given, a different count is refused: the file
@@ -48,7 +49,13 @@ pub fn parse_counted<R: DeserializeOwned + CheckedRow>(
 /// measurement could give is named by file, line and column.
 pub fn parse_checked<R: DeserializeOwned + CheckedRow>(file: &str, text: &str) -> Result<Vec<R>, RunsError> {
     let rows: Vec<R> = parse_rows(file, text)?;
+    let mut cases = std::collections::HashSet::new();
     for (index, row) in rows.iter().enumerate() {
+        if cases.insert(row.case_key()) && cases.len() > MAX_CASES {
+            let message =
+                format!("more than {MAX_CASES} cases: at most {MAX_CASES} per experiment, as many as a page shows");
+            return Err(RunsError::Csv { file: file.into(), line: index + 2, column: None, message });
+        }
         row.check().map_err(|bad| RunsError::Csv {
             file: file.into(),
             // Line 1 is the header; the lab writes one row per line.
@@ -172,7 +179,8 @@ mod tests {
             cells[index] = cell;
             let text = format!("{HEADER}\n{}\n", cells.join(","));
             let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
-            let expected = format!("stride.csv, line 2, column '{column}': expected a number in decimal digits, got '{cell}'");
+            let expected =
+                format!("stride.csv, line 2, column '{column}': expected a number in decimal digits, got '{cell}'");
             assert_eq!(error, expected);
         }
     }
@@ -199,7 +207,10 @@ mod tests {
         assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': 1e-320: 0, or a number from 1e-12 to 1e15");
         let text = format!("{HEADER}\n8,2,0,5,100,5000,25,true,0-100000,true,1,2\n");
         let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert!(error.starts_with("stride.csv, line 2, column 'cpus': '0-100000': CPU 100000 is above 4095"), "{error}");
+        assert!(
+            error.starts_with("stride.csv, line 2, column 'cpus': '0-100000': CPU 100000 is above 4095"),
+            "{error}"
+        );
     }
 
     #[test]

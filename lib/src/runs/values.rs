@@ -45,6 +45,12 @@ pub trait CheckedRow {
     fn probabilities(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
     }
+    /// Which case of its experiment the row belongs to (a stride, a pair of CPUs, a GC
+    /// cell), hashed: a file may hold at most [`crate::limits::saved::MAX_CASES`] of them.
+    /// Experiments with a fixed set of cases need not say.
+    fn case_key(&self) -> u64 {
+        0
+    }
 
     /// The first value this row cannot hold, in the order probabilities, counts, threads,
     /// CPU ids, CPU lists, text, amounts.
@@ -145,6 +151,7 @@ macro_rules! checked_row {
         $(, cpu_lists: [$($list:ident),*])?
         $(, texts: [$($text:ident),*])?
         $(, probabilities: [$($p:ident),*])?
+        $(, cases: $keyed:ident)?
     ) => {
         impl CheckedRow for $row {
             fn counts(&self) -> Vec<(&'static str, u64)> {
@@ -174,28 +181,41 @@ macro_rules! checked_row {
             $(fn probabilities(&self) -> Vec<(&'static str, f64)> {
                 vec![$((stringify!($p), self.$p)),*]
             })?
+
+            $(fn case_key(&self) -> u64 {
+                // `cases: keyed`: the row's case is its [`CaseKey`].
+                let _ = stringify!($keyed);
+                CaseKey::key(self)
+            })?
         }
     };
 }
 
 checked_row!(
-    crate::stride::Row, counts: [stride_bytes], amounts: [ns_per_op], threads: [threads], cpu_lists: [cpus]
+    crate::stride::Row, counts: [stride_bytes], amounts: [ns_per_op], threads: [threads], cpu_lists: [cpus],
+    cases: keyed
 );
 checked_row!(crate::sharing::Row, counts: [], amounts: [ns_per_increment], threads: [threads], cpu_lists: [cpus]);
 checked_row!(
     crate::counters::Row, counts: [cells], amounts: [ns_per_increment], threads: [threads], cpu_lists: [cpus]
 );
-checked_row!(crate::c2c::Row, counts: [round_trips], amounts: [one_way_ns], cpu_ids: [cpu_a, cpu_b]);
-checked_row!(crate::fitness::Row, counts: [], amounts: [ns_per_op], threads: [threads], cpu_lists: [cpus]);
 checked_row!(
-    crate::gc::Row, counts: [], amounts: [ops_per_sec, cycles_per_sec, pause_share], threads: [threads, mark_workers]
+    crate::c2c::Row, counts: [round_trips], amounts: [one_way_ns], cpu_ids: [cpu_a, cpu_b], cases: keyed
+);
+checked_row!(
+    crate::fitness::Row, counts: [], amounts: [ns_per_op], threads: [threads], cpu_lists: [cpus], cases: keyed
+);
+checked_row!(
+    crate::gc::Row, counts: [], amounts: [ops_per_sec, cycles_per_sec, pause_share], threads: [threads, mark_workers],
+    cases: keyed
 );
 checked_row!(
     crate::gc::GoRow,
     counts: [],
     amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op],
     threads: [threads],
-    texts: [go_version, pause_metric]
+    texts: [go_version, pause_metric],
+    cases: keyed
 );
 checked_row!(
     crate::pool::Row,
@@ -206,8 +226,39 @@ checked_row!(
         switch_cost_ns
     ],
     threads: [pool_threads, cpus],
-    probabilities: [hit_rate]
+    probabilities: [hit_rate],
+    cases: keyed
 );
+
+/// Implements [`CheckedRow::case_key`]'s hash from the fields that make a row's case.
+fn hash_case(key: impl std::hash::Hash) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
+}
+
+/// Which case a row of each experiment with an open-ended set of cases belongs to.
+macro_rules! case_key {
+    ($row:ty, |$r:ident| $key:expr) => {
+        impl CaseKey for $row {
+            fn key(&self) -> u64 {
+                let $r = self;
+                hash_case($key)
+            }
+        }
+    };
+}
+
+/// The case of a row, for [`CheckedRow::case_key`].
+trait CaseKey {
+    fn key(&self) -> u64;
+}
+
+case_key!(crate::stride::Row, |row| row.stride_bytes);
+case_key!(crate::c2c::Row, |row| (row.cpu_a, row.cpu_b));
+case_key!(crate::fitness::Row, |row| row.threads);
+case_key!(crate::gc::Row, |row| (row.threads, row.ratio));
+case_key!(crate::gc::GoRow, |row| (row.threads, row.ratio));
+case_key!(crate::pool::Row, |row| (row.variant, (row.hit_rate + 0.0).to_bits(), row.pool_threads, row.db_connections));
 
 #[cfg(test)]
 mod tests {

@@ -31,8 +31,11 @@ pub fn set_cell(text: &str, line: usize, column: &str, value: &str) -> String {
     writer.write_record(&headers).unwrap();
     for (row, record) in reader.records().enumerate() {
         let record = record.unwrap();
-        let cells: Vec<&str> =
-            record.iter().enumerate().map(|(i, cell)| if row + 2 == line && i == index { value } else { cell }).collect();
+        let cells: Vec<&str> = record
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| if row + 2 == line && i == index { value } else { cell })
+            .collect();
         writer.write_record(cells).unwrap();
     }
     String::from_utf8(writer.into_inner().unwrap()).unwrap()
