@@ -24,8 +24,10 @@ pub fn execute(options: Options) -> Result<()> {
         }
         Options::Report(report) => write_report(report),
         Options::Pack { run, out, default_name } => {
-            let target =
-                out.as_deref().map(|out| resolve_out(out, &[run.clone()], "pack", &default_name)).transpose()?;
+            let target = out
+                .as_deref()
+                .map(|out| resolve_out(out, std::slice::from_ref(&run), "pack", &default_name))
+                .transpose()?;
             // A run that would not load is bad input: it is not packed.
             let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
             match (&target, &out) {

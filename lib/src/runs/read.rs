@@ -78,7 +78,7 @@ pub fn parse_rows<R: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<R>,
         let line = index + 2;
         let record = record.map_err(|error| malformed(file, line, &error))?;
         if let Some(index) = record.iter().position(written_in_another_base) {
-            let column = headers.get(index).map(|column| super::visible(column));
+            let column = headers.get(index).map(super::visible);
             let cell = super::visible(record.get(index).unwrap_or(""));
             let message = format!("expected a number in decimal digits, got '{cell}'");
             return Err(RunsError::Csv { file: file.into(), line, column, message });

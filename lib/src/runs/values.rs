@@ -120,7 +120,7 @@ fn amount(column: &'static str, value: f64) -> Result<(), BadValue> {
 /// run to many digits ("1e-320", not 320 zeros).
 fn number_text(value: f64) -> String {
     let magnitude = value.abs();
-    if magnitude != 0.0 && (magnitude < 1e-6 || magnitude >= 1e16) {
+    if magnitude != 0.0 && !(1e-6..1e16).contains(&magnitude) {
         format!("{value:e}")
     } else {
         value.to_string()

@@ -33,15 +33,14 @@ pub fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     config.trials = args.trials.unwrap_or(config.trials);
     // A ceiling given alone is what is wrong when it is too small for the other sizes.
     let smallest = config.smallest_ceiling_bytes();
-    if args.ceiling_bytes.is_some() && args.live_bytes.is_none() && args.alloc_per_op.is_none() {
-        if config.ceiling_bytes < smallest {
-            let allowed = format!(
-                "at least {smallest} bytes: the live graph ({} bytes) plus 4 spans per worker and one more, and \
-                 twice an operation's allocation ({} bytes)",
-                config.live_bytes, config.alloc_per_op_bytes
-            );
-            return Err(ConfigError::new("ceiling-bytes", config.ceiling_bytes, allowed).into());
-        }
+    let ceiling_alone = args.ceiling_bytes.is_some() && args.live_bytes.is_none() && args.alloc_per_op.is_none();
+    if ceiling_alone && config.ceiling_bytes < smallest {
+        let allowed = format!(
+            "at least {smallest} bytes: the live graph ({} bytes) plus 4 spans per worker and one more, and twice \
+             an operation's allocation ({} bytes)",
+            config.live_bytes, config.alloc_per_op_bytes
+        );
+        return Err(ConfigError::new("ceiling-bytes", config.ceiling_bytes, allowed).into());
     }
     config.validate()?;
     Ok(config)
