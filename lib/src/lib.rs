@@ -50,6 +50,7 @@ pub mod fault;
 pub mod fitness;
 pub mod format;
 pub mod gc;
+pub mod group;
 pub mod harness;
 pub mod limits;
 pub mod locks;

@@ -129,16 +129,11 @@ pub(crate) fn online_cpus() -> Option<usize> {
     parse_cpu_list(&read_text("/sys/devices/system/cpu/online")?).map(|cpus| cpus.len())
 }
 
-/// Parses a sysfs CPU list such as "0-3,8,10-11".
+/// Parses a sysfs CPU list such as "0-3,8,10-11"; `None` for anything
+/// [`crate::limits::cpus::cpu_ids`] refuses (ids above 4095 among them, refused before any
+/// range is expanded).
 pub fn parse_cpu_list(list: &str) -> Option<Vec<usize>> {
-    let mut cpus = Vec::new();
-    for part in list.trim().split(',').filter(|part| !part.is_empty()) {
-        match part.split_once('-') {
-            Some((first, last)) => cpus.extend(first.trim().parse::<usize>().ok()?..=last.trim().parse().ok()?),
-            None => cpus.push(part.trim().parse().ok()?),
-        }
-    }
-    Some(cpus)
+    crate::limits::cpus::cpu_ids(list).ok()
 }
 
 pub(crate) fn smt_sibling_groups(logical: usize) -> Vec<String> {

@@ -7,6 +7,7 @@
 
 mod cli;
 mod commands;
+mod flag_values;
 mod gc_go;
 mod json;
 mod locks_java;
@@ -25,8 +26,14 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let matches = cli::Cli::command().get_matches();
-    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let matches = match cli::Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => return usage::clap_failure(&error),
+    };
+    let cli = match cli::Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => return usage::clap_failure(&error),
+    };
     let given = options::given::measure_flags(&matches);
     let result = options::Options::from_cli(cli, &given).and_then(commands::execute);
     match result {
@@ -34,7 +41,8 @@ fn main() -> ExitCode {
         Err(error) => {
             #[allow(clippy::print_stderr)] // the one place the CLI reports a failure
             {
-                eprintln!("error: {error:#}");
+                // Line breaks separate reasons; any other control character is shown, not sent.
+                eprintln!("error: {}", contention::runs::visible_lines(&format!("{error:#}")));
             }
             ExitCode::from(usage::exit_code(&error))
         }

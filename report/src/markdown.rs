@@ -1,17 +1,20 @@
 //! The report as markdown, for pasting into an issue or a chat: the same sections as the
-//! page, tables as GitHub tables, figures as their caption and text stand-in.
+//! page, tables as GitHub tables, figures as their caption and text stand-in. Every text
+//! is escaped ([`escape`]): a label or a failure text from a pack can add no HTML, no link,
+//! no heading and no table row.
 
 use contention::present::{text, Section, Table};
 
 /// The whole report: title, summary, then every section.
 pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[Section]) -> String {
-    let mut out = format!("# {title}\n\nMeasured on {}.\n\n", machines.join(", "));
+    let machines: Vec<String> = machines.iter().map(|machine| escape(machine)).collect();
+    let mut out = format!("# {}\n\nMeasured on {}.\n\n", escape(title), machines.join(", "));
     for why in skipped {
-        out.push_str(&format!("_Skipped: {why}_\n\n"));
+        out.push_str(&format!("_Skipped: {}_\n\n", escape(why)));
     }
     out.push_str("## Summary\n\n");
     for section in sections {
-        out.push_str(&format!("- **{}**: {}\n", section.title, section.summary()));
+        out.push_str(&format!("- **{}**: {}\n", escape(section.title), escape(&section.summary())));
     }
     for section in sections {
         out.push('\n');
@@ -23,11 +26,12 @@ pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[
 /// One section: the article's story (the lib's markdown, as written), what the article reported, its status in saved runs, the findings as quotes,
 /// figures, tables, notes.
 pub fn section(section: &Section) -> String {
-    let mut blocks = vec![format!("## {}", section.title)];
+    let mut blocks = vec![format!("## {}", escape(section.title))];
+    // The lib's own prose is markdown written for this: it goes as written.
     blocks.extend(section.prose.iter().cloned());
-    blocks.extend(section.article.iter().cloned());
+    blocks.extend(section.article.iter().map(|paragraph| escape(paragraph)));
     blocks.extend(section.article_tables.iter().map(table));
-    blocks.extend(section.status.iter().map(|status| format!("**{}**", status.text)));
+    blocks.extend(section.status.iter().map(|status| format!("**{}**", escape(&status.text))));
     if !section.measured() {
         if section.status.is_empty() {
             blocks.push(format!("Not measured. Run `contention run {}` to measure it.", section.experiment));
@@ -36,11 +40,13 @@ pub fn section(section: &Section) -> String {
     }
     let comparing = section.comparing();
     let findings: Vec<String> =
-        section.findings.iter().map(|finding| format!("> {}", text::sentence(finding, comparing))).collect();
+        section.findings.iter().map(|finding| format!("> {}", escape(&text::sentence(finding, comparing)))).collect();
     blocks.push(findings.join("\n>\n"));
-    blocks.extend(section.figures.iter().map(|figure| format!("*{}*\n\n{}", figure.caption, figure.text)));
+    blocks.extend(
+        section.figures.iter().map(|figure| format!("*{}*\n\n{}", escape(&figure.caption), figure_text(&figure.text))),
+    );
     blocks.extend(section.tables.iter().map(table));
-    blocks.extend(section.notes.iter().map(|note| format!("_{}_", text::sentence(note, comparing))));
+    blocks.extend(section.notes.iter().map(|note| format!("_{}_", escape(&text::sentence(note, comparing)))));
     blocks.join("\n\n") + "\n"
 }
 
@@ -57,7 +63,7 @@ pub fn table(table: &Table) -> String {
     let rule: Vec<&str> = table.columns.iter().map(|column| if column.numeric { "---:" } else { "---" }).collect();
     let mut lines = Vec::new();
     if !table.caption.is_empty() {
-        lines.push(format!("**{}**", table.caption));
+        lines.push(format!("**{}**", escape(&table.caption)));
         lines.push(String::new());
     }
     lines.push(format!("| {} |", header.join(" | ")));
@@ -69,9 +75,29 @@ pub fn table(table: &Table) -> String {
     lines.join("\n")
 }
 
-/// A pipe would end a cell early.
-fn escape(text: &str) -> String {
-    text.replace('|', "\\|")
+/// A figure's text stand-in: its lines kept, each escaped.
+fn figure_text(text: &str) -> String {
+    text.lines().map(escape).collect::<Vec<_>>().join("\n")
+}
+
+/// `text` as markdown that shows it literally, on one line: every character markdown could
+/// read as markup (emphasis, code, links, images, raw HTML, headings, table cells, entity
+/// references) is backslash-escaped, line breaks become spaces so nothing can start a
+/// heading or a row, bare URLs are broken so they are not linked, and control characters
+/// are written out.
+pub fn escape(text: &str) -> String {
+    let one_line: String =
+        text.chars().map(|c| if matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}') { ' ' } else { c }).collect();
+    let one_line = contention::runs::visible(&one_line);
+    let mut escaped = String::with_capacity(one_line.len() + 8);
+    for c in one_line.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' | '~' | '&' | '$') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    // GitHub links "https://..." and "www." in plain text: an escaped character breaks both.
+    escaped.replace("://", ":\\/\\/").replace("www.", "www\\.")
 }
 
 #[cfg(test)]
@@ -91,7 +117,7 @@ mod tests {
             rows: vec![vec![Cell::from("a"), Cell::from("5")]],
         });
         let text = self::section(&section);
-        assert!(text.contains("> A | B."), "{text}");
+        assert!(text.contains("> A \\| B."), "{text}");
         assert!(text.contains("**Times**\n\n| case | vm: ms |\n| --- | ---: |\n| a | 5 |"), "{text}");
     }
 
@@ -99,5 +125,17 @@ mod tests {
     fn an_unmeasured_section_says_how_to_measure_it() {
         let text = section(&Section::new("gc", "GC"));
         assert!(text.contains("Run `contention run gc`"), "{text}");
+    }
+
+    #[test]
+    fn text_from_outside_adds_no_markup() {
+        assert_eq!(escape("<script>alert(1)</script>"), "\\<script\\>alert(1)\\</script\\>");
+        assert_eq!(escape("[x](javascript:alert(1))"), "\\[x\\](javascript:alert(1))");
+        assert_eq!(escape("a\n# heading\n| row |"), "a \\# heading \\| row \\|");
+        assert_eq!(escape("see https://evil.example"), "see https:\\/\\/evil.example");
+        assert_eq!(escape("bell\u{7}"), "bell\\\\u{7}");
+        let page = render("<b>t</b>", &["[x](javascript:alert(1))".into()], &["<img src=x>\n# x".into()], &[]);
+        assert!(!page.contains("<b>") && !page.contains("[x]") && !page.contains("\n# x"), "{page}");
+        assert!(page.contains("Measured on \\[x\\](javascript:alert(1))."), "{page}");
     }
 }

@@ -233,4 +233,6 @@ pub struct Row {
     pub cpus: String,
 }
 
-crate::checked::checked_row!(Row, counts: [threads, cells], amounts: [ns_per_increment]);
+crate::checked::checked_row!(
+    Row, counts: [cells], amounts: [ns_per_increment], threads: [threads], cpu_lists: [cpus]
+);

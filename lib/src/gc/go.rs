@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::GcRatio;
-use super::summary::{cell_keys, MIN_CYCLES_TO_JUDGE};
+use super::summary::MIN_CYCLES_TO_JUDGE;
 use crate::stats::Summary;
 
 /// Where the Go rows go in a run folder.
@@ -45,10 +45,14 @@ pub struct GoRow {
     pub verified: bool,
 }
 
-crate::checked::checked_row!(GoRow,
-    counts: [threads],
+crate::checked::checked_row!(
+    GoRow,
+    counts: [],
     amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op],
-    checked: [verified]
+    threads: [threads],
+    texts: [go_version, pause_metric],
+    checked: [verified],
+    cases: |row| (row.threads, row.ratio)
 );
 
 /// The Go trials of one (threads, ratio) cell.
@@ -68,10 +72,10 @@ pub struct GoCell {
 
 /// Groups Go rows by cell, ordered by threads then ratio (`off` last).
 pub fn summarize_go(rows: &[GoRow]) -> Vec<GoCell> {
-    cell_keys(rows, |row| (row.threads, row.ratio))
+    crate::group::by_key(rows, |row| (row.threads, row.ratio.order_key()))
         .into_iter()
-        .filter_map(|(threads, ratio)| {
-            let group: Vec<&GoRow> = rows.iter().filter(|row| row.threads == threads && row.ratio == ratio).collect();
+        .filter_map(|((threads, _), group)| {
+            let ratio = group.first()?.ratio;
             let of = |value: fn(&GoRow) -> f64| Summary::of(&group.iter().map(|row| value(row)).collect::<Vec<_>>());
             let cycles = group.iter().map(|row| row.cycles).sum();
             Some(GoCell {

@@ -31,7 +31,7 @@ pub mod trigger;
 mod verify;
 pub mod workload;
 
-pub use config::{default_thread_counts, Config, GcRatio, Workload};
+pub use config::{default_thread_counts, Config, GcRatio, Workload, MAX_THREADS};
 pub use findings::{curve_findings, pacing_findings, CurveFindings};
 pub use go::{summarize_go, GoCell, GoRow, GO_CSV};
 pub use run::{run, Row};

@@ -62,7 +62,10 @@ pub struct Row {
     pub pinned: bool,
 }
 
-crate::checked::checked_row!(Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
+crate::checked::checked_row!(
+    Row, counts: [], amounts: [ops_per_sec, cycles_per_sec, pause_share], threads: [threads, mark_workers],
+    cases: |row| (row.threads, row.ratio)
+);
 
 /// Everything a trial measured, before it becomes a row.
 pub(super) struct MeasuredTrial<'a> {

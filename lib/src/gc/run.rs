@@ -59,6 +59,10 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             return Ok(Outcome { rows, budget_exhausted: true });
         }
         for &(threads, ratio) in &cells {
+            // Within a round too: a long list of cells stops at the budget, one trial late at most.
+            if !rows.is_empty() && started.elapsed() >= config.budget {
+                return Ok(Outcome { rows, budget_exhausted: true });
+            }
             rows.push(measure(&trial, &mut pool, (threads, ratio), round)?);
             progress(&ProgressEvent {
                 experiment: EXPERIMENT,

@@ -34,24 +34,15 @@ pub struct CellSummary {
     pub all_pinned: bool,
 }
 
-/// The distinct (threads, ratio) cells of some rows, ordered by threads then ratio (`off` last).
-pub fn cell_keys<R>(rows: &[R], key: impl Fn(&R) -> (u64, GcRatio)) -> Vec<(u64, GcRatio)> {
-    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(key).collect();
-    cells.sort_by_key(|&(threads, ratio)| (threads, ratio.order_key()));
-    cells.dedup();
-    cells
-}
-
 /// Groups rows by cell, ordered by threads then ratio (`off` last).
 pub fn summarize(rows: &[Row]) -> Vec<CellSummary> {
-    cell_keys(rows, |row| (row.threads, row.ratio))
+    crate::group::by_key(rows, |row| (row.threads, row.ratio.order_key()))
         .into_iter()
-        .filter_map(|(threads, ratio)| summarize_cell(rows, threads, ratio))
+        .filter_map(|((threads, _), group)| summarize_cell(&group, threads, group.first()?.ratio))
         .collect()
 }
 
-fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSummary> {
-    let group: Vec<&Row> = rows.iter().filter(|row| row.threads == threads && row.ratio == ratio).collect();
+fn summarize_cell(group: &[&Row], threads: u64, ratio: GcRatio) -> Option<CellSummary> {
     let of = |value: fn(&Row) -> f64| Summary::of(&group.iter().map(|row| value(row)).collect::<Vec<_>>());
     let stop_shares: Vec<f64> = group
         .iter()

@@ -75,10 +75,13 @@ pub struct JavaRow {
 
 crate::checked::checked_row!(
     JavaRow,
-    counts: [threads, ops],
+    counts: [ops],
     amounts: [ns_per_op, ops_per_sec],
+    threads: [threads],
+    texts: [guard, java_version],
     probabilities: [read_share, min_share, max_share, blocked_share],
-    checked: [verified]
+    checked: [verified],
+    cases: |row| (row.case, row.primitive, row.threads, (row.read_share + 0.0).to_bits())
 );
 
 /// The trials of one JVM cell.

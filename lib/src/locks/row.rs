@@ -61,9 +61,12 @@ pub struct Row {
 
 crate::checked::checked_row!(
     Row,
-    counts: [threads, ops, logical_cpus],
+    counts: [ops],
     amounts: [ns_per_op, ops_per_sec, wait_ms],
-    probabilities: [read_share, min_share, max_share, blocked_share]
+    threads: [threads, logical_cpus],
+    cpu_lists: [cpus],
+    probabilities: [read_share, min_share, max_share, blocked_share],
+    cases: |row| (row.case, row.primitive, row.threads, (row.read_share + 0.0).to_bits())
 );
 
 /// What one worker reports when it finishes.

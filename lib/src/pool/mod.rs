@@ -43,7 +43,10 @@ mod validate;
 
 pub use arrivals::{schedule, Load, Request};
 pub use closed::{ClosedLoop, Feed};
-pub use config::{Config, Variant, ARTICLE_CORES, ARTICLE_QPS, DB_CONNECTIONS_PER_CPU, MAX_POOL_THREADS};
+pub use config::{
+    Config, Variant, ARTICLE_CORES, ARTICLE_QPS, DB_CONNECTIONS_PER_CPU, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS,
+    MAX_REQUESTS_PER_RUN,
+};
 pub use explain::why_big_pools;
 pub use finding::{finding, findings, MIN_TRIALS_FOR_CLAIM};
 pub use metrics::{resident_bytes, ProcessUsage};

@@ -84,14 +84,18 @@ pub struct Row {
     pub switch_probe_pinned: bool,
 }
 
-crate::checked::checked_row!(Row,
-    counts: [pool_threads, cpus],
+crate::checked::checked_row!(
+    Row,
+    counts: [],
     amounts: [
         offered_rate_per_s, mean_wait_ms, queue_timeout_ms, completed_per_s, capacity_per_sec, mean_ms, p50_ms,
         p99_ms, p999_ms, max_ms, hit_p99_ms, miss_p99_ms, lock_wait_ms, db_wait_ms, run_delay_ms, cpu_share,
         switch_cost_ns
     ],
-    probabilities: [hit_rate]);
+    threads: [pool_threads, cpus],
+    probabilities: [hit_rate],
+    cases: |row| (row.variant, (row.hit_rate + 0.0).to_bits(), row.pool_threads, row.db_connections)
+);
 
 impl Row {
     /// Whether `value_ms` (a percentile of this row) is only a lower bound: some arrivals were

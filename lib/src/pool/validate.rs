@@ -35,6 +35,11 @@ impl Config {
         crate::limits::check_trials(self.trials, 1)?;
         let cases = self.sweep(logical_cpus()).len().saturating_add(self.variants.len());
         crate::limits::check_rows("trials", cases.saturating_mul(self.hit_rates.len()), self.trials)?;
+        crate::limits::check_cases(
+            "pool-sizes",
+            cases.saturating_mul(self.hit_rates.len()),
+            "cases (sizes and variants x hit rates)",
+        )?;
         crate::limits::check_warmup_and_budget(self.warmup, self.budget)?;
         if self.probe_round_trips == 0 {
             return Err(ConfigError::new("probe_round_trips", 0, "at least 1"));

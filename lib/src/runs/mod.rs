@@ -3,6 +3,7 @@
 //! manifest's types, the format version and the one typed reader; the report and the
 //! notebooks read runs (folders and packs alike) through it and nothing else.
 
+mod budget;
 mod check;
 mod error;
 mod files;
@@ -12,6 +13,7 @@ mod notes;
 pub mod pack;
 mod read;
 mod rows;
+mod text;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +26,7 @@ pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, M
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
 use rows::{boxed, Loaded};
+pub use text::{check_text, clipped, is_hidden, shown, visible, visible_lines};
 
 use crate::experiment::Measure;
 use crate::experiment::SavedRow;
@@ -62,6 +65,9 @@ impl Run {
             run.notes.extend(note);
         }
         run.recover_unlisted(&files);
+        if run.manifest.experiments.is_empty() && run.notes.is_empty() {
+            return Err(RunsError::NothingMeasured { dir: shown(path) });
+        }
         Ok(run)
     }
 
@@ -75,7 +81,7 @@ impl Run {
         expected: Option<usize>,
     ) -> Result<usize, RunsError> {
         let Some(experiment) = Experiment::from_name(&record.name) else {
-            let path = self.dir.join(MANIFEST).display().to_string();
+            let path = shown(&self.dir.join(MANIFEST));
             return Err(RunsError::UnknownExperiment { path, name: record.name.clone() });
         };
         let loaded = experiment.visit_measure(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
@@ -149,7 +155,7 @@ impl ReadRows<'_> {
         if expected == Some(0) && text.trim().is_empty() {
             return Ok(Vec::new());
         }
-        parse(&self.dir.join(file).display().to_string(), &text, expected)
+        parse(&shown(&self.dir.join(file)), &text, expected)
     }
 }
 
@@ -174,7 +180,7 @@ fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>
         files.extend(beside_file(record).map(|(file, _)| file));
     }
     match files.iter().find(|file| !pack::is_run_file_name(file)) {
-        Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
+        Some(file) => Err(RunsError::FileName { path: shown(manifest_path), file: visible(file) }),
         None => Ok(files),
     }
 }
@@ -193,9 +199,9 @@ fn beside_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
 
 /// Parses a manifest, refusing other format versions by name.
 fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
-    let shown = path.display().to_string();
+    let shown = shown(path);
     let not_a_manifest =
-        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
+        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: visible(&error.to_string()) };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").map(|found| (found.as_u64(), found)) {
         Some((Some(version), _)) if (u64::from(OLDEST_READ_VERSION)..=u64::from(FORMAT_VERSION)).contains(&version) => {
@@ -204,6 +210,7 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
         Some((None, found)) => return Err(RunsError::VersionNotANumber { path: shown, found: found.to_string() }),
         None => return Err(RunsError::NoVersion { path: shown }),
     }
+    check::check_strings(path, &value)?;
     let manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
     check::check_manifest(path, &manifest)?;
     Ok(manifest)
@@ -224,7 +231,7 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
-        Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
+        Err(source) => return Err(RunsError::Read { path: shown(dir), source }),
     };
     let is_run = |path: &PathBuf| {
         path.join(MANIFEST).is_file() || path.extension().is_some_and(|extension| extension == pack::PACK_EXTENSION)
@@ -238,10 +245,16 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
 
 /// Reads every run in `paths`, in order: one that cannot be read is named in `skipped` with
 /// why, and the labels of those read are made unique ([`disambiguate`]), so legends and
-/// grouped tables never merge two runs.
+/// grouped tables never merge two runs. The runs read together hold at most
+/// [`crate::limits::saved::MAX_PAGE_BYTES`] of files: those past it are skipped, named.
 pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
     let mut found = FoundRuns::default();
+    let mut budget = budget::PageBudget::default();
     for path in paths {
+        if let Err(why) = budget.take(path) {
+            found.skipped.push(why);
+            continue;
+        }
         match Run::load(path) {
             Ok(run) => found.runs.push(run),
             Err(error) => found.skipped.push(error.to_string()),

@@ -133,10 +133,12 @@ pub enum Options {
         out: PathBuf,
     },
     Report(ReportOptions),
-    /// Write the run at `run` into the pack `out`.
+    /// Write the run at `run` into the pack `out` (`None`: standard output, `-o -`).
     Pack {
         run: PathBuf,
-        out: PathBuf,
+        out: Option<PathBuf>,
+        /// The pack's default name, suggested where `out` is refused.
+        default_name: String,
     },
 }
 
@@ -171,8 +173,10 @@ impl Options {
             },
             Command::Pack(args) => {
                 let name = args.run_dir.file_name().map_or("run".into(), |name| name.to_string_lossy().into_owned());
-                let out = args.out.unwrap_or_else(|| PathBuf::from(format!("{name}.{PACK_EXTENSION}")));
-                Options::Pack { run: args.run_dir, out }
+                let default_name = contention::runs::visible(&format!("{name}.{PACK_EXTENSION}"));
+                let out = args.out.unwrap_or_else(|| PathBuf::from(&default_name));
+                let out = (out.as_os_str() != "-").then_some(out);
+                Options::Pack { run: args.run_dir, out, default_name }
             }
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
@@ -237,7 +241,10 @@ impl MeasureOptions {
             plans,
             label: args.label.clone(),
             profile,
-            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            command_line: contention::runs::clipped(
+                &contention::runs::visible(&std::env::args().collect::<Vec<_>>().join(" ")),
+                contention::limits::saved::MAX_WRITTEN_TEXT_BYTES,
+            ),
         })
     }
 }
