@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::runs::{load_all, FoundRuns, Run};
 
-use crate::options::{MeasureOptions, Options, ReportOptions, Source};
+use crate::options::{MeasureOptions, Options, ReportOptions, SendTo, Source};
 use crate::output::Format;
 use crate::store;
 use crate::usage::usage;
@@ -16,21 +16,56 @@ use crate::{json, markdown, page, terminal};
 
 pub fn execute(options: Options) -> Result<()> {
     match options {
-        Options::Run { measure, out } => {
+        Options::Run { measure, out, send } => {
             let dir = measure_and_print(&measure, &out)?;
             say(&format!("run saved in {}", dir.display()));
-            Ok(())
+            match send {
+                Some(send) => {
+                    let pack = contention::runs::pack::pack_run(&dir)
+                        .map_err(|error| send_failed(&send, &dir, &error.to_string()))?;
+                    send_pack(&send, &dir, pack.as_bytes())
+                }
+                None => Ok(()),
+            }
         }
         Options::Report(report) => write_report(report),
-        Options::Pack { run, out } => {
-            let target = resolve_out(&out)?;
+        Options::Pack { run, out, send } => {
+            let target = out.as_deref().map(resolve_out).transpose()?;
             // A run that would not load is bad input: it is not packed.
             let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
-            write_atomic(&target, pack.as_bytes())?;
-            say(&format!("run packed into {}", out.display()));
+            if let (Some(target), Some(out)) = (&target, &out) {
+                write_atomic(target, pack.as_bytes())?;
+                say(&format!("run packed into {}", out.display()));
+            }
+            match send {
+                Some(send) => send_pack(&send, &run, pack.as_bytes()),
+                None => Ok(()),
+            }
+        }
+        Options::Room(options) => crate::room::serve(&options),
+    }
+}
+
+/// Posts the pack of the run at `run` to the room `send` names; a refusal or a failure
+/// says why and how to send again (the run stays on disk either way).
+fn send_pack(send: &SendTo, run: &Path, pack: &[u8]) -> Result<()> {
+    match crate::send::post_pack(&send.room, send.code.as_deref(), pack) {
+        Ok(answer) if answer.status == 201 => {
+            say(&format!("sent to {}: {}", send.room.url, answer.line));
             Ok(())
         }
+        Ok(answer) => Err(send_failed(send, run, &format!("the room answered {}: {}", answer.status, answer.line))),
+        Err(why) => Err(send_failed(send, run, &why)),
     }
+}
+
+fn send_failed(send: &SendTo, run: &Path, why: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the run is saved in {} but was not sent to {}: {why}\nsend it again with: {}",
+        run.display(),
+        send.room.url,
+        send.retry_command(run)
+    )
 }
 
 /// Measures into a new run folder, printing each experiment's findings as it finishes and,

@@ -10,6 +10,7 @@ mod gc;
 pub mod given;
 mod machine;
 mod pool;
+mod room;
 mod sharing;
 mod stride;
 
@@ -24,7 +25,8 @@ use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 use contention::Experiment;
 
-use crate::cli::{Cli, Command, MeasureArgs, DEFAULT_RUNS};
+use crate::cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
+pub use room::{RoomOptions, SendTo};
 use crate::output::Format;
 use crate::store::RunWriter;
 
@@ -114,16 +116,23 @@ experiment_options! {
 #[derive(Debug)]
 pub enum Options {
     /// Measure into a new run folder under `out`, printing each experiment's findings.
+    /// Measure into a new run folder under `out`, printing each experiment's findings, then
+    /// send its pack to a live room when `send` says where.
     Run {
         measure: Box<MeasureOptions>,
         out: PathBuf,
+        send: Option<SendTo>,
     },
     Report(ReportOptions),
-    /// Write the run at `run` into the pack `out`.
+    /// Write the run at `run` into the pack `out` (none: `--send` without `--out`), and send
+    /// it to a live room when `send` says where.
     Pack {
         run: PathBuf,
-        out: PathBuf,
+        out: Option<PathBuf>,
+        send: Option<SendTo>,
     },
+    /// Serve a live room.
+    Room(RoomOptions),
 }
 
 /// Where a report's runs come from.
@@ -154,12 +163,20 @@ impl Options {
                     &args.experiments.iter().map(|selected| selected.0).collect::<Vec<_>>(),
                 )?),
                 out: args.out,
+                send: SendTo::from_args(&args.send)?,
             },
             Command::Pack(args) => {
+                let send = SendTo::from_args(&args.send)?;
                 let name = args.run_dir.file_name().map_or("run".into(), |name| name.to_string_lossy().into_owned());
-                let out = args.out.unwrap_or_else(|| PathBuf::from(format!("{name}.{PACK_EXTENSION}")));
-                Options::Pack { run: args.run_dir, out }
+                let default = || PathBuf::from(format!("{name}.{PACK_EXTENSION}"));
+                let out = match (args.out, &send) {
+                    (Some(out), _) => Some(out),
+                    (None, None) => Some(default()),
+                    (None, Some(_)) => None,
+                };
+                Options::Pack { run: args.run_dir, out, send }
             }
+            Command::Room(RoomCommand::Serve(args)) => Options::Room(RoomOptions::from_args(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;
