@@ -2,6 +2,8 @@
 // Each test binary uses only some of these.
 #![allow(dead_code)]
 
+pub mod room;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
