@@ -107,8 +107,8 @@ pub fn post_pack(room: &Room, code: Option<&str>, pack: &[u8]) -> Result<Answer,
         }
         Ok(status) => return read_answer(reader, status),
         // No go-ahead in time: a server that ignores Expect; send anyway.
-        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock || error.kind() == std::io::ErrorKind::TimedOut => {
-        }
+        Err(error)
+            if error.kind() == std::io::ErrorKind::WouldBlock || error.kind() == std::io::ErrorKind::TimedOut => {}
         Err(error) => return Err(format!("reading {}'s answer: {error}", room.url)),
     }
     stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|error| error.to_string())?;
@@ -133,7 +133,9 @@ fn connect(room: &Room) -> Result<TcpStream, String> {
                 stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|error| error.to_string())?;
                 return Ok(stream);
             }
-            Err(error) => last = format!("no room answers at {address}: {error} (is `contention room serve` running there?)"),
+            Err(error) => {
+                last = format!("no room answers at {address}: {error} (is `contention room serve` running there?)")
+            }
         }
     }
     Err(last)

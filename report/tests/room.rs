@@ -2,6 +2,9 @@
 //! refuses and why, 40 uploads at once, a restart, and `--send` from `run` and `pack`. Each
 //! test starts its own room on a free port; traffic is bounded (at most 40 uploads).
 
+// A test's notes (a skip, the memory measured) go to its log: cargo test -- --nocapture.
+#![allow(clippy::print_stdout)]
+
 mod common;
 
 use std::sync::{Arc, Barrier};
@@ -22,7 +25,12 @@ fn a_good_pack_is_kept_and_refusals_store_nothing() {
             400,
             "refused: the upload is not a readable run pack: does not start with 'contention-pack 1'",
         ),
-        (&format!("/runs?code={CODE}"), &[b'x'; 70_000], 413, "refused: the upload is 70000 bytes; this room takes packs of at most 64 KiB"),
+        (
+            &format!("/runs?code={CODE}"),
+            &[b'x'; 70_000],
+            413,
+            "refused: the upload is 70000 bytes; this room takes packs of at most 64 KiB",
+        ),
     ];
     for (path, body, status, reason) in refusals {
         let (got, answer) = server.request("POST", path, body);
@@ -46,7 +54,10 @@ fn a_good_pack_is_kept_and_refusals_store_nothing() {
         assert_eq!(status, 200, "{path}");
         assert!(page.contains("seat-1") && page.contains(expected), "{path}");
     }
-    assert!(!server.request("GET", "/room.html", b"").1.contains("id=\"live-room\""), "the standalone page has no form");
+    assert!(
+        !server.request("GET", "/room.html", b"").1.contains("id=\"live-room\""),
+        "the standalone page has no form"
+    );
     for path in ["/runs/..%2F..%2Fetc%2Fpasswd.contention-pack", "/../../etc/passwd", "/runs/seat-1.csv"] {
         assert_eq!(server.request("GET", path, b"").0, 404, "{path}");
     }
@@ -71,7 +82,8 @@ fn forty_concurrent_uploads_are_all_kept_and_listed() {
         assert_eq!(status, 201, "{answer}");
     }
     let runs = server.runs();
-    let mut labels: Vec<&str> = runs["runs"].as_array().unwrap().iter().map(|run| run["label"].as_str().unwrap()).collect();
+    let mut labels: Vec<&str> =
+        runs["runs"].as_array().unwrap().iter().map(|run| run["label"].as_str().unwrap()).collect();
     assert_eq!(labels.len(), 40);
     labels.sort();
     labels.dedup();
@@ -106,7 +118,10 @@ fn a_restarted_room_keeps_its_runs_and_names_a_corrupt_file() {
     assert_eq!(labels(&after)[..3], labels(&before)[..], "the same runs, labels and order");
     assert_eq!(labels(&before), ["seat-a", "seat-b", "seat-a (2)"]);
     let broken = &after["runs"][3];
-    assert_eq!((broken["label"].as_str(), broken["status"].as_str()), (Some("0009-broken.contention-pack"), Some("skipped")));
+    assert_eq!(
+        (broken["label"].as_str(), broken["status"].as_str()),
+        (Some("0009-broken.contention-pack"), Some("skipped"))
+    );
     assert!(broken["why"].as_str().unwrap().contains("is not a readable run pack"), "{broken}");
     assert!(server.request("GET", "/", b"").1.contains("Skipped: 0009-broken.contention-pack"));
     assert_eq!(std::fs::read_dir(dir.join(".incoming")).unwrap().count(), 0, "the interrupted upload is removed");
@@ -130,8 +145,17 @@ fn run_and_pack_send_to_the_room_and_say_how_to_retry() {
     let server = Server::start(&scratch_dir.join("room"), &["--max-upload", "16384"]);
     let out = scratch_dir.join("runs");
     let sent = contention(&[
-        "run", "stride", "--quick", "--label", "seat-send", "--out", out.to_str().unwrap(), "--send", &server.url(),
-        "--code", CODE,
+        "run",
+        "stride",
+        "--quick",
+        "--label",
+        "seat-send",
+        "--out",
+        out.to_str().unwrap(),
+        "--send",
+        &server.url(),
+        "--code",
+        CODE,
     ]);
     // The stride run's pack is small enough; the fixture's (every experiment) is not.
     assert!(sent.status.success(), "{}", stderr(&sent));
@@ -142,9 +166,13 @@ fn run_and_pack_send_to_the_room_and_say_how_to_retry() {
     let refused = contention(&["pack", fixture.to_str().unwrap(), "--send", &server.url(), "--code", CODE]);
     assert_eq!(refused.status.code(), Some(1));
     let error = stderr(&refused);
-    assert!(error.contains("was not sent to") && error.contains("the room answered 413: refused: the upload is"), "{error}");
+    assert!(
+        error.contains("was not sent to") && error.contains("the room answered 413: refused: the upload is"),
+        "{error}"
+    );
     assert!(error.contains(&format!("send it again with: contention pack {} --send", fixture.display())), "{error}");
-    let wrong = contention(&["pack", only_run_folder(&out).to_str().unwrap(), "--send", &server.url(), "--code", "nope1"]);
+    let wrong =
+        contention(&["pack", only_run_folder(&out).to_str().unwrap(), "--send", &server.url(), "--code", "nope1"]);
     assert!(stderr(&wrong).contains("the room answered 401: refused: wrong room code"), "{}", stderr(&wrong));
     assert_eq!(server.kept().len(), 1, "refused sends store nothing");
 

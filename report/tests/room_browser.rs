@@ -8,6 +8,9 @@
 //! end: the dump shows the page as its script left it. Skipped, with the reason printed,
 //! only where Chromium is not installed (`.ci/run` installs it).
 
+// A test's notes (a skip, the memory measured) go to its log: cargo test -- --nocapture.
+#![allow(clippy::print_stdout)]
+
 mod common;
 
 use std::io::{Read, Write};
@@ -32,7 +35,8 @@ fn the_live_page_shows_a_run_sent_after_it_was_opened() {
     let late = fixture_pack("seat-late");
     let first_page = Arc::new(Mutex::new(None::<String>));
     let proxy = Proxy::start(server.port, first_page.clone(), move |room_port| {
-        let (status, answer) = common::room::http(room_port, "POST", &format!("/runs?code={}", common::room::CODE), &late);
+        let (status, answer) =
+            common::room::http(room_port, "POST", &format!("/runs?code={}", common::room::CODE), &late);
         assert_eq!(status, 201, "{}", String::from_utf8_lossy(&answer));
     });
     let profile = scratch("room-browser-profile");
@@ -67,7 +71,11 @@ struct Proxy {
 }
 
 impl Proxy {
-    fn start(room_port: u16, first_page: Arc<Mutex<Option<String>>>, at_first_poll: impl FnOnce(u16) + Send + 'static) -> Self {
+    fn start(
+        room_port: u16,
+        first_page: Arc<Mutex<Option<String>>>,
+        at_first_poll: impl FnOnce(u16) + Send + 'static,
+    ) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let sent = Arc::new(Mutex::new(false));
@@ -101,7 +109,8 @@ fn forward<F: FnOnce(u16) + Send>(
             *polled.lock().unwrap() = true;
         }
     }
-    let mut lines: Vec<&str> = head.lines().filter(|line| !line.to_ascii_lowercase().starts_with("connection:")).collect();
+    let mut lines: Vec<&str> =
+        head.lines().filter(|line| !line.to_ascii_lowercase().starts_with("connection:")).collect();
     lines.push("Connection: close");
     let mut room = TcpStream::connect(("127.0.0.1", room_port))?;
     room.write_all(format!("{}\r\n\r\n", lines.join("\r\n")).as_bytes())?;

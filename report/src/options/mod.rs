@@ -26,9 +26,9 @@ use contention::runs::Profile;
 use contention::Experiment;
 
 use crate::cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
-pub use room::{RoomOptions, SendTo};
 use crate::output::Format;
 use crate::store::RunWriter;
+pub use room::{RoomOptions, SendTo};
 
 /// One experiment's flags turned into its config, and what runs beside its model.
 pub trait ExperimentOptions: 'static {

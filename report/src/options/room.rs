@@ -33,7 +33,13 @@ impl RoomOptions {
         if let Some(given) = &args.code {
             code::check(given)?;
         }
-        check_range("max-upload", args.max_upload, MIN_UPLOAD_BYTES, MAX_PACK_BYTES, "bytes (the most a pack may hold)")?;
+        check_range(
+            "max-upload",
+            args.max_upload,
+            MIN_UPLOAD_BYTES,
+            MAX_PACK_BYTES,
+            "bytes (the most a pack may hold)",
+        )?;
         check_range("max-uploads-per-minute", args.max_uploads_per_minute, 1, MAX_UPLOADS_PER_MINUTE, "uploads")?;
         Ok(Self {
             bind: args.bind,

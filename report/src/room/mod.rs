@@ -50,10 +50,8 @@ const STOP_GRACE: Duration = Duration::from_secs(10);
 
 /// Serves the room until Ctrl-C (or SIGTERM).
 pub fn serve(options: &RoomOptions) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the room's runtime")?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the room's runtime")?;
     runtime.block_on(serve_until_stopped(options))
 }
 

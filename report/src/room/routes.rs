@@ -27,7 +27,10 @@ async fn page(app: &App, kind: Kind) -> Response {
         Ok(html) => fresh("text/html; charset=utf-8", html.as_bytes().to_vec()),
         Err(error) => {
             say(&format!("rendering the room's page failed: {error:#}"));
-            text(StatusCode::INTERNAL_SERVER_ERROR, "the room's page could not be rendered; the server's output says why")
+            text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the room's page could not be rendered; the server's output says why",
+            )
         }
     }
 }

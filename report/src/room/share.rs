@@ -27,7 +27,9 @@ pub fn banner(room: &Room, address: SocketAddr, code: &str) -> String {
         ));
         primary_address(ip).into_iter().chain([loopback(ip)]).collect()
     } else {
-        lines.push(format!("listening on {address}: open to the network of {ip}; anyone who reaches it with the code can send runs"));
+        lines.push(format!(
+            "listening on {address}: open to the network of {ip}; anyone who reaches it with the code can send runs"
+        ));
         vec![ip]
     };
     for ip in shared {

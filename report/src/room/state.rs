@@ -60,15 +60,22 @@ impl Room {
     /// cannot be read is skipped and named.
     pub fn restore(dir: &Path) -> Result<Self> {
         disk::prepare(dir)?;
-        let mut room =
-            Self { dir: dir.to_path_buf(), runs: Vec::new(), entries: Vec::new(), next_sequence: 1, version: 1, kept_bytes: 0 };
+        let mut room = Self {
+            dir: dir.to_path_buf(),
+            runs: Vec::new(),
+            entries: Vec::new(),
+            next_sequence: 1,
+            version: 1,
+            kept_bytes: 0,
+        };
         for name in disk::names(dir)? {
             let path = dir.join(&name);
             let arrived = fs::metadata(&path).and_then(|meta| meta.modified()).unwrap_or(UNIX_EPOCH);
             room.next_sequence = room.next_sequence.max(disk::sequence(&name).map_or(0, |n| n.saturating_add(1)));
             let bytes = size_of(&path);
             let read = if disk::is_pack(&name) || path.is_dir() {
-                room.has_room_for(bytes).and_then(|()| Run::load(&path).map_err(|error| room.shorten(&error.to_string())))
+                room.has_room_for(bytes)
+                    .and_then(|()| Run::load(&path).map_err(|error| room.shorten(&error.to_string())))
             } else {
                 Err(format!("{name} is not a run: a room keeps packs (*.contention-pack) and run folders"))
             };

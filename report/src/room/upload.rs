@@ -102,19 +102,34 @@ async fn receive(
         );
         refuse(StatusCode::PAYLOAD_TOO_LARGE, why)
     };
-    let declared = request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    let declared =
+        request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
     if let Some(declared) = declared.filter(|&declared| declared > app.max_upload) {
         return Err(too_large(&format!("{declared} bytes")));
     }
-    let _slot = app.upload_slots.acquire().await.map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping"))?;
+    let _slot = app
+        .upload_slots
+        .acquire()
+        .await
+        .map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping"))?;
     let body = match tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &())).await {
-        Err(_) => return Err(refuse(StatusCode::REQUEST_TIMEOUT, format!("the pack did not arrive within {} s", BODY_TIMEOUT.as_secs()))),
-        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large("larger than that")),
+        Err(_) => {
+            return Err(refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the pack did not arrive within {} s", BODY_TIMEOUT.as_secs()),
+            ))
+        }
+        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(too_large("larger than that"))
+        }
         Ok(Err(rejection)) => return Err(refuse(StatusCode::BAD_REQUEST, rejection.body_text())),
         Ok(Ok(body)) => body,
     };
     if body.is_empty() {
-        return Err(refuse(StatusCode::BAD_REQUEST, "the upload is empty: send one pack (written by `contention pack RUN`) as the body"));
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "the upload is empty: send one pack (written by `contention pack RUN`) as the body",
+        ));
     }
     let app = app.clone();
     tokio::task::spawn_blocking(move || keep(&app, body))
