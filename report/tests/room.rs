@@ -38,6 +38,9 @@ fn a_good_pack_is_kept_and_refusals_store_nothing() {
         assert!(answer.starts_with(reason), "{path}: {answer}");
         assert_eq!(answer.lines().count(), 1, "one line: {answer}");
     }
+    let (status, answer) = chunked_upload(server.port, &[b'x'; 70_000]);
+    assert_eq!(status, 413, "a body without a declared length is cut at the limit too: {answer}");
+    assert!(answer.starts_with("refused: the upload is larger; this room takes packs of at most 64 KiB"), "{answer}");
     assert!(server.kept().is_empty(), "a refused upload stores nothing: {:?}", server.kept());
     assert_eq!(std::fs::read_dir(server.dir.join(".incoming")).unwrap().count(), 0, "nor leaves a staged file");
 
@@ -183,4 +186,25 @@ fn run_and_pack_send_to_the_room_and_say_how_to_retry() {
     let https = contention(&["pack", fixture.to_str().unwrap(), "--send", "https://room.example"]);
     assert_eq!(https.status.code(), Some(2));
     assert!(stderr(&https).contains("invalid send = https://room.example: only http:// URLs"), "{}", stderr(&https));
+}
+
+/// Posts `body` in chunks of 8 KiB, without a declared length: the status and the answer.
+fn chunked_upload(port: u16, body: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let head = format!(
+        "POST /runs?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let mut request = head.into_bytes();
+    for chunk in body.chunks(8192) {
+        request.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+        request.extend_from_slice(chunk);
+        request.extend_from_slice(b"\r\n");
+    }
+    request.extend_from_slice(b"0\r\n\r\n");
+    let _ = stream.write_all(&request);
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let status = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+    (status, answer.split_once("\r\n\r\n").map_or(String::new(), |(_, body)| body.to_string()))
 }

@@ -18,7 +18,7 @@ use super::{routes, upload};
 
 /// Uploads read and checked at once; more wait their turn before their body is read, so
 /// at most this many packs are in memory beside the room.
-pub const UPLOAD_SLOTS: usize = 4;
+pub const UPLOAD_SLOTS: usize = 2;
 
 #[derive(Debug)]
 pub struct App {

@@ -18,9 +18,10 @@ use super::disk;
 
 /// Runs a room holds: a large workshop's laptops, several runs each.
 pub const MAX_RUNS: usize = 500;
-/// Bytes of packs a room holds (a quick run's pack is about 50 KiB, a default one's a few
-/// hundred KiB; a room of 500 default runs stays far below).
-pub const MAX_KEPT_BYTES: u64 = 256 << 20;
+/// Bytes of packs a room holds: a quick run's pack is about 40 KiB (every experiment), a
+/// default one's a few hundred KiB, so a room of 500 runs stays below; held as rows, a pack
+/// takes about 2.5 times its size in memory (measured: ten 14 MB packs, 384 MiB resident).
+pub const MAX_KEPT_BYTES: u64 = 128 << 20;
 
 /// One run of the room, shown or skipped.
 #[derive(Debug, Clone)]
@@ -81,7 +82,8 @@ impl Room {
             };
             match read {
                 Ok(run) => {
-                    room.add(name, run, arrived, bytes);
+                    let label = room.unique_label(&run.label);
+                    room.add(name, label, run, arrived, bytes);
                 }
                 Err(why) => room.entries.push(Entry { label: name.clone(), file: name, arrived, skipped: Some(why) }),
             }
@@ -139,19 +141,18 @@ impl Room {
         let name = disk::file_name(sequence, &label);
         disk::keep(staged, &self.dir, &name).map_err(NotKept::Failed)?;
         self.next_sequence = sequence.saturating_add(1);
-        Ok(self.add(name, run, SystemTime::now(), bytes))
+        self.add(name, label.clone(), run, SystemTime::now(), bytes);
+        Ok(label)
     }
 
-    /// Adds `run`, kept as `name`, under a label unique in the room; returns the label.
-    fn add(&mut self, name: String, mut run: Run, arrived: SystemTime, bytes: u64) -> String {
-        run.label = self.unique_label(&run.label);
+    /// Adds `run`, kept as `name`, shown as `label` (unique in the room).
+    fn add(&mut self, name: String, label: String, mut run: Run, arrived: SystemTime, bytes: u64) {
+        run.label = label.clone();
         run.dir = self.dir.join(&name);
-        let label = run.label.clone();
-        self.entries.push(Entry { label: label.clone(), file: name, arrived, skipped: None });
+        self.entries.push(Entry { label, file: name, arrived, skipped: None });
         self.runs.push(run);
         self.kept_bytes = self.kept_bytes.saturating_add(bytes);
         self.version += 1;
-        label
     }
 
     /// `label`, or with " (2)", " (3)", ... when a run of the room holds it already.
@@ -176,5 +177,45 @@ fn size_of(path: &Path) -> u64 {
             .unwrap_or(0),
         Ok(meta) => meta.len(),
         Err(_) => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/run-fixture");
+
+    #[test]
+    fn a_full_room_says_why_it_takes_no_more() {
+        let dir = std::env::temp_dir().join(format!("contention-room-full-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut room = Room::restore(&dir).unwrap();
+        assert!(room.has_room_for(MAX_KEPT_BYTES).is_ok());
+        room.kept_bytes = MAX_KEPT_BYTES - 10;
+        assert!(room.has_room_for(10).is_ok());
+        let error = room.has_room_for(11).unwrap_err();
+        assert!(error.starts_with("the room is full: it holds 134217718 bytes of packs"), "{error}");
+        let run = Run::load(FIXTURE).unwrap();
+        room.runs = vec![run; MAX_RUNS];
+        assert_eq!(room.has_room_for(0).unwrap_err(), "the room is full: it holds 500 runs, the most it takes");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn labels_are_made_unique_against_the_runs_before() {
+        let dir = std::env::temp_dir().join(format!("contention-room-labels-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut room = Room::restore(&dir).unwrap();
+        for (number, label) in ["vm", "vm", "vm (2)"].into_iter().enumerate() {
+            let mut run = Run::load(FIXTURE).unwrap();
+            run.label = label.into();
+            let unique = room.unique_label(label);
+            room.add(format!("{number}"), unique, run, UNIX_EPOCH, 1);
+        }
+        let labels: Vec<&str> = room.entries().iter().map(|entry| entry.label.as_str()).collect();
+        assert_eq!(labels, ["vm", "vm (2)", "vm (2) (2)"]);
+        assert_eq!(room.version(), 4);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -94,12 +94,13 @@ async fn receive(
         }
         Some(_) => {}
     }
-    let too_large = |bytes: &str| {
-        let why = format!(
-            "the upload is {bytes}; this room takes packs of at most {} ({} bytes, --max-upload on the server)",
-            bytes_text(app.max_upload),
-            app.max_upload
-        );
+    let limit = match bytes_text(app.max_upload) {
+        text if text.ends_with(" bytes") => text,
+        text => format!("{text} ({} bytes)", app.max_upload),
+    };
+    let too_large = |size: &str| {
+        let why =
+            format!("the upload is {size}; this room takes packs of at most {limit} (--max-upload on the server)");
         refuse(StatusCode::PAYLOAD_TOO_LARGE, why)
     };
     let declared =
@@ -119,9 +120,7 @@ async fn receive(
                 format!("the pack did not arrive within {} s", BODY_TIMEOUT.as_secs()),
             ))
         }
-        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Err(too_large("larger than that"))
-        }
+        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large("larger")),
         Ok(Err(rejection)) => return Err(refuse(StatusCode::BAD_REQUEST, rejection.body_text())),
         Ok(Ok(body)) => body,
     };
