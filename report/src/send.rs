@@ -34,10 +34,9 @@ pub struct Room {
 impl Room {
     /// Parses a room's URL; the error says what is wrong with it.
     pub fn parse(url: &str) -> Result<Self, String> {
-        let rest = url.strip_prefix("http://").ok_or_else(|| {
-            "only http:// URLs are taken (the room serves plain HTTP on the local network), e.g. http://192.168.1.20:8765"
-                .to_string()
-        })?;
+        const ONLY_HTTP: &str =
+            "only http:// URLs are taken (a room serves plain HTTP on the local network), e.g. http://10.0.0.5:8765";
+        let rest = url.strip_prefix("http://").ok_or_else(|| ONLY_HTTP.to_string())?;
         let (authority, path) = rest.split_once('/').map_or((rest, ""), |(authority, path)| (authority, path));
         let (host, port) = split_authority(authority)?;
         let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':');

@@ -76,7 +76,8 @@ async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
     tokio::select! {
         served = serving.into_future() => served.context("serving the room")?,
         () = async { stop.notified().await; tokio::time::sleep(STOP_GRACE).await } => {
-            say(&format!("stopped after {} s with requests still open; an upload not yet kept was dropped", STOP_GRACE.as_secs()));
+            let seconds = STOP_GRACE.as_secs();
+            say(&format!("stopped after {seconds} s with requests still open; an upload not yet kept was dropped"));
         }
     }
     say("room stopped");

@@ -23,7 +23,8 @@ pub fn banner(room: &Room, address: SocketAddr, code: &str) -> String {
         vec![ip]
     } else if ip.is_unspecified() {
         lines.push(format!(
-            "listening on {address}: OPEN to every network this machine is on; anyone who reaches it with the code can send runs"
+            "listening on {address}: OPEN to every network this machine is on; anyone who reaches it with the code \
+             can send runs"
         ));
         primary_address(ip).into_iter().chain([loopback(ip)]).collect()
     } else {

@@ -78,6 +78,26 @@ async fn receive(
     given_code: Option<String>,
     request: Request,
 ) -> Result<(String, usize), Refusal> {
+    admit(app, client, given_code.as_deref())?;
+    let declared =
+        request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    if let Some(declared) = declared.filter(|&declared| declared > app.max_upload) {
+        return Err(too_large(app, &format!("{declared} bytes")));
+    }
+    let _slot = app
+        .upload_slots
+        .acquire()
+        .await
+        .map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping"))?;
+    let body = read_body(app, request).await?;
+    let app = app.clone();
+    tokio::task::spawn_blocking(move || keep(&app, body))
+        .await
+        .map_err(|error| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("reading the upload stopped: {error}")))?
+}
+
+/// The client's rate, then the room code.
+fn admit(app: &App, client: SocketAddr, given_code: Option<&str>) -> Result<(), Refusal> {
     if let Err(wait) = app.limit.admit(client.ip(), Instant::now()) {
         let why = format!(
             "more than {} uploads a minute from {}: retry in {} s (--max-uploads-per-minute on the server)",
@@ -87,53 +107,45 @@ async fn receive(
         );
         return Err(refuse(StatusCode::TOO_MANY_REQUESTS, why));
     }
-    match given_code {
-        None => return Err(refuse(StatusCode::UNAUTHORIZED, "this room takes runs with its code: add ?code=CODE (with --send: --code CODE), the code `contention room serve` printed")),
-        Some(given) if !code::matches(&app.code, &given) => {
-            return Err(refuse(StatusCode::UNAUTHORIZED, "wrong room code: use the code `contention room serve` printed"))
+    let why = match given_code {
+        Some(given) if code::matches(&app.code, given) => return Ok(()),
+        Some(_) => "wrong room code: use the code `contention room serve` printed",
+        None => {
+            "this room takes runs with its code: add ?code=CODE (with --send: --code CODE), the code `contention \
+             room serve` printed"
         }
-        Some(_) => {}
-    }
-    let limit = match bytes_text(app.max_upload) {
-        text if text.ends_with(" bytes") => text,
-        text => format!("{text} ({} bytes)", app.max_upload),
     };
-    let too_large = |size: &str| {
-        let why =
-            format!("the upload is {size}; this room takes packs of at most {limit} (--max-upload on the server)");
-        refuse(StatusCode::PAYLOAD_TOO_LARGE, why)
-    };
-    let declared =
-        request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
-    if let Some(declared) = declared.filter(|&declared| declared > app.max_upload) {
-        return Err(too_large(&format!("{declared} bytes")));
-    }
-    let _slot = app
-        .upload_slots
-        .acquire()
-        .await
-        .map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping"))?;
+    Err(refuse(StatusCode::UNAUTHORIZED, why))
+}
+
+/// The body, whole, within `--max-upload` and [`BODY_TIMEOUT`].
+async fn read_body(app: &App, request: Request) -> Result<Bytes, Refusal> {
     let body = match tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &())).await {
         Err(_) => {
-            return Err(refuse(
-                StatusCode::REQUEST_TIMEOUT,
-                format!("the pack did not arrive within {} s", BODY_TIMEOUT.as_secs()),
-            ))
+            let why = format!("the pack did not arrive within {} s", BODY_TIMEOUT.as_secs());
+            return Err(refuse(StatusCode::REQUEST_TIMEOUT, why));
         }
-        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large("larger")),
+        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(too_large(app, "larger"))
+        }
         Ok(Err(rejection)) => return Err(refuse(StatusCode::BAD_REQUEST, rejection.body_text())),
         Ok(Ok(body)) => body,
     };
     if body.is_empty() {
-        return Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "the upload is empty: send one pack (written by `contention pack RUN`) as the body",
-        ));
+        let why = "the upload is empty: send one pack (written by `contention pack RUN`) as the body";
+        return Err(refuse(StatusCode::BAD_REQUEST, why));
     }
-    let app = app.clone();
-    tokio::task::spawn_blocking(move || keep(&app, body))
-        .await
-        .map_err(|error| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("reading the upload stopped: {error}")))?
+    Ok(body)
+}
+
+/// 413, saying how large the upload is (`size`) and the room's limit.
+fn too_large(app: &App, size: &str) -> Refusal {
+    let limit = match bytes_text(app.max_upload) {
+        text if text.ends_with(" bytes") => text,
+        text => format!("{text} ({} bytes)", app.max_upload),
+    };
+    let why = format!("the upload is {size}; this room takes packs of at most {limit} (--max-upload on the server)");
+    refuse(StatusCode::PAYLOAD_TOO_LARGE, why)
 }
 
 /// Stages `body`, reads it with the lib's reader, and keeps it when it reads and the room
