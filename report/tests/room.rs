@@ -111,7 +111,7 @@ fn a_restarted_room_keeps_its_runs_and_names_a_corrupt_file() {
     let status = server.stop();
     assert!(status.success(), "Ctrl-C stops the room cleanly: {status:?}");
     std::fs::write(dir.join("0009-broken.contention-pack"), "contention-pack 1\nfile manifest.json 99\n{").unwrap();
-    std::fs::write(dir.join(".incoming/7.upload"), "an upload a stop interrupted").unwrap();
+    std::fs::write(dir.join(".incoming/7.contention-pack"), "an upload a stop interrupted").unwrap();
 
     let server = Server::start(&dir, &[]);
     let after = server.runs();

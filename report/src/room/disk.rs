@@ -61,7 +61,7 @@ pub fn is_pack(name: &str) -> bool {
 /// Writes `bytes` whole to the staging file numbered `number` (created new, flushed to
 /// disk) and returns its path.
 pub fn stage(dir: &Path, number: u64, bytes: &[u8]) -> Result<PathBuf> {
-    let path = dir.join(INCOMING).join(format!("{number}.upload"));
+    let path = dir.join(INCOMING).join(format!("{number}.{PACK_EXTENSION}"));
     let written = (|| -> std::io::Result<()> {
         let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&path)?;
         file.write_all(bytes)?;
