@@ -1,6 +1,7 @@
 //! The command line's clap types, and nothing else: the `options` module turns them into
 //! plain settings, so no other module sees clap.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 
 use clap::builder::PossibleValue;
@@ -28,6 +29,52 @@ pub enum Command {
     Report(ReportArgs),
     /// Put a saved run (manifest + CSVs) into one text file, to mail or upload.
     Pack(PackArgs),
+    /// The live room of a workshop: one page that fills in as laptops send their runs.
+    #[command(subcommand)]
+    Room(RoomCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RoomCommand {
+    /// Serve the room's page and take runs sent with `--send` (Ctrl-C stops it; its runs stay in DIR).
+    Serve(ServeArgs),
+}
+
+/// Where the room listens is `--bind`'s address and `--port`; the runs live in `--dir`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on: 127.0.0.1 keeps the room on this machine; 0.0.0.0 (or one
+    /// interface's address) opens it to the local network.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Port to listen on (0: any free port, printed on start).
+    #[arg(long, value_name = "N", default_value_t = 8765)]
+    pub port: u16,
+    /// Folder that keeps the room's runs, one pack per run; restarting restores the room from it.
+    #[arg(long, value_name = "DIR", default_value = "data/room")]
+    pub dir: PathBuf,
+    /// The code every upload must carry, 4 to 32 letters, digits, - or _ (default: a random
+    /// code, printed on start).
+    #[arg(long, value_name = "CODE")]
+    pub code: Option<String>,
+    /// The largest upload taken, in bytes (default 16 MiB).
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    pub max_upload: u64,
+    /// Uploads taken from one client address per minute; more are refused with 429.
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    pub max_uploads_per_minute: u32,
+}
+
+/// `--send`: post the run's pack to a live room (`contention room serve`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct SendArgs {
+    /// Send the run's pack to a live room once it is saved, e.g. http://192.168.1.20:8765
+    /// (plain http://, as `contention room serve` prints it).
+    #[arg(long, value_name = "URL")]
+    pub send: Option<String>,
+    /// The room's code, as `contention room serve` printed it (with --send).
+    #[arg(long, value_name = "CODE", requires = "send")]
+    pub code: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -35,9 +82,11 @@ pub struct PackArgs {
     /// The run folder to pack.
     pub run_dir: PathBuf,
     /// The pack to write, `-` for standard output (default: <run folder's name>.contention-pack
-    /// in this folder).
+    /// in this folder; with --send, no file unless --out is given).
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub send: SendArgs,
 }
 
 #[derive(Debug, Args)]
@@ -50,6 +99,8 @@ pub struct RunArgs {
     /// Folder that receives the run's folder.
     #[arg(long, default_value = "data/runs")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub send: SendArgs,
 }
 
 /// Sizes of the experiments; unset values take the experiment's defaults.

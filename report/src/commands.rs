@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::runs::{load_all, shown, visible, visible_lines, FoundRuns, Run};
 
-use crate::options::{MeasureOptions, Options, ReportOptions, Source};
+use crate::options::{MeasureOptions, Options, PackOut, ReportOptions, SendTo, Source};
 use crate::output::{resolve_out, Format};
 use crate::store;
 use crate::usage::usage;
@@ -16,29 +16,65 @@ use crate::{json, markdown, page, terminal};
 
 pub fn execute(options: Options) -> Result<()> {
     match options {
-        Options::Run { measure, out } => {
+        Options::Run { measure, out, send } => {
             let dir = measure_and_print(&measure, &out)?;
             say(&format!("run saved in {}", shown(&dir)));
-            Ok(())
+            match send {
+                Some(send) => {
+                    let pack = contention::runs::pack::pack_run(&dir)
+                        .map_err(|error| send_failed(&send, &dir, &error.to_string()))?;
+                    send_pack(&send, &dir, pack.as_bytes())
+                }
+                None => Ok(()),
+            }
         }
         Options::Report(report) => write_report(report),
-        Options::Pack { run, out, default_name } => {
-            let target = out
-                .as_deref()
-                .map(|out| resolve_out(out, std::slice::from_ref(&run), "pack", &default_name))
-                .transpose()?;
+        Options::Pack { run, out, default_name, send } => {
+            let target = match &out {
+                PackOut::File(out) => Some(resolve_out(out, std::slice::from_ref(&run), "pack", &default_name)?),
+                PackOut::Stdout | PackOut::Nowhere => None,
+            };
             // A run that would not load is bad input: it is not packed.
             let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
-            match (&target, &out) {
-                (Some(target), Some(out)) => {
+            match (&out, &target) {
+                (PackOut::File(out), Some(target)) => {
                     write_atomic(target, pack.as_bytes())?;
                     say(&format!("run packed into {}", shown(out)));
                 }
-                _ => std::io::stdout().write_all(pack.as_bytes()).context("writing the pack to standard output")?,
+                (PackOut::Stdout, _) => {
+                    std::io::stdout().write_all(pack.as_bytes()).context("writing the pack to standard output")?
+                }
+                _ => {}
             }
+            match send {
+                Some(send) => send_pack(&send, &run, pack.as_bytes()),
+                None => Ok(()),
+            }
+        }
+        Options::Room(options) => crate::room::serve(&options),
+    }
+}
+
+/// Posts the pack of the run at `run` to the room `send` names; a refusal or a failure
+/// says why and how to send again (the run stays on disk either way).
+fn send_pack(send: &SendTo, run: &Path, pack: &[u8]) -> Result<()> {
+    match crate::send::post_pack(&send.room, send.code.as_deref(), pack) {
+        Ok(answer) if answer.status == 201 => {
+            say(&format!("sent to {}: {}", send.room.url, answer.line));
             Ok(())
         }
+        Ok(answer) => Err(send_failed(send, run, &format!("the room answered {}: {}", answer.status, answer.line))),
+        Err(why) => Err(send_failed(send, run, &why)),
     }
+}
+
+fn send_failed(send: &SendTo, run: &Path, why: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the run is saved in {} but was not sent to {}: {why}\nsend it again with: {}",
+        run.display(),
+        send.room.url,
+        send.retry_command(run)
+    )
 }
 
 /// Measures into a new run folder, printing each experiment's findings as it finishes and,

@@ -3,7 +3,8 @@
 //! The crate reads top to bottom: [`cli`] (clap types) -> [`options`] (plain settings, the
 //! only reader of clap values) -> [`commands`] -> [`store`] (measuring and saving) and the
 //! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
-//! lib's presentation model (`contention::present::sections`).
+//! lib's presentation model (`contention::present::sections`). [`room`] serves the live
+//! room of a workshop over the same pieces; [`send`] posts a run's pack to it.
 
 mod cli;
 mod commands;
@@ -16,6 +17,8 @@ mod options;
 mod output;
 mod page;
 mod progress;
+mod room;
+mod send;
 mod store;
 mod terminal;
 mod usage;

@@ -11,6 +11,7 @@ pub mod given;
 mod locks;
 mod machine;
 mod pool;
+mod room;
 mod sharing;
 mod stride;
 
@@ -25,9 +26,10 @@ use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 use contention::Experiment;
 
-use crate::cli::{Cli, Command, MeasureArgs, DEFAULT_RUNS};
+use crate::cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
 use crate::output::Format;
 use crate::store::RunWriter;
+pub use room::{RoomOptions, SendTo};
 
 /// One experiment's flags turned into its config, and what runs beside its model.
 /// The type is a clap `Args` group holding the experiment's own flags (flags several
@@ -128,18 +130,35 @@ experiment_options! {
 #[derive(Debug)]
 pub enum Options {
     /// Measure into a new run folder under `out`, printing each experiment's findings.
+    /// Measure into a new run folder under `out`, printing each experiment's findings, then
+    /// send its pack to a live room when `send` says where.
     Run {
         measure: Box<MeasureOptions>,
         out: PathBuf,
+        send: Option<SendTo>,
     },
     Report(ReportOptions),
-    /// Write the run at `run` into the pack `out` (`None`: standard output, `-o -`).
+    /// Write the run at `run` into the pack `out`, and send it to a live room when `send`
+    /// says where.
     Pack {
         run: PathBuf,
-        out: Option<PathBuf>,
+        out: PackOut,
         /// The pack's default name, suggested where `out` is refused.
         default_name: String,
+        send: Option<SendTo>,
     },
+    /// Serve a live room.
+    Room(RoomOptions),
+}
+
+/// Where `pack` writes the pack.
+#[derive(Debug)]
+pub enum PackOut {
+    File(PathBuf),
+    /// `-o -`.
+    Stdout,
+    /// `--send` without `--out`: the pack goes only to the room.
+    Nowhere,
 }
 
 /// Where a report's runs come from.
@@ -170,14 +189,21 @@ impl Options {
                     &args.experiments.iter().map(|selected| selected.0).collect::<Vec<_>>(),
                 )?),
                 out: args.out,
+                send: SendTo::from_args(&args.send)?,
             },
             Command::Pack(args) => {
+                let send = SendTo::from_args(&args.send)?;
                 let name = args.run_dir.file_name().map_or("run".into(), |name| name.to_string_lossy().into_owned());
                 let default_name = contention::runs::visible(&format!("{name}.{PACK_EXTENSION}"));
-                let out = args.out.unwrap_or_else(|| PathBuf::from(&default_name));
-                let out = (out.as_os_str() != "-").then_some(out);
-                Options::Pack { run: args.run_dir, out, default_name }
+                let out = match (args.out, &send) {
+                    (Some(out), _) if out.as_os_str() == "-" => PackOut::Stdout,
+                    (Some(out), _) => PackOut::File(out),
+                    (None, None) => PackOut::File(PathBuf::from(&default_name)),
+                    (None, Some(_)) => PackOut::Nowhere,
+                };
+                Options::Pack { run: args.run_dir, out, default_name, send }
             }
+            Command::Room(RoomCommand::Serve(args)) => Options::Room(RoomOptions::from_args(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod packs;
+pub mod room;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
