@@ -11,8 +11,8 @@
 //! # Layers
 //!
 //! Imports point down only. At the bottom the neutral modules: [`harness`], [`stats`],
-//! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`arena`], [`limits`],
-//! [`format`]. Above them the experiments, which never import each other; [`fitness`],
+//! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`usage`], [`arena`],
+//! [`limits`], [`format`]. Above them the experiments, which never import each other; [`fitness`],
 //! which judges the machine from the experiments' rows; [`chart`], which draws their data;
 //! [`runs`], which reads saved runs; [`present`], which renders and never measures; and at
 //! the top the [`registry`], which names every experiment once.
@@ -62,6 +62,7 @@ pub mod runs;
 pub mod sharing;
 pub mod stats;
 pub mod stride;
+pub mod usage;
 pub mod verdict;
 
 pub use build_info::BuildInfo;
