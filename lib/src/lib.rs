@@ -57,6 +57,7 @@ pub mod placement;
 pub mod pool;
 pub mod present;
 pub mod reference;
+pub mod refill;
 pub mod registry;
 pub mod runs;
 pub mod sharing;

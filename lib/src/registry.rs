@@ -46,6 +46,7 @@ registry! {
     Counters => crate::counters::CounterLayouts,
     Gc => crate::gc::GcSweep,
     Pool => crate::pool::PoolSizing,
+    Refill => crate::refill::CacheRefill,
 }
 
 /// An experiment's constants, read once through its type.

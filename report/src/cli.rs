@@ -199,6 +199,8 @@ pub enum VariantArg {
     Fixed,
     Split,
     Async,
+    /// Async tasks that block their workers while they wait (the pinning pitfall).
+    AsyncBlocking,
     All,
 }
 

@@ -7,6 +7,7 @@ pub mod counters;
 pub mod gc;
 pub mod pool_latency;
 pub mod pool_switches;
+pub mod refill;
 pub mod room;
 pub mod sharing;
 pub mod stride;

@@ -10,6 +10,7 @@ mod gc;
 pub mod given;
 mod machine;
 mod pool;
+mod refill;
 mod sharing;
 mod stride;
 
@@ -108,6 +109,7 @@ experiment_options! {
     counters::CountersOptions,
     gc::GcOptions,
     pool::PoolOptions,
+    refill::RefillOptions,
 }
 
 /// What the command was asked to do.
