@@ -4,6 +4,7 @@
 //! markdown, JSON and terminal output and the notebooks' rich output only render it
 //! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
 
+pub mod claims;
 pub mod counters;
 pub mod gc;
 pub mod machine;
