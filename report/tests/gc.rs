@@ -16,6 +16,16 @@ fn bad_values_exit_2_naming_the_value() {
             &["--ratios", "100,fast"],
             "invalid ratios = fast: a whole percentage of at least 1 (GOGC-style, e.g. 100), or off",
         ),
+        (
+            &["--ratios", "1..4000000000:1"],
+            "invalid ratios = 1..4000000000:1: this range gives 4000000000 ratios; ratios of at least 1",
+        ),
+        (&["--ratios", "100..2000"], "invalid ratios = 100..2000: a range needs its step: FROM..TO:STEP"),
+        (
+            &["--ratios", "100..20000:100,20100..40000:100"],
+            "invalid ratios = 100..20000:100,20100..40000:100: ratios of at least 1 (GOGC-style percents), off, or \
+             ranges FROM..TO:STEP (e.g. 100..20000:100), separated by commas, at most 256 ratios in all",
+        ),
         (&["--threads", "0"], "invalid threads = 0: between 1 and 1024"),
         (&["--threads", "1,2,0"], "invalid threads = 0: between 1 and 1024"),
         (&["--seconds", "0"], "invalid seconds = 0: 0.001 to 600 seconds"),

@@ -181,7 +181,7 @@ impl<C: CellFigures> Side for &[C] {
         match (found.judged, found.beats_default()) {
             (true, true) => Answer::new(figure, Status::Reproduced, format!("a large ratio was best{grid}")),
             (true, false) => Answer::new(figure, Status::NotBeyondNoise, format!("no ratio beat 100 measurably{grid}")),
-            (false, _) => Answer::new(figure, Status::NotBeyondNoise, format!("too few trials or cycles{grid}")),
+            (false, _) => Answer::new(figure, Status::NotBeyondNoise, format!("too few trials{grid}")),
         }
     }
 

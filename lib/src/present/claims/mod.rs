@@ -232,3 +232,46 @@ fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Ta
         .collect();
     Table { id: "claims", caption: "Every numbered claim of the three articles".into(), columns, rows }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures/run-fixture");
+
+    #[test]
+    fn every_claim_has_a_row_a_status_and_a_link_to_its_section() {
+        let run = Run::load(FIXTURE).unwrap();
+        let section = section(std::slice::from_ref(&run)).unwrap();
+        let table = section.table("claims").unwrap();
+        assert_eq!(table.rows.len(), 42);
+        assert_eq!(table.columns.len(), 6, "four about the claim, two for the one machine");
+        for row in &table.rows {
+            let status = &row[5].text;
+            assert!(Status::ALL.iter().any(|s| status.starts_with(s.label())), "{status}");
+            let experiment = &row[3].text;
+            let linked = Experiment::from_name(experiment).is_some();
+            assert_eq!(row[0].link.is_some(), linked, "{}", row[0].text);
+            if linked {
+                assert_eq!(row[0].link.as_deref(), Some(format!("#{experiment}").as_str()));
+            }
+        }
+        let c11 = table.rows.iter().find(|row| row[0].text == "C11").unwrap();
+        assert_eq!(c11[5].text, "not in this run: measured by the locks experiment (not in this run)");
+        assert!(section.findings[0].text.starts_with("Of the articles' 42 claims: "), "{:?}", section.findings);
+    }
+
+    #[test]
+    fn statuses_follow_the_intervals() {
+        let ratio = |low, high| Ratio { value: (low + high) / 2.0, low, high };
+        assert_eq!(direction(&ratio(1.2, 1.5), true), Status::Reproduced);
+        assert_eq!(direction(&ratio(0.5, 0.8), true), Status::Differs);
+        assert_eq!(direction(&ratio(0.9, 1.2), true), Status::NotBeyondNoise);
+        assert_eq!(direction(&ratio(1.2, 1.5), false), Status::NotBeyondNoise, "too few trials claim nothing");
+        assert_eq!(within((85.0, 95.0), (80.0, 120.0)).0, Status::Reproduced);
+        assert_eq!(within((10.0, 20.0), (80.0, 120.0)), (Status::Differs, "below the article's"));
+        assert_eq!(within((400.0, 500.0), (300.0, f64::INFINITY)).0, Status::Reproduced);
+        let answer = Answer::needs_cores("1.2x", 8, 2);
+        assert_eq!(answer.status_text(), "not measurable here: needs 8 cores, this machine has 2");
+    }
+}

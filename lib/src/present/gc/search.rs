@@ -72,16 +72,17 @@ pub(super) fn cpu_share_sentence(threads: u64, model: &[CellSummary], go: Option
         let base = at(GcRatio::DEFAULT)?.cpu_share()?;
         let busiest = cells
             .iter()
-            .filter(|c| c.threads() == threads)
+            .filter(|c| c.threads() == threads && c.ratio() != GcRatio::DEFAULT)
             .filter_map(|c| Some((c.ratio(), c.cpu_share()?)))
-            .max_by(|a, b| a.1.median.total_cmp(&b.1.median))?;
+            .max_by(|a, b| a.1.median.total_cmp(&b.1.median));
+        let other = busiest.map_or(String::new(), |(ratio, share)| {
+            format!(" and at most {} at another ratio ({ratio})", format::percent(share.median))
+        });
         Some(format!(
-            "{name} used {} of the CPUs at ratio 100 (interval {}–{}) and {} at ratio {}",
+            "{name} used {} of the CPUs at ratio 100 (interval {}–{}){other}",
             format::percent(base.median),
             format::percent(base.median_low),
             format::percent(base.median_high),
-            format::percent(busiest.1.median),
-            busiest.0
         ))
     }
     let sides: Vec<String> =
