@@ -149,6 +149,9 @@ mod tests {
         let per_article = |article: &str| claims.iter().filter(|claim| claim.article == article).count();
         assert_eq!((claims.len(), per_article("A"), per_article("B"), per_article("C")), (42, 12, 9, 21));
         assert_eq!(claims.iter().find(|claim| claim.id == "C8").and_then(ClaimReference::range), Some((80.0, 120.0)));
-        assert_eq!(claims.iter().find(|claim| claim.id == "C5").and_then(ClaimReference::range), Some((300.0, f64::INFINITY)));
+        assert_eq!(
+            claims.iter().find(|claim| claim.id == "C5").and_then(ClaimReference::range),
+            Some((300.0, f64::INFINITY))
+        );
     }
 }

@@ -76,7 +76,10 @@ pub fn memory() -> Option<Memory> {
     let (reserved, resident) = (pages.next()??, pages.next()??);
     // SAFETY: sysconf only reads a system constant.
     let page_bytes = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
-    Some(Memory { resident_bytes: resident.checked_mul(page_bytes)?, reserved_bytes: reserved.checked_mul(page_bytes)? })
+    Some(Memory {
+        resident_bytes: resident.checked_mul(page_bytes)?,
+        reserved_bytes: reserved.checked_mul(page_bytes)?,
+    })
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -34,9 +34,9 @@ mod verify;
 pub mod workload;
 
 pub use config::{default_thread_counts, Config, GcRatio, Workload};
-pub use ratios::{parse_ratios, MAX_RATIOS};
 pub use findings::{curve_findings, pacing_findings, CurveFindings};
 pub use go::{summarize_go, GoCell, GoRow, GO_CSV};
+pub use ratios::{parse_ratios, MAX_RATIOS};
 pub use run::{run, Row};
 pub use summary::{finding, summarize, CellSummary, MIN_CYCLES_TO_JUDGE};
 

@@ -85,7 +85,9 @@ pub fn search_at<C: CellFigures>(cells: &[C], threads: u64) -> Option<RatioSearc
         .iter()
         .enumerate()
         .find(|(index, cell)| {
-            at[index + 1..].iter().all(|larger| !Ratio::between(larger.ops_per_sec(), cell.ops_per_sec()).clearly_above_one())
+            at[index + 1..]
+                .iter()
+                .all(|larger| !Ratio::between(larger.ops_per_sec(), cell.ops_per_sec()).clearly_above_one())
         })
         .map_or(best.ratio(), |(_, cell)| cell.ratio());
     let judged = at.iter().all(|cell| cell.ops_per_sec().samples >= MIN_TRIALS_PER_CELL);

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-pub use crate::usage::{resident_bytes, ProcessUsage};
 use crate::usage::{memory, Memory};
+pub use crate::usage::{resident_bytes, ProcessUsage};
 
 /// How often the dispatcher samples the resident set.
 const RSS_SAMPLE_EVERY: Duration = Duration::from_millis(10);
@@ -33,12 +33,7 @@ pub struct Metered {
 impl Meter {
     pub fn start() -> Self {
         let now = Instant::now();
-        Self {
-            start: now,
-            usage_before: ProcessUsage::now(),
-            peak: memory().unwrap_or_default(),
-            last_sample: now,
-        }
+        Self { start: now, usage_before: ProcessUsage::now(), peak: memory().unwrap_or_default(), last_sample: now }
     }
 
     pub fn start_instant(&self) -> Instant {

@@ -102,9 +102,8 @@ pub struct BlockingFigures {
 
 pub fn blocking_figures(summaries: &[PoolSummary]) -> Option<BlockingFigures> {
     let blocking = at(summaries, Variant::AsyncBlocking)?;
-    let timers = summaries
-        .iter()
-        .find(|s| s.key.variant == Variant::Async && s.key.hit_rate == blocking.key.hit_rate)?;
+    let timers =
+        summaries.iter().find(|s| s.key.variant == Variant::Async && s.key.hit_rate == blocking.key.hit_rate)?;
     let busy_ms = blocking.mean_wait_ms + blocking.cpu_work_ms + blocking.lock_hold_ms;
     Some(BlockingFigures {
         workers: blocking.key.pool_threads,

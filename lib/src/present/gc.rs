@@ -74,9 +74,14 @@ pub fn section_with_go(
     section.tables.push(ratio_table(machines, &summaries, article.ratios));
     for ((machine, cells), go) in machines.iter().zip(&summaries).zip(&go_cells) {
         let threads = compared_threads(machine, cells);
-        let sentences = [search::cpu_share_sentence(threads, cells, go.as_deref()), search::search_sentence(cells, go.as_deref())];
+        let sentences =
+            [search::cpu_share_sentence(threads, cells, go.as_deref()), search::search_sentence(cells, go.as_deref())];
         section.findings.extend(sentences.into_iter().flatten().map(|text| Finding::about(&machine.label, text)));
-        section.tables.push(search::cpu_share_table(&machine.label, threads, cells, go.as_deref()));
+        let recorded =
+            cells.iter().any(|c| c.cpu_share.is_some()) || go.iter().flatten().any(|c| c.cpu_share.is_some());
+        if recorded {
+            section.tables.push(search::cpu_share_table(&machine.label, threads, cells, go.as_deref()));
+        }
         section.tables.push(search::best_ratio_table(&machine.label, cells, go.as_deref(), article.ratios));
         section.tables.push(cells::every_cell(machine, cells));
         section.notes.push(Finding::about(&machine.label, cells::best_ratios(cells)));

@@ -5,8 +5,8 @@
 use super::{config_notes, Cell, Column, Figure, Finding, Measured, Present, PresentError, Section, Table};
 use crate::chart::refill::{article_series, case_name, refill_chart, series};
 use crate::format;
-use crate::refill::{beside_article, finding, summarize, CaseSummary, Row, EXPERIMENT};
 use crate::reference::PoolReference;
+use crate::refill::{beside_article, finding, summarize, CaseSummary, Row, EXPERIMENT};
 use crate::runs::Run;
 
 pub const TITLE: &str = "Cache refill after a context switch";

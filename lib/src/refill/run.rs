@@ -54,7 +54,11 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         if exchange.ended_at != [0, 0] {
             return Err(RunError::Verification {
                 experiment: EXPERIMENT,
-                case: format!("{} lines, other thread {}: the pass did not come back to its start", set.lines(), case.evicts),
+                case: format!(
+                    "{} lines, other thread {}: the pass did not come back to its start",
+                    set.lines(),
+                    case.evicts
+                ),
                 trial: round,
                 expected: 0,
                 actual: exchange.ended_at.into_iter().max().unwrap_or(0) as u64,
@@ -91,7 +95,12 @@ struct Exchange {
 
 /// The owner (player 0) walks `set` warm, hands the CPU to the other thread (player 1), which
 /// touches `evictor` (or nothing) and hands it back; the owner walks `set` again.
-fn exchange(set: &WorkingSet, evictor: Option<&mut Evictor>, cpu: Option<CoreId>, round: usize) -> Result<Exchange, RunError> {
+fn exchange(
+    set: &WorkingSet,
+    evictor: Option<&mut Evictor>,
+    cpu: Option<CoreId>,
+    round: usize,
+) -> Result<Exchange, RunError> {
     let turn = AtomicU64::new(0);
     let handles: [OnceLock<Thread>; 2] = [OnceLock::new(), OnceLock::new()];
     let pin = || cpu.is_some_and(core_affinity::set_for_current);

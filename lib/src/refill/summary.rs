@@ -139,7 +139,7 @@ fn evicted_sentence(case: &CaseSummary, verdict: Option<&Verdict>) -> String {
     let (warm, switched) = (&case.warm_ns_per_line, &case.switched_ns_per_line);
     let measured = format!(
         "After another thread on the same CPU wrote {}, a pass over {} cost {} ns per line (interval {}) against {} \
-         warm",
+         ns warm",
         format::bytes(case.evict_bytes),
         set_words(case),
         format::number(switched.median),
@@ -150,7 +150,7 @@ fn evicted_sentence(case: &CaseSummary, verdict: Option<&Verdict>) -> String {
         Err(too_few) => format!("{measured}: {too_few}."),
         Ok(()) if case.slowdown.clearly_above_one() => format!(
             "{measured}: {} slower, {} us to refill the set once.",
-            format::ratio_and_interval(&case.slowdown),
+            format::describe_ratio(&case.slowdown),
             format::number(case.refill_us)
         ),
         Ok(()) => then_what_may_hide_it(format!("{measured}: not measurably slower than warm."), verdict),
@@ -167,7 +167,7 @@ fn switch_alone_sentence(case: &CaseSummary) -> String {
     match evidence::check([&case.warm_ns_per_line, &case.switched_ns_per_line]) {
         Err(too_few) => format!("{text}: {too_few}."),
         Ok(()) if case.slowdown.clearly_above_one() => {
-            format!("{text}: {} slower, so the switch itself cost cache.", format::ratio_and_interval(&case.slowdown))
+            format!("{text}: {} slower, so the switch itself cost cache.", format::describe_ratio(&case.slowdown))
         }
         Ok(()) => format!("{text}: the switch alone evicted nothing measurable; the other thread's memory did."),
     }
@@ -214,10 +214,19 @@ mod tests {
         assert_eq!(article_case(&cases).map(|c| c.evicts), Some(Evicts::PastL3));
         let found = finding(&cases, None);
         assert!(found[0].starts_with("After another thread on the same CPU wrote 64 MiB, a pass over the 16 KiB set (256 lines) cost 90.2 ns per line"), "{found:?}");
-        assert!(found[0].contains("slower, 22.8 us to refill the set once."), "{found:?}");
-        assert!(found[1].ends_with("the switch alone evicted nothing measurable; the other thread's memory did."), "{found:?}");
+        assert!(
+            found[0].contains("ns warm: 75.17x (interval 64.29x to 90.40x) slower, 22.8 us to refill the set once."),
+            "{found:?}"
+        );
+        assert!(
+            found[1].ends_with("the switch alone evicted nothing measurable; the other thread's memory did."),
+            "{found:?}"
+        );
         let beside = beside_article(&cases, (80.0, 120.0)).unwrap();
-        assert!(beside.ends_with("(interval 90.0–90.4) after the other thread wrote 64 MiB: within the article's range."), "{beside}");
+        assert!(
+            beside.ends_with("(interval 90.0–90.4) after the other thread wrote 64 MiB: within the article's range."),
+            "{beside}"
+        );
         assert_eq!(Standing::of(&cases[1].switched_ns_per_line, (100.0, 120.0)), Standing::Below);
         let few = summarize(&rows[..4]);
         assert!(finding(&few, None)[0].contains("too few trials (n=2"), "{:?}", finding(&few, None));

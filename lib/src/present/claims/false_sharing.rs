@@ -1,7 +1,7 @@
 //! Article A's claims (false sharing) from the stride sweep, the four-way control, the
 //! counter layouts and the machine's description.
 
-use super::{direction, ratio_text, Answer, Context, Status};
+use super::{direction, judged, ratio_text, Answer, Context, Status};
 use crate::counters::{Layout, LayoutSummary};
 use crate::format;
 use crate::sharing::{false_sharing_over, Case, CaseSummary};
@@ -32,16 +32,15 @@ fn four_way(id: &str, context: &Context) -> Answer {
     let over = |other: Case| false_sharing_over(&cases, other);
     match id {
         "A1" => match over(Case::Single) {
-            Some(ratio) => Answer::new(
+            Some(ratio) => judged(
                 format!("false sharing {} one thread's time, {threads} threads", ratio_text(&ratio)),
-                direction(&ratio, enough),
-                "",
+                &ratio,
+                enough,
             ),
             None => Answer::not_in_run(sharing::EXPERIMENT),
         },
         "A6" => {
-            let times: Vec<String> =
-                Case::ALL.iter().filter_map(|&case| time_of(&cases, case)).collect::<Vec<_>>();
+            let times: Vec<String> = Case::ALL.iter().filter_map(|&case| time_of(&cases, case)).collect::<Vec<_>>();
             let checks = [over(Case::NoSharing), over(Case::Single)];
             let status = match checks {
                 [Some(none), Some(single)] => match (direction(&none, enough), direction(&single, enough)) {
@@ -54,10 +53,10 @@ fn four_way(id: &str, context: &Context) -> Answer {
             Answer::new(times.join(" / "), status, "judged by false sharing against no sharing and one thread")
         }
         _ => match (over(Case::NoSharing), over(Case::TrueSharing), over(Case::Single)) {
-            (Some(none), Some(truly), Some(single)) => Answer::new(
+            (Some(none), Some(truly), Some(single)) => judged(
                 format!("{} ({}, {})", ratio_text(&none), format::ratio(truly.value), format::ratio(single.value)),
-                direction(&none, enough),
-                "",
+                &none,
+                enough,
             ),
             _ => Answer::not_in_run(sharing::EXPERIMENT),
         },
@@ -78,10 +77,10 @@ fn layouts(id: &str, context: &Context) -> Answer {
     let enough = |other: &LayoutSummary| evidence::check([&compact.elapsed_ms, &other.elapsed_ms]).is_ok();
     let faster = |layout: Layout, words: &str| -> Answer {
         match find(layout).and_then(|s| Some((s, s.faster_than_compact?))) {
-            Some((summary, ratio)) => Answer::new(
+            Some((summary, ratio)) => judged(
                 format!("{words} {} faster than compact, {threads} threads", ratio_text(&ratio)),
-                direction(&ratio, enough(summary)),
-                "",
+                &ratio,
+                enough(summary),
             ),
             None => Answer::without_figure(Status::NotInRun, format!("the {} layout did not run", layout.name())),
         }
@@ -90,10 +89,10 @@ fn layouts(id: &str, context: &Context) -> Answer {
         "A3" => match find(Layout::Mutex) {
             Some(mutex) => {
                 let slower = Ratio::between(&mutex.ns_per_increment, &compact.ns_per_increment);
-                Answer::new(
-                    format!("Mutex<i64> {} the compact atomics' time per increment", ratio_text(&slower)),
-                    direction(&slower, enough(mutex)),
-                    "",
+                judged(
+                    format!("Mutex<i64> took {} the compact atomics' time per increment", ratio_text(&slower)),
+                    &slower,
+                    enough(mutex),
                 )
             }
             None => Answer::without_figure(Status::NotInRun, "the mutex layout did not run"),
@@ -107,19 +106,21 @@ fn layouts(id: &str, context: &Context) -> Answer {
         }
         "A9" => match find(Layout::CachePadded) {
             Some(padded) => {
-                let megabytes = |bytes: u64| bytes as f64 / 1e6;
-                let (padded_mb, compact_mb) = (
-                    megabytes(padded.bytes_for_extrapolated_counters),
-                    megabytes(compact.bytes_for_extrapolated_counters),
-                );
+                // The article's counters have 8 shards each, whatever threads this run had.
+                let megabytes = |s: &LayoutSummary| (s.bytes_used / s.cells.max(1)) as f64 * 8.0 * 100_000.0 / 1e6;
+                let (padded_mb, compact_mb) = (megabytes(padded), megabytes(compact));
                 // Arithmetic on the layouts' sizes: the same padding gives the same bytes.
                 let same = (padded_mb / 100.0 - 1.0).abs() < 0.1 && (compact_mb / 6.4 - 1.0).abs() < 0.1;
-                let (status, why) = if same {
-                    (Status::Reproduced, "")
-                } else {
-                    (Status::Differs, "this target pads otherwise")
-                };
-                Answer::new(format!("{} MB vs {} MB", format::number(padded_mb), format::number(compact_mb)), status, why)
+                let (status, why) =
+                    if same { (Status::Reproduced, "") } else { (Status::Differs, "this target pads otherwise") };
+                let figure = format!(
+                    "{} MB vs {} MB ({} vs {} B per shard, 8 shards each)",
+                    format::number(padded_mb),
+                    format::number(compact_mb),
+                    padded.bytes_used / padded.cells.max(1),
+                    compact.bytes_used / compact.cells.max(1)
+                );
+                Answer::new(figure, status, why)
             }
             None => Answer::without_figure(Status::NotInRun, "the cache-padded layout did not run"),
         },
@@ -141,7 +142,7 @@ pub fn striped(context: &Context) -> Answer {
     if striped.threads < 16 {
         return Answer::needs_cores(figure, 16, context.cpus);
     }
-    Answer::new(figure, direction(&ratio, evidence::check([&shared.elapsed_ms, &striped.elapsed_ms]).is_ok()), "")
+    judged(figure, &ratio, evidence::check([&shared.elapsed_ms, &striped.elapsed_ms]).is_ok())
 }
 
 fn strides(id: &str, context: &Context) -> Answer {
@@ -155,7 +156,7 @@ fn strides(id: &str, context: &Context) -> Answer {
     };
     let ratio = Ratio::between(&at.ns_per_op, &fastest.ns_per_op);
     let figure = format!(
-        "{stride_bytes} B: {} the fastest ({} B), {} threads",
+        "{stride_bytes} B took {} the fastest stride's time ({} B), {} threads",
         ratio_text(&ratio),
         fastest.stride_bytes,
         at.threads
@@ -166,7 +167,7 @@ fn strides(id: &str, context: &Context) -> Answer {
     if at.stride_bytes == fastest.stride_bytes {
         return Answer::new(figure, Status::Differs, "it was the fastest stride here");
     }
-    Answer::new(figure, direction(&ratio, enough_strides(at, fastest)), "")
+    judged(figure, &ratio, enough_strides(at, fastest))
 }
 
 fn enough_strides(a: &StrideSummary, b: &StrideSummary) -> bool {
@@ -200,7 +201,11 @@ fn padding(context: &Context) -> Answer {
     };
     let padded = machine.cache_padded_bytes;
     let Some(go) = go else {
-        return Answer::new(format!("CachePadded: {padded} B"), Status::NotMeasurable, "the article names no padding for this architecture");
+        return Answer::new(
+            format!("CachePadded: {padded} B"),
+            Status::NotMeasurable,
+            "the article names no padding for this architecture",
+        );
     };
     let figure = format!("crossbeam's CachePadded: {padded} B on {} (Go: {go} B)", machine.arch);
     if padded == go {

@@ -2,7 +2,7 @@
 //! Go ran beside it, real Go's. A claim about Go's collector takes its status from real Go
 //! when it ran, and shows the model beside it.
 
-use super::{direction, ratio_text, summary_text, within, Answer, Context, Status};
+use super::{direction, judged, ratio_text, summary_text, within, Answer, Context, Status};
 use crate::format;
 use crate::gc::compare::{figures, like_for_like_threads, CellFigures};
 use crate::gc::search::{search_at, MIN_TRIALS_PER_CELL};
@@ -19,12 +19,12 @@ pub fn answer(id: &str, context: &Context, range: Option<(f64, f64)>) -> Answer 
         match &go {
             Some(go) => {
                 let go_answer = judge(&go.as_slice());
-                Answer::new(
-                    format!("Go: {}; model: {}", go_answer.figure, model_answer.figure),
-                    go_answer.status,
-                    go_answer.why,
-                )
+                let figures = [("Go", &go_answer.figure), ("model", &model_answer.figure)];
+                let shown: Vec<String> =
+                    figures.iter().filter(|(_, f)| !f.is_empty()).map(|(side, f)| format!("{side}: {f}")).collect();
+                Answer::new(shown.join("; "), go_answer.status, go_answer.why)
             }
+            None if model_answer.figure.is_empty() => model_answer,
             None => Answer::new(format!("model: {}", model_answer.figure), model_answer.status, model_answer.why),
         }
     };
@@ -94,7 +94,7 @@ impl<C: CellFigures> Side for &[C] {
             return Answer::new(figure, Status::Differs, "throughput still rose at the most threads measured");
         }
         let fall = Ratio::between(peak.ops_per_sec(), most.ops_per_sec());
-        Answer::new(figure, direction(&fall, enough(&[peak, most])), "")
+        judged(figure, &fall, enough(&[peak, most]))
     }
 
     /// At threads = the CPUs, ratio 100's CPU share against the fastest other ratio's.
@@ -143,7 +143,8 @@ impl<C: CellFigures> Side for &[C] {
             return Answer::new(figure, Status::NotBeyondNoise, "too few cycles to judge");
         }
         let (status, side) = within((rate.median_low, rate.median_high), range);
-        let why = if side.is_empty() { String::new() } else { format!("{side}: this machine allocates at its own pace") };
+        let why =
+            if side.is_empty() { String::new() } else { format!("{side}: this machine allocates at its own pace") };
         Answer::new(figure, status, why)
     }
 
@@ -157,7 +158,7 @@ impl<C: CellFigures> Side for &[C] {
             return Answer::new(figure, Status::NotBeyondNoise, "too few cycles at ratio 2400 to judge");
         }
         let cells: Vec<&C> = self.iter().filter(|cell| cell.threads() == gain.threads).collect();
-        Answer::new(figure, direction(&gain.gain, enough(&cells)), "")
+        judged(figure, &gain.gain, enough(&cells))
     }
 
     /// The article's search at the most threads.
@@ -192,8 +193,13 @@ impl<C: CellFigures> Side for &[C] {
             return Answer::without_figure(Status::NotInRun, "one thread at ratio 100 was not measured");
         };
         let speedup = Ratio::between(fastest.ops_per_sec(), one.ops_per_sec());
-        let figure = format!("{} ({} threads, ratio {})", ratio_text(&speedup), fastest.threads(), fastest.ratio());
-        Answer::new(figure, direction(&speedup, enough(&[fastest, one])), "")
+        let figure = format!(
+            "{} ({}, ratio {})",
+            ratio_text(&speedup),
+            crate::gc::summary::threads_text(fastest.threads()),
+            fastest.ratio()
+        );
+        judged(figure, &speedup, enough(&[fastest, one]))
     }
 }
 

@@ -128,6 +128,18 @@ pub(crate) fn direction(ratio: &Ratio, enough_trials: bool) -> Status {
     }
 }
 
+/// A ratio's answer: [`direction`]'s status, and why where it claims nothing or differs.
+pub(crate) fn judged(figure: impl Into<String>, ratio: &Ratio, enough_trials: bool) -> Answer {
+    let status = direction(ratio, enough_trials);
+    let why = match status {
+        Status::NotBeyondNoise if !enough_trials => "too few trials",
+        Status::NotBeyondNoise => "the interval includes no difference",
+        Status::Differs => "a clear effect the other way",
+        _ => "",
+    };
+    Answer::new(figure, status, why)
+}
+
 /// An interval's status against the article's range: reaching into it reproduces it.
 pub(crate) fn within((low, high): (f64, f64), (article_low, article_high): (f64, f64)) -> (Status, &'static str) {
     if high < article_low {
@@ -146,11 +158,7 @@ pub(crate) fn ratio_text(ratio: &Ratio) -> String {
 
 /// "12.5 (11.0–13.1)" with `unit` after the median.
 pub(crate) fn summary_text(summary: &Summary, unit: &str) -> String {
-    format!(
-        "{}{unit} ({})",
-        format::number(summary.median),
-        format::interval(summary.median_low, summary.median_high)
-    )
+    format!("{}{unit} ({})", format::number(summary.median), format::interval(summary.median_low, summary.median_high))
 }
 
 /// The claims section over `runs`: one row per claim, a status column per machine.

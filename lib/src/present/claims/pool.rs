@@ -3,7 +3,7 @@
 //! CPU, its fix (64) 8 per CPU; each claim reads the first hit rate of the run unless it
 //! names another.
 
-use super::{direction, ratio_text, within, Answer, Context, Status};
+use super::{direction, judged, ratio_text, within, Answer, Context, Status};
 use crate::format;
 use crate::pool::virtual_threads::{blocking_figures, memory_figures};
 use crate::pool::{format_ms, summarize, PoolSummary, Row, Variant, EXPERIMENT, MIN_TRIALS_FOR_CLAIM};
@@ -15,7 +15,10 @@ pub fn answer(id: &str, context: &Context, range: Option<(f64, f64)>) -> Answer 
         return refill(context, range.unwrap_or((80.0, 120.0)));
     }
     if id == "C21" {
-        return Answer::without_figure(Status::NotMeasurable, "a way of reasoning, not a number: the pool section walks it");
+        return Answer::without_figure(
+            Status::NotMeasurable,
+            "a way of reasoning, not a number: the pool section walks it",
+        );
     }
     let Some(rows) = context.run.rows::<Row>() else { return Answer::not_in_run(EXPERIMENT) };
     let cases = Cases { summaries: summarize(rows), cpus: context.cpus as u64 };
@@ -92,7 +95,8 @@ impl Cases {
                     Status::Reproduced => Status::Differs,
                     other => other,
                 };
-                let why = if status == Status::Differs { "the smaller pool's p99 or capacity did not hold" } else { "" };
+                let why =
+                    if status == Status::Differs { "the smaller pool's p99 or capacity did not hold" } else { "" };
                 Answer::new(figure, status, why)
             }
             _ => match (&incident.run_delay_ms, &fix.run_delay_ms) {
@@ -132,7 +136,7 @@ impl Cases {
             format_ms(case.miss_p99_ms.median),
             case.key.pool_threads
         );
-        Answer::new(figure, direction(&ratio, Self::enough(&[case])), "")
+        judged(figure, &ratio, Self::enough(&[case]))
     }
 
     /// The incident pool at 97% hits.
@@ -175,13 +179,11 @@ impl Cases {
             .min_by(|a, b| a.p99_ms.median.total_cmp(&b.p99_ms.median));
         let Some(best) = best else { return Answer::not_in_run(EXPERIMENT) };
         let per_cpu = best.key.pool_threads as f64 / self.cpus.max(1) as f64;
-        let figure = format!(
-            "lowest p99 at {} threads ({} per CPU)",
-            best.key.pool_threads,
-            format::short_number(per_cpu)
-        );
+        let figure =
+            format!("lowest p99 at {} threads ({} per CPU)", best.key.pool_threads, format::short_number(per_cpu));
         // The rule's point is an upper bound: far fewer threads than the formula's.
-        let (status, why) = if per_cpu <= range.1 { (Status::Reproduced, "") } else { (Status::Differs, "more threads than the rule") };
+        let (status, why) =
+            if per_cpu <= range.1 { (Status::Reproduced, "") } else { (Status::Differs, "more threads than the rule") };
         Answer::new(figure, status, why)
     }
 
@@ -203,7 +205,7 @@ impl Cases {
                     ratio_text(&ratio),
                     incident.key.pool_threads
                 );
-                Answer::new(figure, direction(&ratio, Self::enough(&[tasks, incident])), "")
+                judged(figure, &ratio, Self::enough(&[tasks, incident]))
             }
             "C18" => match memory_figures(&self.summaries) {
                 Some(m) => {
@@ -215,7 +217,11 @@ impl Cases {
                         format::bytes(m.async_rss_bytes)
                     );
                     if m.pool_reserved_bytes > m.async_reserved_bytes + m.extra_stacks_bytes / 2 {
-                        Answer::new(figure, Status::Reproduced, "in address space reserved; Linux commits stacks lazily")
+                        Answer::new(
+                            figure,
+                            Status::Reproduced,
+                            "in address space reserved; Linux commits stacks lazily",
+                        )
                     } else {
                         Answer::new(figure, Status::Differs, "the threads reserved no more than the tasks")
                     }
@@ -228,7 +234,7 @@ impl Cases {
                         "capacity {:.0} on timers, {:.0} blocking ({} workers / (wait + work) = {:.0})",
                         b.timers_per_s, b.blocking_per_s, b.workers, b.predicted_per_s
                     );
-                    Answer::new(figure, direction(&b.timers_over_blocking, b.judged), "")
+                    judged(figure, &b.timers_over_blocking, b.judged)
                 }
                 None => Answer::without_figure(Status::NotInRun, "the async-blocking variant did not run"),
             },
@@ -250,7 +256,7 @@ fn refill(context: &Context, range: (f64, f64)) -> Answer {
     let Some(case) = article_case(&cases) else { return Answer::not_in_run(crate::refill::EXPERIMENT) };
     let after = &case.switched_ns_per_line;
     let figure = format!(
-        "{} ns per line ({}) after the other thread wrote {} ({} warm)",
+        "{} ns per line ({}) after the other thread wrote {} ({} ns warm)",
         format::number(after.median),
         format::interval(after.median_low, after.median_high),
         format::bytes(case.evict_bytes),

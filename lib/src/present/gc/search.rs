@@ -133,7 +133,9 @@ pub(super) fn best_ratio_table(
             Cell::from(format!("{} (article)", best.goroutines)),
             Cell::from(best.gogc.to_string()),
             Cell::from(format::number(best.signatures_per_sec)),
-            default.map_or_else(Cell::missing, |d| Cell::from(format::ratio(best.signatures_per_sec / d.signatures_per_sec))),
+            default.map_or_else(Cell::missing, |d| {
+                Cell::from(format::ratio(best.signatures_per_sec / d.signatures_per_sec))
+            }),
             Cell::from("best of 100..20000:100"),
         ];
         if go.is_some() {
