@@ -1,6 +1,6 @@
 //! Contention Lab's experiments: false sharing (stride sweep, four-way control, counter
-//! layouts), a GC-pacing model, thread-pool sizing, the machine's fitness, the timing
-//! harness and its statistics, the charts, the run format and the presentation model that
+//! layouts), a GC-pacing model, thread-pool sizing, the cache refill after a switch, the
+//! machine's fitness, the timing harness and its statistics, the charts, the run format and the presentation model that
 //! the report and the notebooks share.
 //!
 //! The lib measures and returns plain rows; it never prints and never writes files.

@@ -70,9 +70,10 @@ pub fn memory_finding(summaries: &[PoolSummary]) -> Option<String> {
     };
     Some(format!(
         "The article's 300 MB saved is 320 threads x a 1 MB stack: address space reserved. Here the pool of {} \
-         threads reserved {} against {} for async tasks on {} workers ({}; its extra threads' stacks alone are {}), \
-         but its resident set peaked at {} against {} ({}): Linux commits a stack's pages only as they are \
-         touched, so the threads cost reserved address space, not memory in use.",
+         threads reserved {} against {} for async tasks on {} workers ({}; its extra threads' stacks are {}, and \
+         both figures hold what earlier runs left mapped, such as the stacks and malloc arenas glibc keeps), but its \
+         resident set peaked at {} against {} ({}): Linux commits a stack's pages only as they are touched, so \
+         the threads cost reserved address space, not memory in use.",
         m.pool_threads,
         format::bytes(m.pool_reserved_bytes),
         format::bytes(m.async_reserved_bytes),

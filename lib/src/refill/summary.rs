@@ -123,7 +123,8 @@ pub fn beside_article(cases: &[CaseSummary], (low, high): (f64, f64)) -> Option<
         Standing::TooFewTrials => format!("{}", evidence::check([after]).err()?),
     };
     Some(format!(
-        "The article puts a miss after a switch at {low:.0}-{high:.0} ns; here a line of {} came back in {} ns          (interval {}) after the other thread wrote {}: {standing}.",
+        "The article puts a miss after a switch at {low:.0}-{high:.0} ns; here a line of {} came back in {} ns \
+         (interval {}) after the other thread wrote {}: {standing}.",
         set_words(case),
         format::number(after.median),
         format::interval(after.median_low, after.median_high),

@@ -2,7 +2,7 @@
 //! Go ran beside it, real Go's. A claim about Go's collector takes its status from real Go
 //! when it ran, and shows the model beside it.
 
-use super::{direction, judged, ratio_text, summary_text, within, Answer, Context, Status};
+use super::{judged, ratio_text, summary_text, within, Answer, Context, Status};
 use crate::format;
 use crate::gc::compare::{figures, like_for_like_threads, CellFigures};
 use crate::gc::search::{search_at, MIN_TRIALS_PER_CELL};
@@ -128,9 +128,13 @@ impl<C: CellFigures> Side for &[C] {
             other.ratio()
         );
         let rise = Ratio::between(other_share, base_share);
-        let status = direction(&rise, enough(&[base, other]));
-        let why = if status == Status::Reproduced { "a larger ratio put the idle CPUs to work" } else { "" };
-        Answer::new(figure, status, why)
+        let mut answer = judged(figure, &rise, enough(&[base, other]));
+        answer.why = match answer.status {
+            Status::Reproduced => "a larger ratio put the idle CPUs to work".into(),
+            Status::Differs => format!("ratio 100 kept more of the CPUs busy than {} here", other.ratio()),
+            _ => answer.why,
+        };
+        answer
     }
 
     /// Collections per second at threads = the CPUs, ratio 100.

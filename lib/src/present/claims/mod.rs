@@ -199,7 +199,10 @@ fn tally(answers: &[Answer]) -> String {
         .iter()
         .map(|&status| (status, answers.iter().filter(|answer| answer.status == status).count()))
         .filter(|&(_, count)| count > 0)
-        .map(|(status, count)| format!("{count} {}", status.label()))
+        .map(|(status, count)| match status {
+            Status::Differs => format!("{count} differ"),
+            _ => format!("{count} {}", status.label()),
+        })
         .collect();
     format!("Of the articles' {} claims: {}.", answers.len(), counts.join(", "))
 }
