@@ -42,7 +42,7 @@ pub fn memory_figures(summaries: &[PoolSummary]) -> Option<MemoryFigures> {
     let tasks = at(summaries, Variant::Async)?;
     let hit = tasks.key.hit_rate;
     let fixed = || summaries.iter().filter(|s| s.key.variant == Variant::Fixed && s.key.hit_rate == hit);
-    let pool = fixed().find(|s| s.key.pool_threads == INCIDENT_PER_CPU * s.cpus).or(fixed().last())?;
+    let pool = fixed().find(|s| s.key.pool_threads == INCIDENT_PER_CPU * s.cpus).or(fixed().next_back())?;
     let recorded = |s: &PoolSummary| s.reserved_bytes > 0 && s.peak_rss_bytes > 0;
     if !(recorded(pool) && recorded(tasks)) {
         return None;
