@@ -19,6 +19,9 @@ use crate::registry::Experiment;
 use crate::runs::Run;
 use crate::stats::{Ratio, Summary};
 
+/// A room of machines gets each machine's tally, not a table two columns per machine wide.
+const MAX_MACHINES_IN_TABLE: usize = 2;
+
 /// The claims section's anchor and name.
 pub const CLAIMS: &str = "claims";
 pub const TITLE: &str = "The articles' claims, one by one";
@@ -183,6 +186,14 @@ pub fn section(runs: &[Run]) -> Result<Section, PresentError> {
     for (run, answers) in runs.iter().zip(&answers) {
         section.findings.push(Finding::about(&run.label(), tally(answers)));
     }
+    if runs.len() > MAX_MACHINES_IN_TABLE {
+        section.notes.push(Finding::general(format!(
+            "The claim-by-claim table is shown for one or two machines; render one run (report --from RUN) for its \
+             {} rows.",
+            claims.len()
+        )));
+        return Ok(section);
+    }
     section.tables.push(table(&claims, runs, &answers));
     section.notes.push(Finding::general(
         "Reproduced: the effect shows in the article's direction, beyond the noise (a ratio's interval wholly on \
@@ -270,6 +281,8 @@ mod tests {
         let c11 = table.rows.iter().find(|row| row[0].text == "C11").unwrap();
         assert_eq!(c11[5].text, "not in this run: measured by the locks experiment (not in this run)");
         assert!(section.findings[0].text.starts_with("Of the articles' 42 claims: "), "{:?}", section.findings);
+        let room = super::section(&[run.clone(), run.clone(), run]).unwrap();
+        assert!(room.table("claims").is_none() && room.findings.len() == 3, "a room gets each machine's tally");
     }
 
     #[test]
