@@ -97,6 +97,15 @@ impl Machine {
     }
 }
 
+/// The data (or unified) cache of `level` that CPU 0 uses: its size and line size in bytes,
+/// when sysfs tells.
+pub fn data_cache(level: u8) -> Option<(Option<u64>, Option<u64>)> {
+    caches(1)
+        .into_iter()
+        .find(|cache| cache.level == level && cache.kind != "Instruction")
+        .map(|cache| (cache.size_bytes, cache.line_bytes))
+}
+
 /// Load averages from `/proc/loadavg` (1, 5, 15 minutes).
 pub fn load_average() -> Option<[f64; 3]> {
     let text = read_text("/proc/loadavg")?;

@@ -61,6 +61,7 @@ registry! {
     Gc => crate::gc::GcSweep,
     Pool => crate::pool::PoolSizing,
     Locks => crate::locks::LockCases,
+    Refill => crate::refill::CacheRefill,
 }
 
 /// An experiment's constants, read once through its type.

@@ -142,7 +142,8 @@ pub struct MeasureArgs {
     /// Core-to-core latency: measured samples per pair.
     #[arg(long, value_name = "N", value_parser = flag_values::samples)]
     pub samples: Option<usize>,
-    /// GC sweep: collection ratios, GOGC-style percents (at least 1) or off, e.g. 100,400,off.
+    /// GC sweep: collection ratios, GOGC-style percents (at least 1), off, or ranges FROM..TO:STEP,
+    /// e.g. 100,400,off or 100..2000:100,off (at most 256 ratios).
     #[arg(long, value_delimiter = ',', value_name = "RATIO", value_parser = flag_values::ratio)]
     pub ratios: Vec<String>,
     /// GC sweep: seconds each trial runs (e.g. 0.5). Pool sizing: seconds of arrivals per run.
@@ -254,6 +255,8 @@ pub enum VariantArg {
     Fixed,
     Split,
     Async,
+    /// Async tasks that block their workers while they wait (the pinning pitfall).
+    AsyncBlocking,
     All,
 }
 

@@ -5,7 +5,6 @@
 //! follow in its config's `validate`. A parser's error says only what is allowed; `main`
 //! writes it as `invalid {flag} = {value as given}: {allowed}` ([`crate::usage`]).
 
-use contention::gc::GcRatio;
 use contention::limits::cpus::{cpu_ids, cpu_list_allowed};
 use contention::limits::{
     max_heap_bytes, MAX_INCREMENTS_PER_TRIAL, MAX_ROWS, MAX_TRIAL, MAX_TRIALS, MAX_WAIT_MS, MIN_TRIAL,
@@ -97,8 +96,10 @@ pub fn samples(text: &str) -> Result<usize, String> {
     count(text, MAX_ROWS as u64, "samples per pair")
 }
 
+/// One item of `--ratios`: a ratio, `off`, or a range FROM..TO:STEP (the list's total is
+/// bounded where the config is built).
 pub fn ratio(text: &str) -> Result<String, String> {
-    text.parse::<GcRatio>().map(|_| text.to_string()).map_err(|error| error.allowed)
+    contention::gc::ratios::parse_ratios(&[text]).map(|_| text.to_string()).map_err(|error| error.allowed)
 }
 
 pub fn seconds(text: &str) -> Result<Number, String> {

@@ -9,14 +9,15 @@
 //!   "runs": [ { "label", "dir", "started_utc", "machine": {...description...},
 //!               "assessment": { "facts", "verdict": { "fitness", "reasons": [{kind, fitness, text}],
 //!                               "unchecked" }, "hardware_counters", "measured_under_load" },
-//!               "summaries": { "scaling", "c2c", "stride", "sharing", "counters", "gc", "pool" } } ],
+//!               "summaries": { "scaling", "c2c", "stride", "sharing", "counters", "gc", "pool", "refill" } } ],
 //!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
 //!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
-//!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
+//!                   rows: [[{text, noisy, link?}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
 //! ```
 //!
 //! `summaries` holds one key per experiment of the lib's registry, in its order (the machine
-//! check's is `scaling`). A summary an experiment did not measure is `null`. Summaries are the lib's own types
+//! check's is `scaling`). The last section, `claims`, has one table row per numbered claim of
+//! the articles; a cell that names another section carries its anchor as `link` ("#gc"). A summary an experiment did not measure is `null`. Summaries are the lib's own types
 //! (`contention::stride::StrideSummary`, ...): a `Summary` has `median`, `median_low`,
 //! `median_high`, `cv` and the rest. [`VERSION`] rises when a field is renamed or removed;
 //! new fields may appear within a version.

@@ -69,7 +69,13 @@ pub fn table(table: &Table) -> String {
     lines.push(format!("| {} |", header.join(" | ")));
     lines.push(format!("| {} |", rule.join(" | ")));
     for row in &table.rows {
-        let cells: Vec<String> = row.iter().map(|cell| escape(&cell.text)).collect();
+        let cells: Vec<String> = row
+            .iter()
+            .map(|cell| match &cell.link {
+                Some(link) => format!("[{}]({link})", escape(&cell.text)),
+                None => escape(&cell.text),
+            })
+            .collect();
         lines.push(format!("| {} |", cells.join(" | ")));
     }
     lines.join("\n")

@@ -8,6 +8,7 @@ pub mod gc;
 pub mod locks;
 pub mod pool_latency;
 pub mod pool_switches;
+pub mod refill;
 pub mod room;
 pub mod sharing;
 pub mod stride;

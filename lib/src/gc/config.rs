@@ -216,6 +216,9 @@ impl Config {
         if let Some(bad) = self.ratios.iter().find(|ratio| **ratio == GcRatio::Percent(0)) {
             return Err(ConfigError::new("ratios", bad, "a whole percentage of at least 1, or off"));
         }
+        if self.ratios.len() > super::ratios::MAX_RATIOS {
+            return Err(ConfigError::new("ratios", format!("{} ratios", self.ratios.len()), super::ratios::allowed()));
+        }
         if self.trial.is_zero() {
             return Err(ConfigError::new("seconds", 0, "more than 0 seconds per trial"));
         }

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::GcRatio;
-use super::summary::MIN_CYCLES_TO_JUDGE;
+use super::summary::{cpu_share, MIN_CYCLES_TO_JUDGE};
 use crate::stats::Summary;
 
 /// Where the Go rows go in a run folder.
@@ -43,12 +43,16 @@ pub struct GoRow {
     pub alloc_objects_per_op: f64,
     /// Every goroutine's last signature verified.
     pub verified: bool,
+    /// The Go process's CPU time (its own `getrusage` around the trial) over the wall time x
+    /// `runtime.NumCPU()`; 0 where unknown (a run saved before this column).
+    #[serde(default)]
+    pub cpu_share: f64,
 }
 
 crate::checked::checked_row!(
     GoRow,
     counts: [],
-    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op],
+    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op, cpu_share],
     threads: [threads],
     texts: [go_version, pause_metric],
     checked: [verified],
@@ -64,6 +68,8 @@ pub struct GoCell {
     pub ops_per_sec: Summary,
     pub cycles_per_sec: Summary,
     pub pause_share: Summary,
+    /// The process's CPU share; `None` when some trial did not record it.
+    pub cpu_share: Option<Summary>,
     pub cycles: u64,
     pub too_few_cycles: bool,
     pub alloc_bytes_per_op: f64,
@@ -85,6 +91,7 @@ pub fn summarize_go(rows: &[GoRow]) -> Vec<GoCell> {
                 ops_per_sec: of(|row| row.ops_per_sec)?,
                 cycles_per_sec: of(|row| row.cycles_per_sec)?,
                 pause_share: of(|row| row.pause_share)?,
+                cpu_share: cpu_share(group.iter().map(|row| row.cpu_share)),
                 cycles,
                 too_few_cycles: cycles < MIN_CYCLES_TO_JUDGE,
                 alloc_bytes_per_op: of(|row| row.alloc_bytes_per_op)?.median,
@@ -115,6 +122,7 @@ mod tests {
             alloc_bytes_per_op: 2573.0,
             alloc_objects_per_op: 33.5,
             verified: true,
+            cpu_share: 0.5,
         }
     }
 

@@ -60,10 +60,15 @@ pub struct Row {
     /// Objects a sweep kept because a stopped operation still held them.
     pub survivor_objects: u64,
     pub pinned: bool,
+    /// The process's CPU time over what every logical CPU could have given during the trial
+    /// (`top`'s 2266% of 4800% is 0.47); 0 where unknown (no `getrusage`, or a run saved
+    /// before this column).
+    #[serde(default)]
+    pub cpu_share: f64,
 }
 
 crate::checked::checked_row!(
-    Row, counts: [], amounts: [ops_per_sec, cycles_per_sec, pause_share], threads: [threads, mark_workers],
+    Row, counts: [], amounts: [ops_per_sec, cycles_per_sec, pause_share, cpu_share], threads: [threads, mark_workers],
     cases: |row| (row.threads, row.ratio)
 );
 
@@ -78,6 +83,8 @@ pub(super) struct MeasuredTrial<'a> {
     pub mark_workers: usize,
     pub peak_heap_bytes: u64,
     pub live_nodes: u64,
+    /// Process CPU share over the trial ([`crate::usage::ProcessUsage::cpu_share`]).
+    pub cpu_share: f64,
 }
 
 impl MeasuredTrial<'_> {
@@ -138,6 +145,7 @@ impl MeasuredTrial<'_> {
             bytes_outstanding: outstanding.freed.bytes,
             survivor_objects: freed.survivors,
             pinned: *pinned,
+            cpu_share: self.cpu_share,
         }
     }
 }

@@ -40,6 +40,7 @@ mod tally;
 #[cfg(feature = "async")]
 mod tasks;
 mod validate;
+pub mod virtual_threads;
 
 pub use arrivals::{schedule, Load, Request};
 pub use closed::{ClosedLoop, Feed};
@@ -174,7 +175,7 @@ fn plan(config: &Config, cpus: usize) -> Vec<Case> {
             match variant {
                 Variant::Fixed => cases.extend(config.sweep(cpus).into_iter().map(|size| case(variant, size))),
                 Variant::Split => cases.push(case(variant, formula::split_sizes(config, cpus, hit_rate).fast_threads)),
-                Variant::Async => cases.push(case(variant, cpus)),
+                Variant::Async | Variant::AsyncBlocking => cases.push(case(variant, cpus)),
             }
         }
     }
@@ -186,6 +187,7 @@ fn describe(case: &Case) -> String {
         Variant::Fixed => format!("fixed pool of {}", case.pool_threads),
         Variant::Split => format!("split {}+{}", case.pool_threads, case.db_connections),
         Variant::Async => format!("async on {} workers", case.pool_threads),
+        Variant::AsyncBlocking => format!("async blocking {} workers", case.pool_threads),
     }
 }
 
@@ -261,11 +263,13 @@ fn serve(case: &Case, feed: Feed, params: ServeParams) -> Result<CaseResult, Run
             split::run(sizes, feed, params)
         }
         #[cfg(feature = "async")]
-        Variant::Async => tasks::run(case.pool_threads, feed, params),
+        Variant::Async => tasks::run(case.pool_threads, feed, params, tasks::Waits::Timers),
+        #[cfg(feature = "async")]
+        Variant::AsyncBlocking => tasks::run(case.pool_threads, feed, params, tasks::Waits::Blocking),
         #[cfg(not(feature = "async"))]
-        Variant::Async => Err(crate::error::ConfigError::new(
+        Variant::Async | Variant::AsyncBlocking => Err(crate::error::ConfigError::new(
             "variant",
-            "async",
+            case.variant.name(),
             "fixed or split: this build lacks the `async` feature",
         )
         .into()),

@@ -63,6 +63,9 @@ pub struct PoolSummary {
     pub peak_queue: u64,
     pub peak_db_queue: u64,
     pub peak_rss_bytes: u64,
+    /// Most address space reserved in any trial (0: not recorded).
+    pub reserved_bytes: u64,
+    pub thread_stack_bytes: u64,
     pub switch_cost_ns: f64,
 }
 
@@ -73,6 +76,7 @@ impl PoolSummary {
             Variant::Fixed => format!("N={}", self.key.pool_threads),
             Variant::Split => format!("the split pools ({}+{})", self.key.pool_threads, self.key.db_connections),
             Variant::Async => format!("async tasks ({} workers)", self.key.pool_threads),
+            Variant::AsyncBlocking => format!("async tasks blocking their workers ({} workers)", self.key.pool_threads),
         }
     }
 }
@@ -146,6 +150,8 @@ fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
         peak_queue: peak(|row| row.peak_queue),
         peak_db_queue: peak(|row| row.peak_db_queue),
         peak_rss_bytes: peak(|row| row.peak_rss_bytes),
+        reserved_bytes: peak(|row| row.reserved_bytes),
+        thread_stack_bytes: first.thread_stack_bytes,
         switch_cost_ns: first.switch_cost_ns,
     })
 }

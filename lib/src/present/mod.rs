@@ -5,12 +5,14 @@
 //! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
 
 mod c2c;
+pub mod claims;
 pub mod counters;
 pub mod gc;
 pub mod locks;
 pub mod machine;
 mod measured;
 pub mod pool;
+pub mod refill;
 pub mod rich;
 pub mod room;
 pub mod runs;
@@ -218,16 +220,24 @@ impl Column {
     }
 }
 
-/// One formatted value; `noisy` when its trials varied more than the noise threshold.
+/// One formatted value; `noisy` when its trials varied more than the noise threshold; a
+/// link (a section's anchor, `#gc`) where the cell names another part of the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cell {
     pub text: String,
     pub noisy: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 impl Cell {
     pub fn noisy(text: impl Into<String>, noisy: bool) -> Self {
-        Self { text: text.into(), noisy }
+        Self { text: text.into(), noisy, link: None }
+    }
+
+    /// A cell that links to `anchor` (a section's, without the `#`).
+    pub fn linked(text: impl Into<String>, anchor: &str) -> Self {
+        Self { text: text.into(), noisy: false, link: Some(format!("#{anchor}")) }
     }
 
     /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
@@ -244,7 +254,7 @@ impl Cell {
 
 impl From<String> for Cell {
     fn from(text: String) -> Self {
-        Self { text, noisy: false }
+        Self { text, noisy: false, link: None }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The sections of a report, built once here from saved runs for every renderer (page,
 //! markdown, JSON, terminal, notebooks): for several machines first the room (more than
-//! two) or their difference (two), then every registered experiment's.
+//! two) or their difference (two), then every registered experiment's, then the articles'
+//! claims one by one.
 
 use super::room::{difference_section, room_section, KeyEffects};
 use super::{Present, PresentError, Section};
@@ -18,6 +19,7 @@ pub fn sections(runs: &[Run]) -> Result<Vec<Section>, PresentError> {
     for &experiment in Experiment::ALL {
         sections.extend(section(runs, experiment)?);
     }
+    sections.push(super::claims::section(runs)?);
     Ok(sections)
 }
 

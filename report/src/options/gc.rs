@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use contention::gc::{Config, GcRatio};
+use contention::gc::{parse_ratios, Config};
 use contention::harness::Progress;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::ConfigError;
@@ -39,7 +39,7 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         return Ok(config);
     }
     if !args.ratios.is_empty() {
-        config.ratios = args.ratios.iter().map(|text| text.parse::<GcRatio>()).collect::<Result<_, _>>()?;
+        config.ratios = parse_ratios(&args.ratios)?;
     }
     if let Some(seconds) = &args.seconds {
         config.trial = contention::limits::duration_from_seconds("seconds", seconds.value, MIN_TRIAL, MAX_TRIAL)

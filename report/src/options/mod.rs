@@ -11,6 +11,7 @@ pub mod given;
 mod locks;
 mod machine;
 mod pool;
+mod refill;
 mod room;
 mod sharing;
 mod stride;
@@ -124,6 +125,7 @@ experiment_options! {
     gc: gc::GcOptions,
     pool: pool::PoolOptions,
     locks: locks::LocksOptions,
+    refill: refill::RefillOptions,
 }
 
 /// What the command was asked to do.

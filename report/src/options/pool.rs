@@ -60,6 +60,7 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
             VariantArg::Fixed => vec![Variant::Fixed],
             VariantArg::Split => vec![Variant::Split],
             VariantArg::Async => vec![Variant::Async],
+            VariantArg::AsyncBlocking => vec![Variant::AsyncBlocking],
             VariantArg::All => Variant::ALL.to_vec(),
         };
     }
