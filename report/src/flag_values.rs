@@ -96,6 +96,28 @@ pub fn samples(text: &str) -> Result<usize, String> {
     count(text, MAX_ROWS as u64, "samples per pair")
 }
 
+/// One of the locks' cases, by name.
+pub fn lock_case(text: &str) -> Result<String, String> {
+    text.parse::<contention::locks::Case>().map(|_| text.to_string()).map_err(|error| error.allowed)
+}
+
+/// A share of reads: 0 to 1.
+pub fn read_share(text: &str) -> Result<Number, String> {
+    number(text, (0.0, 1.0), false, || "a share of reads from 0 to 1".into())
+}
+
+/// The lock-across-wait case's remote wait in milliseconds.
+pub fn lock_wait_ms(text: &str) -> Result<Number, String> {
+    let most = contention::locks::MAX_WAIT_MS;
+    number(text, (0.0, most), false, || format!("0 to {most} ms"))
+}
+
+/// Distinct keys the lock-across-wait case asks for.
+pub fn keys(text: &str) -> Result<u64, String> {
+    let most = contention::locks::MAX_KEYS;
+    whole(text, 1, most, || format!("1 to {most} keys"))
+}
+
 /// One item of `--ratios`: a ratio, `off`, or a range FROM..TO:STEP (the list's total is
 /// bounded where the config is built).
 pub fn ratio(text: &str) -> Result<String, String> {
