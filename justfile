@@ -28,6 +28,10 @@ render run_dir:
 compare +run_dirs:
     {{contention}} report --compare {{run_dirs}} --out compare.html
 
+# Serve the live room of a workshop: laptops send runs with --send, its page fills in (`just room --bind 0.0.0.0`).
+room *flags:
+    {{contention}} room serve {{flags}}
+
 # Set up Jupyter with the Rust kernel (first time ~10 min) and open the notebooks in Jupyter Lab.
 notebooks *args:
     bash notebooks/lab.sh {{args}}

@@ -104,6 +104,7 @@ impl Config {
         check_range("round_trips_per_sample", self.round_trips_per_sample, 1, most_round_trips, "round trips")?;
         let cpus = self.cpus_to_measure().len();
         let pairs = cpus.saturating_mul(cpus.saturating_sub(1)) / 2;
+        crate::limits::check_cases("cpus", pairs, &format!("pairs of {cpus} CPUs (list fewer with --cpus)"))?;
         // One more sample per pair is taken and dropped.
         let by_rows = (MAX_ROWS / pairs.max(1)).saturating_sub(1);
         let by_time = usize::try_from(MAX_ROUND_TRIPS_PER_PAIR / self.round_trips_per_sample - 1).unwrap_or(usize::MAX);
@@ -180,7 +181,9 @@ pub struct Row {
     pub pinned: bool,
 }
 
-crate::runs::checked_row!(Row, counts: [round_trips], amounts: [one_way_ns]);
+crate::checked::checked_row!(
+    Row, counts: [round_trips], amounts: [one_way_ns], cpu_ids: [cpu_a, cpu_b], cases: |row| (row.cpu_a, row.cpu_b)
+);
 
 /// Measures every pair. A machine with one CPU has no pair: the outcome is empty.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
@@ -285,16 +288,9 @@ pub struct PairSummary {
 
 /// One summary per measured pair, in the order the pairs were measured.
 pub fn summarize(rows: &[Row]) -> Vec<PairSummary> {
-    let mut pairs: Vec<(u64, u64)> = Vec::new();
-    for row in rows {
-        if !pairs.contains(&(row.cpu_a, row.cpu_b)) {
-            pairs.push((row.cpu_a, row.cpu_b));
-        }
-    }
-    pairs
+    crate::group::by_key_first_seen(rows, |row| (row.cpu_a, row.cpu_b))
         .into_iter()
-        .filter_map(|(cpu_a, cpu_b)| {
-            let group: Vec<&Row> = rows.iter().filter(|row| (row.cpu_a, row.cpu_b) == (cpu_a, cpu_b)).collect();
+        .filter_map(|((cpu_a, cpu_b), group)| {
             let one_way: Vec<f64> = group.iter().map(|row| row.one_way_ns).collect();
             Some(PairSummary {
                 cpu_a,

@@ -9,9 +9,9 @@ use std::fmt::Debug;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::checked::CheckedRow;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{Outcome, Progress};
-use crate::runs::CheckedRow;
 
 /// The bounds every saved row type meets: written as CSV, read back and checked.
 pub trait SavedRow:

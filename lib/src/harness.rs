@@ -212,7 +212,7 @@ pub fn warm_up<E>(warmup: Duration, mut round: impl FnMut() -> Result<(), E>) ->
     }
 }
 
-/// A wall-clock allowance for a whole experiment, checked between trials.
+/// A wall-clock allowance for a whole experiment, checked before each trial.
 #[derive(Debug, Clone, Copy)]
 pub struct Deadline {
     start: Instant,
@@ -234,9 +234,10 @@ impl Deadline {
 pub const MAX_PREALLOCATED_ROWS: usize = 1 << 16;
 
 /// Runs `trials` rounds over `cases`: round 1 over every case, then round 2, ..., so a slow
-/// drift of the machine affects every case alike. The budget is checked between rounds: the
-/// first round always runs, later ones are skipped whole once it is spent. Progress names
-/// each step "<label(case)>, trial t/n".
+/// drift of the machine affects every case alike. The budget is checked before every trial
+/// but the first: a round is not started once it is spent, and a round under way stops at
+/// it too (however many cases the lists made), so the experiment outlives its budget by at
+/// most the one trial that was running. Progress names each step "<label(case)>, trial t/n".
 pub fn interleaved_trials<Case, Row>(
     experiment: &'static str,
     cases: &[Case],
@@ -250,10 +251,10 @@ pub fn interleaved_trials<Case, Row>(
     let total = trials.saturating_mul(cases.len());
     let mut rows = Vec::with_capacity(total.min(MAX_PREALLOCATED_ROWS));
     for trial in 0..trials {
-        if trial > 0 && deadline.expired() {
-            return Ok(Outcome { rows, budget_exhausted: true });
-        }
         for case in cases {
+            if !rows.is_empty() && deadline.expired() {
+                return Ok(Outcome { rows, budget_exhausted: true });
+            }
             rows.push(measure(case, trial)?);
             let label = format!("{}, trial {}/{trials}", label(case), trial + 1);
             progress(&ProgressEvent { experiment, done: rows.len(), total, label });

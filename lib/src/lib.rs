@@ -1,6 +1,6 @@
 //! Contention Lab's experiments: false sharing (stride sweep, four-way control, counter
-//! layouts), a GC-pacing model, thread-pool sizing, the machine's fitness, the timing
-//! harness and its statistics, the charts, the run format and the presentation model that
+//! layouts), a GC-pacing model, thread-pool sizing, the cache refill after a switch, the
+//! machine's fitness, the timing harness and its statistics, the charts, the run format and the presentation model that
 //! the report and the notebooks share.
 //!
 //! The lib measures and returns plain rows; it never prints and never writes files.
@@ -11,8 +11,8 @@
 //! # Layers
 //!
 //! Imports point down only. At the bottom the neutral modules: [`harness`], [`stats`],
-//! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`arena`], [`limits`],
-//! [`format`]. Above them the experiments, which never import each other; [`fitness`],
+//! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`usage`], [`arena`],
+//! [`limits`], [`format`]. Above them the experiments, which never import each other; [`fitness`],
 //! which judges the machine from the experiments' rows; [`transfers`], which counts a
 //! penalty in core-to-core transfers; [`chart`], which draws their data;
 //! [`runs`], which reads saved runs; [`present`], which renders and never measures; and at
@@ -41,6 +41,7 @@ pub mod arena;
 pub mod build_info;
 pub mod c2c;
 pub mod chart;
+pub mod checked;
 pub mod counters;
 pub mod error;
 pub mod evidence;
@@ -50,20 +51,24 @@ pub mod fault;
 pub mod fitness;
 pub mod format;
 pub mod gc;
+pub mod group;
 pub mod harness;
 pub mod limits;
+pub mod locks;
 pub mod machine;
 pub mod perf;
 pub mod placement;
 pub mod pool;
 pub mod present;
 pub mod reference;
+pub mod refill;
 pub mod registry;
 pub mod runs;
 pub mod sharing;
 pub mod stats;
 pub mod stride;
 pub mod transfers;
+pub mod usage;
 pub mod verdict;
 
 pub use build_info::BuildInfo;

@@ -97,6 +97,15 @@ impl Machine {
     }
 }
 
+/// The data (or unified) cache of `level` that CPU 0 uses: its size and line size in bytes,
+/// when sysfs tells.
+pub fn data_cache(level: u8) -> Option<(Option<u64>, Option<u64>)> {
+    caches(1)
+        .into_iter()
+        .find(|cache| cache.level == level && cache.kind != "Instruction")
+        .map(|cache| (cache.size_bytes, cache.line_bytes))
+}
+
 /// Load averages from `/proc/loadavg` (1, 5, 15 minutes).
 pub fn load_average() -> Option<[f64; 3]> {
     let text = read_text("/proc/loadavg")?;
@@ -129,16 +138,11 @@ pub(crate) fn online_cpus() -> Option<usize> {
     parse_cpu_list(&read_text("/sys/devices/system/cpu/online")?).map(|cpus| cpus.len())
 }
 
-/// Parses a sysfs CPU list such as "0-3,8,10-11".
+/// Parses a sysfs CPU list such as "0-3,8,10-11"; `None` for anything
+/// [`crate::limits::cpus::cpu_ids`] refuses (ids above 4095 among them, refused before any
+/// range is expanded).
 pub fn parse_cpu_list(list: &str) -> Option<Vec<usize>> {
-    let mut cpus = Vec::new();
-    for part in list.trim().split(',').filter(|part| !part.is_empty()) {
-        match part.split_once('-') {
-            Some((first, last)) => cpus.extend(first.trim().parse::<usize>().ok()?..=last.trim().parse().ok()?),
-            None => cpus.push(part.trim().parse().ok()?),
-        }
-    }
-    Some(cpus)
+    crate::limits::cpus::cpu_ids(list).ok()
 }
 
 pub(crate) fn smt_sibling_groups(logical: usize) -> Vec<String> {

@@ -5,6 +5,7 @@
 //! next to each other (0,1 on one core): taking the first N CPUs of the mask would then
 //! put a 2-thread team on one core.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use crate::machine::logical_cpus;
@@ -60,12 +61,16 @@ impl Topology {
         (0..deepest).flat_map(|depth| by_core.iter().filter_map(move |(_, cpus)| cpus.get(depth).copied())).collect()
     }
 
-    /// True when two of `cpus` are the same CPU or SMT siblings of one core.
+    /// True when two of `cpus` are the same CPU or SMT siblings of one core. Linear in the
+    /// CPUs and the topology (a saved row's list may be long).
     pub fn shares_a_core(&self, cpus: &[usize]) -> bool {
-        cpus.iter().enumerate().any(|(index, &cpu)| {
-            cpus[..index]
-                .iter()
-                .any(|&other| other == cpu || self.core_of(other).is_some_and(|core| self.core_of(cpu) == Some(core)))
+        let core_of: HashMap<usize, usize> =
+            self.cores.iter().enumerate().flat_map(|(core, cpus)| cpus.iter().map(move |&cpu| (cpu, core))).collect();
+        let mut cpus_seen = HashSet::new();
+        let mut cores_seen = HashSet::new();
+        cpus.iter().any(|&cpu| {
+            let repeated_core = core_of.get(&cpu).is_some_and(|&core| !cores_seen.insert(core));
+            !cpus_seen.insert(cpu) || repeated_core
         })
     }
 }

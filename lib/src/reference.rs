@@ -91,6 +91,50 @@ pub fn pool() -> Result<Vec<PoolReference>, RunsError> {
     parse_rows("data/reference/pool.csv", include_str!("../../data/reference/pool.csv"))
 }
 
+/// One of article C's lock numbers (claims C11-C14 and C16), by claim id and key ("low",
+/// "high", "faster_by", ...), in the unit the article printed it in.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct LocksReference {
+    pub claim: String,
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    pub what: String,
+}
+
+pub fn locks() -> Result<Vec<LocksReference>, RunsError> {
+    parse_rows("data/reference/locks.csv", include_str!("../../data/reference/locks.csv"))
+}
+
+/// One numbered claim of the three articles (ids as in the project's shared claims list),
+/// in the project's words, with the figure as printed and, where it is a number, its range
+/// in `unit`; `experiment` names the experiment that answers it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ClaimReference {
+    pub id: String,
+    /// "A", "B" or "C".
+    pub article: String,
+    pub text: String,
+    /// As printed; empty where the article gives no figure.
+    pub figure: String,
+    pub unit: String,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub experiment: String,
+}
+
+impl ClaimReference {
+    /// The printed figure's range, when it is a number (a point: low = high).
+    pub fn range(&self) -> Option<(f64, f64)> {
+        let low = self.low.or(self.high)?;
+        Some((low, self.high.unwrap_or(f64::INFINITY)))
+    }
+}
+
+pub fn claims() -> Result<Vec<ClaimReference>, RunsError> {
+    parse_rows("data/reference/claims.csv", include_str!("../../data/reference/claims.csv"))
+}
+
 /// A number kept as the article printed it ("2.00" stays "2.00"), or `None` for an empty
 /// cell; anything else is refused.
 fn printed_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
@@ -116,5 +160,14 @@ mod tests {
         assert!(!gc_threads().unwrap().is_empty());
         assert!(gc_ratios().unwrap().iter().any(|r| r.gogc.to_string() == "off"));
         assert!(pool().unwrap().iter().any(|r| r.key == "cores"));
+        assert!(locks().unwrap().iter().any(|r| r.claim == "C14" && r.key == "high" && r.value == 7.0));
+        let claims = claims().unwrap();
+        let per_article = |article: &str| claims.iter().filter(|claim| claim.article == article).count();
+        assert_eq!((claims.len(), per_article("A"), per_article("B"), per_article("C")), (42, 12, 9, 21));
+        assert_eq!(claims.iter().find(|claim| claim.id == "C8").and_then(ClaimReference::range), Some((80.0, 120.0)));
+        assert_eq!(
+            claims.iter().find(|claim| claim.id == "C5").and_then(ClaimReference::range),
+            Some((300.0, f64::INFINITY))
+        );
     }
 }

@@ -7,13 +7,20 @@
 
 use serde::Serialize;
 
-use crate::experiment::Beside;
+use crate::experiment::{Beside, Measure};
 use crate::present::Present;
 
 /// Code generic over an experiment's type, run for one [`Experiment`] by [`Experiment::visit`].
 pub trait Visitor {
     type Output;
     fn visit<K: Present>(self) -> Self::Output;
+}
+
+/// The same for code below the presentation layer (the run reader), which needs only the
+/// experiment's measuring side: [`Experiment::visit_measure`].
+pub trait MeasureVisitor {
+    type Output;
+    fn visit<K: Measure>(self) -> Self::Output;
 }
 
 macro_rules! registry {
@@ -34,6 +41,13 @@ macro_rules! registry {
                     $(Experiment::$variant => visitor.visit::<$kind>()),+
                 }
             }
+
+            /// Runs `visitor` with this experiment's measuring type.
+            pub fn visit_measure<V: MeasureVisitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $(Experiment::$variant => visitor.visit::<$kind>()),+
+                }
+            }
         }
     };
 }
@@ -46,6 +60,8 @@ registry! {
     Counters => crate::counters::CounterLayouts,
     Gc => crate::gc::GcSweep,
     Pool => crate::pool::PoolSizing,
+    Locks => crate::locks::LockCases,
+    Refill => crate::refill::CacheRefill,
 }
 
 /// An experiment's constants, read once through its type.

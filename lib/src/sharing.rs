@@ -207,7 +207,9 @@ pub struct Row {
     pub snoop_hit_modified: CounterReading,
 }
 
-crate::runs::checked_row!(Row, counts: [threads], amounts: [ns_per_increment]);
+crate::checked::checked_row!(
+    Row, counts: [], amounts: [ns_per_increment], threads: [threads], cpu_lists: [cpus]
+);
 
 /// One case's counters and how its threads map onto them.
 #[derive(Debug)]

@@ -168,7 +168,10 @@ pub struct Row {
     pub snoop_hit_modified: CounterReading,
 }
 
-crate::runs::checked_row!(Row, counts: [stride_bytes, threads], amounts: [ns_per_op]);
+crate::checked::checked_row!(
+    Row, counts: [stride_bytes], amounts: [ns_per_op], threads: [threads], cpu_lists: [cpus],
+    cases: |row| row.stride_bytes
+);
 
 /// Runs the sweep. Trials are interleaved (round 1 over all strides, then round 2, ...)
 /// so a slow drift of the machine affects every stride alike. Each stride's adds per thread
@@ -265,13 +268,9 @@ pub fn article_ns_per_add(time_ms: f64) -> f64 {
 
 /// Groups rows by stride (ascending) and summarises each group.
 pub fn summarize(rows: &[Row]) -> Vec<StrideSummary> {
-    let mut strides: Vec<u64> = rows.iter().map(|row| row.stride_bytes).collect();
-    strides.sort_unstable();
-    strides.dedup();
-    let mut summaries: Vec<StrideSummary> = strides
+    let mut summaries: Vec<StrideSummary> = crate::group::by_key(rows, |row| row.stride_bytes)
         .into_iter()
-        .filter_map(|stride| {
-            let group: Vec<&Row> = rows.iter().filter(|row| row.stride_bytes == stride).collect();
+        .filter_map(|(stride, group)| {
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let per_op: Vec<f64> = group.iter().map(|row| row.ns_per_op).collect();
             let ns_per_op = Summary::of(&per_op)?;

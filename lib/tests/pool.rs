@@ -51,6 +51,11 @@ fn check_accounting(row: &Row) {
     assert!(row.cpu_used_ns > 0 && row.switch_cost_ns > 0.0, "{row:?}");
     assert!(row.lock_wait_ms >= 0.0 && row.db_wait_ms >= 0.0, "{row:?}");
     assert_eq!(row.run_delay_measured, thread_run_delay_ns().is_some(), "{row:?}");
+    // At every sample the address space reserved holds the resident set.
+    if cfg!(target_os = "linux") {
+        assert!(row.reserved_bytes >= row.peak_rss_bytes && row.peak_rss_bytes > 0, "{row:?}");
+        assert!(row.thread_stack_bytes > 0, "{row:?}");
+    }
 }
 
 #[test]
@@ -202,6 +207,8 @@ fn synthetic(pool_threads: u64, trial: u64, p99_ms: f64) -> Row {
         peak_queue: 3,
         peak_db_queue: 0,
         peak_rss_bytes: 1 << 20,
+        reserved_bytes: 8 << 20,
+        thread_stack_bytes: 2 << 20,
         switch_cost_ns: 3000.0,
         switch_probe_pinned: true,
     }

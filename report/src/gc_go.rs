@@ -48,16 +48,26 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
     let Some(go_version) = go_version() else {
         return GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") };
     };
-    measure_with(config, go_version, dir, progress)
-        .unwrap_or_else(|error| GoStatus::Failed { reason: format!("{error:#}") })
+    measure_with(config, go_version, dir, progress).unwrap_or_else(|error| {
+        let reason = contention::runs::visible_lines(&format!("{error:#}"));
+        GoStatus::Failed {
+            reason: contention::runs::clipped(&reason, contention::limits::saved::MAX_WRITTEN_TEXT_BYTES),
+        }
+    })
 }
 
 fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progress) -> Result<GoStatus> {
     let binary = build(&go_version)?;
     let cells: Vec<(usize, GcRatio)> =
         config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
-    let mut rows = Vec::with_capacity(cells.len() * config.trials);
+    let mut rows = Vec::with_capacity((cells.len() * config.trials).min(contention::harness::MAX_PREALLOCATED_ROWS));
+    // The model's budget holds for Go too, checked before each cell: a long list of cells
+    // stops at it, one cell late at most.
+    let started = std::time::Instant::now();
     for (done, &(threads, ratio)) in cells.iter().enumerate() {
+        if done > 0 && started.elapsed() >= config.budget {
+            break;
+        }
         rows.extend(run_cell(&binary, config, threads, ratio)?);
         progress(&ProgressEvent {
             experiment: contention::gc::EXPERIMENT,

@@ -9,18 +9,18 @@
 //!   "runs": [ { "label", "dir", "started_utc", "machine": {...description...},
 //!               "assessment": { "facts", "verdict": { "fitness", "reasons": [{kind, fitness, text}],
 //!                               "unchecked" }, "hardware_counters", "measured_under_load" },
-//!               "summaries": { "scaling", "c2c", "stride", "sharing", "counters", "gc", "pool" } } ],
+//!               "summaries": { "scaling", "c2c", "stride", "sharing", "counters", "gc", "pool", "refill" } } ],
 //!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
 //!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
-//!                   rows: [[{text, noisy}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
+//!                   rows: [[{text, noisy, link?}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
 //! ```
 //!
-//! `sections` opens, for one or two runs, with the articles' headlines (`"experiment":
-//! "headline"`: the machine's caveat as a finding, then one table row per article with this
-//! machine's counterpart, its interval and its status); a cell that leads to a section has
-//! `"link"`, the section's anchor. `summaries` holds one key per experiment of the lib's
-//! registry, in its order (the machine
-//! check's is `scaling`). A summary an experiment did not measure is `null`. Summaries are the lib's own types
+//! `summaries` holds one key per experiment of the lib's registry, in its order (the machine
+//! check's is `scaling`). `sections` opens, for one or two runs, with the articles'
+//! headlines (`"experiment": "headline"`: the machine's caveat as a finding, then one table
+//! row per article with this machine's counterpart, its interval and its status). The last
+//! section, `claims`, has one table row per numbered claim of the articles; a cell that names
+//! another section carries its anchor as `link` ("#gc"). A summary an experiment did not measure is `null`. Summaries are the lib's own types
 //! (`contention::stride::StrideSummary`, ...): a `Summary` has `median`, `median_low`,
 //! `median_high`, `cv` and the rest. [`VERSION`] rises when a field is renamed or removed;
 //! new fields may appear within a version.

@@ -3,17 +3,22 @@
 //! The crate reads top to bottom: [`cli`] (clap types) -> [`options`] (plain settings, the
 //! only reader of clap values) -> [`commands`] -> [`store`] (measuring and saving) and the
 //! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
-//! lib's presentation model (`contention::present::sections`).
+//! lib's presentation model (`contention::present::sections`). [`room`] serves the live
+//! room of a workshop over the same pieces; [`send`] posts a run's pack to it.
 
 mod cli;
 mod commands;
+mod flag_values;
 mod gc_go;
 mod json;
+mod locks_java;
 mod markdown;
 mod options;
 mod output;
 mod page;
 mod progress;
+mod room;
+mod send;
 mod store;
 mod terminal;
 mod usage;
@@ -24,8 +29,14 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let matches = cli::Cli::command().get_matches();
-    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let matches = match cli::Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => return usage::clap_failure(&error),
+    };
+    let cli = match cli::Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => return usage::clap_failure(&error),
+    };
     let given = options::given::measure_flags(&matches);
     let result = options::Options::from_cli(cli, &given).and_then(commands::execute);
     match result {
@@ -33,7 +44,8 @@ fn main() -> ExitCode {
         Err(error) => {
             #[allow(clippy::print_stderr)] // the one place the CLI reports a failure
             {
-                eprintln!("error: {error:#}");
+                // Line breaks separate reasons; any other control character is shown, not sent.
+                eprintln!("error: {}", contention::runs::visible_lines(&format!("{error:#}")));
             }
             ExitCode::from(usage::exit_code(&error))
         }

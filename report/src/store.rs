@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use contention::experiment::Measure;
 use contention::fitness::assess::{assess, MachineRun};
 use contention::harness::Progress;
+use contention::limits::saved::MAX_WRITTEN_TEXT_BYTES;
 use contention::runs::{default_label, ExperimentRecord, Manifest, Run, State, MANIFEST};
 use contention::{Experiment, Machine};
 
@@ -41,7 +42,8 @@ pub fn measure_into(
         let mut reporter = Reporter::new(experiment.name());
         if let Err(error) = plan.measure(&mut run, &mut |event| reporter.update(event)) {
             // Best effort: the record already says `running`, which reads as interrupted too.
-            let _ = run.failed(format!("{error:#}"));
+            let failure = contention::runs::visible_lines(&format!("{error:#}"));
+            let _ = run.failed(contention::runs::clipped(&failure, MAX_WRITTEN_TEXT_BYTES));
             return Err(error.context(format!(
                 "{} failed; experiments finished before it are saved in {}",
                 experiment.name(),
@@ -127,6 +129,12 @@ fn prepare_output_folder(out: &Path) -> Result<()> {
     let probe = out.join(format!(".write-probe-{}", std::process::id()));
     fs::write(&probe, b"").map_err(|e| unwritable(&e))?;
     fs::remove_file(&probe).map_err(|e| unwritable(&e))?;
+    // Runs killed mid-write left temporary files; their folders are not written again.
+    crate::write::remove_stale_temporaries(out);
+    if let Ok(entries) = fs::read_dir(out) {
+        let folders = entries.filter_map(Result::ok).filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()));
+        folders.for_each(|folder| crate::write::remove_stale_temporaries(&folder.path()));
+    }
     Ok(())
 }
 

@@ -1,6 +1,8 @@
 //! Files written whole or not at all: to a temporary file beside the target, flushed, then
-//! renamed over it. Run folders (`store`), Go's benchmark files (`gc_go`) and the report's
-//! output all write through here.
+//! renamed over it. A file replaced keeps its permissions (a private 0600 report stays
+//! private); a temporary file left by a process that no longer runs (killed mid-write) is
+//! removed by the next write into its folder. Run folders (`store`), Go's benchmark files
+//! (`gc_go`) and the report's output all write through here.
 
 use std::fs;
 use std::io::Write;
@@ -23,9 +25,16 @@ pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> Result<()> {
 /// over `path`: readers see the old file or the whole new one, never a part.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{file_name}.tmp-{}", std::process::id()));
+    let temporary = path.with_file_name(format!(".{file_name}{TEMPORARY}{}", std::process::id()));
+    if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        remove_stale_temporaries(folder);
+    }
+    let replaced = fs::metadata(path).ok().filter(fs::Metadata::is_file).map(|meta| meta.permissions());
     let result = (|| -> std::io::Result<()> {
         let mut file = fs::File::create(&temporary)?;
+        if let Some(permissions) = replaced {
+            file.set_permissions(permissions)?;
+        }
         file.write_all(bytes)?;
         file.sync_all()?;
         fs::rename(&temporary, path)
@@ -34,6 +43,40 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = fs::remove_file(&temporary);
     }
     result.with_context(|| format!("writing {}", path.display()))
+}
+
+/// What a temporary file's name holds between the target's name and the writer's pid.
+const TEMPORARY: &str = ".tmp-";
+
+/// Removes the temporary files in `folder` (`.<name>.tmp-<pid>`) whose writer no longer
+/// runs: killed between creating and renaming them. A file of a live process is kept (it
+/// is being written), and so is anything not named that way.
+pub fn remove_stale_temporaries(folder: &Path) {
+    let Ok(entries) = fs::read_dir(folder) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_pid) else { continue };
+        if !process_runs(pid) && entry.file_type().is_ok_and(|kind| kind.is_file()) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The writer's pid in a temporary file's name, `.<name>.tmp-<pid>`.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let (before, pid) = name.strip_prefix('.')?.rsplit_once(TEMPORARY)?;
+    let digits = !pid.is_empty() && pid.bytes().all(|byte| byte.is_ascii_digit());
+    (digits && !before.is_empty()).then(|| pid.parse().ok()).flatten()
+}
+
+/// Whether a process with `pid` runs (Linux: it has a /proc entry). Elsewhere, and when it
+/// cannot be told, it counts as running: nothing is removed that might be in use.
+fn process_runs(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 #[cfg(test)]
@@ -51,5 +94,30 @@ mod tests {
         let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
         assert_eq!(leftovers, vec![std::ffi::OsString::from("rows.csv")]);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn replaced_files_keep_their_mode_and_dead_writers_temporaries_go() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = std::env::temp_dir().join(format!("contention-mode-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("report.html");
+        fs::write(&path, b"old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        // No process has pid 0 in /proc; a live one (ours) keeps its file.
+        let stale = dir.join(".manifest.json.tmp-0");
+        let live = dir.join(format!(".stride.csv.tmp-{}", std::process::id()));
+        let other = dir.join(".notes.tmp-x");
+        for file in [&stale, &live, &other] {
+            fs::write(file, b"partial").unwrap();
+        }
+        write_atomic(&path, b"new").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        let (stale_left, live_left, other_left) = (stale.exists(), live.exists(), other.exists());
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(mode, 0o600);
+        assert!(!stale_left && live_left && other_left);
+        assert_eq!(temporary_pid(".manifest.json.tmp-123"), Some(123));
+        assert_eq!(temporary_pid(".tmp-123"), None);
     }
 }

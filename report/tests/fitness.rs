@@ -16,7 +16,8 @@ fn unknown_or_repeated_cpus_exit_2_before_anything_is_measured() {
     let out = scratch("bad");
     let out_arg = out.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["--cpus", "0,4096"], "invalid cpus = 4096: a logical CPU this process may run on: 0"),
+        (&["--cpus", "0,4095"], "invalid cpus = 4095: a logical CPU this process may run on: 0"),
+        (&["--cpus", "0,4096"], "invalid cpus = 0,4096: CPU 4096 is above 4095: CPU ids from 0 to 4095"),
         (&["--cpus", "0,0"], "invalid cpus = 0: each CPU listed once"),
         (&["--cpus", "0"], "invalid cpus = 0: at least two CPUs to pair"),
         (&["--samples", "0"], "invalid samples = 0: 1 to "),

@@ -16,11 +16,24 @@ fn bad_values_exit_2_naming_the_value() {
             &["--ratios", "100,fast"],
             "invalid ratios = fast: a whole percentage of at least 1 (GOGC-style, e.g. 100), or off",
         ),
-        (&["--threads", "0"], "invalid threads = 0: between 1 and 1024"),
-        (&["--threads", "1,2,0"], "invalid threads = 0: between 1 and 1024"),
+        (
+            &["--ratios", "1..4000000000:1"],
+            "invalid ratios = 1..4000000000:1: this range gives 4000000000 ratios; ratios of at least 1",
+        ),
+        (&["--ratios", "100..2000"], "invalid ratios = 100..2000: a range needs its step: FROM..TO:STEP"),
+        (
+            &["--ratios", "100..20000:100,20100..40000:100"],
+            "invalid ratios = 100..20000:100,20100..40000:100: ratios of at least 1 (GOGC-style percents), off, or \
+             ranges FROM..TO:STEP (e.g. 100..20000:100), separated by commas, at most 256 ratios in all",
+        ),
+        (
+            &["--threads", "0"],
+            "invalid threads = 0: 1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc",
+        ),
+        (&["--threads", "1,2,0"], "invalid threads = 0: 1 to 256 threads"),
         (&["--seconds", "0"], "invalid seconds = 0: 0.001 to 600 seconds"),
-        (&["--seconds", "1e-12"], "invalid seconds = 0.000000000001: 0.001 to 600 seconds"),
-        (&["--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
+        (&["--seconds", "1e-12"], "invalid seconds = 1e-12: 0.001 to 600 seconds"),
+        (&["--seconds", "1e9"], "invalid seconds = 1e9: 0.001 to 600 seconds"),
         (&["--seconds", "inf"], "invalid seconds = inf: 0.001 to 600 seconds"),
         (
             &["--live-bytes", "2147483648"],
@@ -74,7 +87,17 @@ fn a_tiny_sweep_is_saved_verified_and_rendered() {
         assert!(lines[0].split(',').any(|name| name == column), "{column} in {}", lines[0]);
     }
     assert_eq!(lines.len(), 1 + 2 * 2, "one row per (threads, ratio)");
-    assert!(lines[1..].iter().all(|line| line.ends_with(",true") && line.contains(",ecdsa,")), "{csv}");
+    assert!(
+        lines[1..].iter().all(|line| column(lines[0], line, "pinned") == "true" && line.contains(",ecdsa,")),
+        "{csv}"
+    );
+    // The process's CPU share of every trial, recorded where getrusage answers.
+    if cfg!(target_os = "linux") {
+        assert!(
+            lines[1..].iter().all(|line| column(lines[0], line, "cpu_share").parse::<f64>().unwrap() > 0.0),
+            "{csv}"
+        );
+    }
     assert_eq!(lines[1..].iter().filter(|line| line.contains(",off,")).count(), 2);
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
@@ -91,6 +114,10 @@ fn a_tiny_sweep_is_saved_verified_and_rendered() {
     assert_eq!(section.matches("<figure class=\"chart\"").count(), 2, "threads chart and ratio chart");
     assert_eq!(section.matches("<svg").count(), 2);
     assert!(section.contains("691054") && section.contains("30618"), "the article's numbers beside ours");
+    assert!(section.contains("The ratio search per thread count"), "the ratio search table");
+    if cfg!(target_os = "linux") {
+        assert!(section.contains("47.21% (2266% of 4800%)"), "the CPU share beside the article's");
+    }
     assert!(!section.contains("Not measured"));
     std::fs::remove_dir_all(&out).unwrap();
 }
@@ -118,7 +145,14 @@ fn check_go_beside(run: &Path, go: &serde_json::Value) {
         })
         .collect();
     assert_eq!(cells, vec![("1", "100"), ("1", "off"), ("2", "100"), ("2", "off")]);
-    assert!(lines[1..].iter().all(|line| line.ends_with(",true")), "{csv}");
+    assert!(lines[1..].iter().all(|line| column(lines[0], line, "verified") == "true"), "{csv}");
+    assert!(lines[1..].iter().all(|line| column(lines[0], line, "cpu_share").parse::<f64>().unwrap() > 0.0), "{csv}");
+}
+
+/// The cell of `line` under the column `name` of `header`.
+fn column<'a>(header: &str, line: &'a str, name: &str) -> &'a str {
+    let index = header.split(',').position(|column| column == name).unwrap_or_else(|| panic!("no {name} in {header}"));
+    line.split(',').nth(index).unwrap()
 }
 
 #[test]
@@ -148,5 +182,36 @@ fn no_go_skips_the_go_benchmark_and_says_so() {
         serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
     let go = &manifest["experiments"][0]["config"]["go"];
     assert_eq!((go["status"].as_str(), go["reason"].as_str()), (Some("skipped"), Some("--no-go was given")));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_range_of_ratios_runs_every_ratio_once() {
+    let out = scratch("range");
+    let output = contention(&[
+        "run",
+        "gc",
+        "--quick",
+        "--no-go",
+        "--threads",
+        "1",
+        "--ratios",
+        "100..300:100,off,200",
+        "--seconds",
+        "0.02",
+        "--trials",
+        "1",
+        "--workload",
+        "hash",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let run = only_run_folder(&out);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["experiments"][0]["config"]["ratios"], serde_json::json!(["100", "200", "300", "off"]));
+    let csv = std::fs::read_to_string(run.join("gc.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 4, "{csv}");
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -22,8 +22,8 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     let headers = reader.headers().unwrap().clone();
     let column = |name: &str| headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    // Two fixed sizes, one split, one async.
-    assert_eq!(rows.len(), 4);
+    // Two fixed sizes, one split, one async, one async blocking its workers.
+    assert_eq!(rows.len(), 5);
     let number = |row: &csv::StringRecord, name: &str| row[column(name)].parse::<u64>().unwrap();
     for row in &rows {
         assert_eq!(number(row, "arrived"), number(row, "completed") + number(row, "dropped"), "{row:?}");
@@ -32,9 +32,14 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
         assert_eq!(number(row, "db_connections"), 2, "{row:?}");
         let float = |name: &str| row[column(name)].parse::<f64>().unwrap();
         assert!(float("p99_ms") >= float("p50_ms") && float("capacity_per_sec") > 0.0, "{row:?}");
+        // The address space reserved holds the committed memory; both are read on Linux.
+        if cfg!(target_os = "linux") {
+            assert!(number(row, "reserved_bytes") >= number(row, "peak_rss_bytes"), "{row:?}");
+            assert!(number(row, "peak_rss_bytes") > 0 && number(row, "thread_stack_bytes") > 0, "{row:?}");
+        }
     }
     let variants: Vec<&str> = rows.iter().map(|row| &row[column("variant")]).collect();
-    assert_eq!(variants, ["fixed", "fixed", "split", "async"]);
+    assert_eq!(variants, ["fixed", "fixed", "split", "async", "async-blocking"]);
     let page = out.join("page.html");
     let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -78,7 +83,11 @@ fn bad_pool_values_exit_2_naming_the_value_and_what_is_allowed() {
     }
     let output = contention(&["run", "pool", "--variant", "threads", "--out", out.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("possible values: fixed, split, async, all"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("possible values: fixed, split, async, async-blocking, all"),
+        "{}",
+        stderr(&output)
+    );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing measured, nothing written");
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -18,8 +18,7 @@ fn refused(args: &[&str], message: &str) {
 }
 
 /// What a wait of 1e12 ms is told: the range, and why it ends there.
-const WAIT_1E12: &str =
-    "invalid miss-wait-ms = 1000000000000,1000000000000: two milliseconds, MIN,MAX, each from 0 to 600000 (one trial's";
+const WAIT_1E12: &str = "invalid miss-wait-ms = 1e12: milliseconds from 0 to 600000 (one trial's longest run)";
 /// A live graph of 1e12 bytes is refused by this machine's memory, stated.
 const HALF_OF_MEMORY: &str = "invalid live-bytes = 1000000000000: at most ";
 
@@ -39,26 +38,23 @@ fn extreme_values_exit_2_with_the_allowed_range_and_write_nothing() {
         (&["machine", "--iters", max], "invalid iters = 18446744073709551615: 1 to 6000000000"),
         (
             &["stride", "--threads", "2", "--strides", "2097152"],
-            "invalid strides = 2097152: multiples of 8 bytes from 8 to 524288",
+            "invalid strides = 2097152: multiples of 8 bytes from 8 to 1048576",
         ),
-        (&["sharing", "--threads", "2", "--total", max], "(e.g. 6000000000)"),
+        (&["sharing", "--threads", "2", "--total", max], "invalid total = 18446744073709551615: 1 to 6000000000"),
         (&["pool", "--hit", "-0.1,0.5"], "invalid hit = -0.1: a probability between 0 and 1"),
         (&["gc", "--trials", max], "invalid trials = 18446744073709551615: 1 to 10000"),
         (&["pool", "--trials", max], "invalid trials = 18446744073709551615: 1 to 10000"),
-        (&["gc", "--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
-        (&["pool", "--seconds", "1e9"], "invalid seconds = 1000000000: 0.001 to 600 seconds"),
-        (&["gc", "--seconds", "1e-12"], "invalid seconds = 0.000000000001: 0.001 to 600 seconds"),
-        (&["pool", "--capacity-seconds", "1e9"], "invalid capacity-seconds = 1000000000: 0.001 to 600 seconds"),
-        (&["pool", "--miss-wait-ms", "1e30,1e30"], "invalid miss-wait-ms = 1000000000000000000000000000000,"),
+        (&["gc", "--seconds", "1e9"], "invalid seconds = 1e9: 0.001 to 600 seconds"),
+        (&["pool", "--seconds", "1e9"], "invalid seconds = 1e9: 0.001 to 600 seconds"),
+        (&["gc", "--seconds", "1e-12"], "invalid seconds = 1e-12: 0.001 to 600 seconds"),
+        (&["pool", "--capacity-seconds", "1e9"], "invalid capacity-seconds = 1e9: 0.001 to 600 seconds"),
+        (&["pool", "--miss-wait-ms", "1e30,1e30"], "invalid miss-wait-ms = 1e30: milliseconds from 0 to 600000"),
         (&["pool", "--miss-wait-ms", "1e12,1e12", "--pool-sizes", "3"], WAIT_1E12),
-        (
-            &["pool", "--hit-wait-ms", "1e12,1e12"],
-            "invalid hit-wait-ms = 1000000000000,1000000000000: two milliseconds",
-        ),
+        (&["pool", "--hit-wait-ms", "1e12,1e12"], "invalid hit-wait-ms = 1e12: milliseconds from 0 to 600000"),
         (&["pool", "--queue-timeout-ms", "1e30"], "at most 600000 milliseconds"),
         (&["pool", "--pool-sizes", "3,100000"], "invalid pool-sizes = 100000: 1 to 4096 threads"),
         (&["gc", "--live-bytes", "1000000000000", "--ceiling-bytes", "2000000000000"], HALF_OF_MEMORY),
-        (&["gc", "--ceiling-bytes", max], "invalid ceiling-bytes = 18446744073709551615: at most "),
+        (&["gc", "--ceiling-bytes", max], "invalid ceiling-bytes = 18446744073709551615: 1 to "),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run"];

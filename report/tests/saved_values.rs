@@ -49,14 +49,14 @@ fn left_out_with_reason(run: &Path, experiment: &str, reason: &str, shown: &str)
 fn values_no_measurement_gives_are_named_and_only_their_experiment_is_left_out() {
     let cases = [
         ("pool.csv", 2, "hit_rate", "5", "pool.csv, line 2, column 'hit_rate': 5: a probability from 0 to 1"),
-        ("pool.csv", 3, "p99_ms", "-4.5", "pool.csv, line 3, column 'p99_ms': -4.5: a finite number of at least 0"),
-        ("gc.csv", 2, "threads", "0", "gc.csv, line 2, column 'threads': 0: a whole number of at least 1"),
+        ("pool.csv", 3, "p99_ms", "-4.5", "pool.csv, line 3, column 'p99_ms': -4.5: 0, or a number from 1e-12 to 1e15"),
+        ("gc.csv", 2, "threads", "0", "gc.csv, line 2, column 'threads': 0: a whole number from 1 to 4096"),
         (
             "stride.csv",
             4,
             "ns_per_op",
             "-1",
-            "stride.csv, line 4, column 'ns_per_op': -1: a finite number of at least 0",
+            "stride.csv, line 4, column 'ns_per_op': -1: 0, or a number from 1e-12 to 1e15",
         ),
         (
             "stride.csv",
@@ -65,8 +65,14 @@ fn values_no_measurement_gives_are_named_and_only_their_experiment_is_left_out()
             "-2",
             "stride.csv, line 2, column 'threads': expected a whole number >= 0, got '-2'",
         ),
-        ("sharing.csv", 2, "threads", "0", "sharing.csv, line 2, column 'threads': 0: a whole number of at least 1"),
-        ("c2c.csv", 2, "one_way_ns", "-3", "c2c.csv, line 2, column 'one_way_ns': -3: a finite number of at least 0"),
+        ("sharing.csv", 2, "threads", "0", "sharing.csv, line 2, column 'threads': 0: a whole number from 1 to 4096"),
+        (
+            "c2c.csv",
+            2,
+            "one_way_ns",
+            "-3",
+            "c2c.csv, line 2, column 'one_way_ns': -3: 0, or a number from 1e-12 to 1e15",
+        ),
     ];
     for (file, line, column, value, reason) in cases {
         let run = fixture_copy("values");

@@ -66,14 +66,15 @@ fn bad_values_exit_2_naming_the_value_and_what_is_allowed() {
         (
             "sharing",
             &["--threads", "2", "--total", "18446744073709551615"],
-            "invalid total = 18446744073709551615: a positive multiple of threads = 2 up to 6000000000, so every \
-             thread does the same share (e.g. 6000000000)",
+            "invalid total = 18446744073709551615: 1 to 6000000000 increments",
         ),
         ("counters", &["--threads", "2", "--total", "7"], "invalid total = 7: a positive multiple of threads = 2"),
         ("sharing", &["--padding", "96"], "invalid padding = 96: a power of two from 8 to 4096 bytes"),
         ("sharing", &["--padding", "4"], "invalid padding = 4: a power of two from 8 to 4096 bytes"),
         ("counters", &["--flush-every", "0"], "invalid flush-every = 0: 1 to 6000000000 increments between flushes"),
         ("counters", &["--stripes", "0"], "invalid stripes = 0: 1 to 4096 cells"),
+        ("counters", &["--shards", "4,0"], "invalid shards = 0: 1 to 4096 shards"),
+        ("counters", &["--shards", "4,4"], "invalid shards = 4: each shard count listed once"),
         ("counters", &["--trials", "0"], "invalid trials = 0: 1 to 10000 trials per case"),
         ("sharing", &["--trials", "18446744073709551615"], "invalid trials = 18446744073709551615: 1 to 10000"),
     ];

@@ -39,7 +39,7 @@ impl Matrix {
         let mut cpus: Vec<u64> = pairs.iter().flat_map(|pair| [pair.cpu_a, pair.cpu_b]).collect();
         cpus.sort_unstable();
         cpus.dedup();
-        let index = |cpu: u64| cpus.iter().position(|&c| c == cpu);
+        let index = |cpu: u64| cpus.binary_search(&cpu).ok();
         let cells: Vec<(usize, usize, f64)> = pairs
             .iter()
             .filter_map(|pair| Some((index(pair.cpu_a)?, index(pair.cpu_b)?, pair.one_way_ns.median)))

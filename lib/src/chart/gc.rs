@@ -81,6 +81,7 @@ pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesia
 /// A log axis from `low` to `high` with ticks at 1, 2 and 5 times each power of ten (the
 /// default ticks of a log axis can repeat a label).
 pub(crate) fn log_axis(low: f64, high: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let std::ops::Range { start: low, end: high } = super::log_span(low, high);
     let first = low.log10().floor() as i32;
     let last = high.log10().ceil() as i32;
     let ticks: Vec<f64> = (first..=last)

@@ -50,7 +50,10 @@ pub fn fixed_series(
 /// Widens `low..high` to whole powers of ten, so a log axis has labelled ticks however
 /// narrow the data (plotters labels a log axis only at and between powers of ten).
 pub(crate) fn decade_range(low: f64, high: f64) -> std::ops::Range<f64> {
-    10f64.powf(low.log10().floor())..10f64.powf(high.log10().ceil().max(low.log10().floor() + 1.0))
+    let (low, high) = (super::log_value(low), super::log_value(high));
+    let first = low.log10().floor();
+    let last = high.log10().ceil().max(first + 1.0);
+    10f64.powf(first.max(last - f64::from(super::MAX_LOG_DECADES)))..10f64.powf(last)
 }
 
 /// Draws the chart. `formula` marks pool sizes; `levels` marks latencies (e.g. async p99).

@@ -53,12 +53,13 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
     let x_range = decade_range(x_min, x_max);
     let top =
         |l: &SwitchLines| [&l.voluntary, &l.involuntary].map(|s| s.points.iter().map(|p| p.high).fold(0.0, f64::max));
-    let switches_max = lines.iter().flat_map(top).fold(1.0, f64::max) * 1.15;
+    // Linear axes too are kept finite: plotters spins on an infinite range.
+    let switches_max = (lines.iter().flat_map(top).fold(1.0, f64::max) * 1.15).min(super::LOG_CEILING);
     let throughput_max = lines
         .iter()
         .flat_map(|l| l.throughput.points.iter().map(|p| p.high).chain([l.offered_per_s]))
-        .fold(1.0, f64::max)
-        * 1.15;
+        .fold(1.0, f64::max);
+    let throughput_max = (throughput_max * 1.15).min(super::LOG_CEILING);
     let mut legend = Legend::default();
     let styles: Vec<[SeriesStyle; 4]> = lines
         .iter()

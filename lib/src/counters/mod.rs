@@ -26,7 +26,9 @@ use crate::machine::logical_cpus;
 
 pub use layouts::{build, build_shards, Counter, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
-pub use shards::{shard_finding, summarize_shards, ShardSummary, SHARD_SWEEP_LAYOUTS};
+pub use shards::{
+    shard_dependence, shard_finding, summarize_shards, ShardDependence, ShardSummary, SHARD_SWEEP_LAYOUTS,
+};
 pub use summary::{finding, format_bytes, format_count, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
 
 pub const EXPERIMENT: &str = "counters";
@@ -284,4 +286,6 @@ pub struct Row {
     pub part: Part,
 }
 
-crate::runs::checked_row!(Row, counts: [threads, cells], amounts: [ns_per_increment]);
+crate::checked::checked_row!(
+    Row, counts: [cells], amounts: [ns_per_increment], threads: [threads], cpu_lists: [cpus]
+);

@@ -89,28 +89,46 @@ pub fn shard_finding(summaries: &[ShardSummary]) -> Option<String> {
     Some(sentences.join(" "))
 }
 
-/// Whether `layout`'s time per add depended on the shard count: its slowest count against
-/// its fastest, a dependence claimed only when their intervals do not overlap.
-fn line_sentence(summaries: &[ShardSummary], layout: Layout) -> Option<String> {
+/// How much the shard count moved one layout's time per add: its slowest shard count's time
+/// over its fastest one's (a dependence only when the interval lies above 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShardDependence {
+    pub slowest_shards: u64,
+    pub fastest_shards: u64,
+    pub slowest_over_fastest: Ratio,
+}
+
+/// `layout`'s [`ShardDependence`] in the sweep; `None` with fewer than two shard counts.
+pub fn shard_dependence(summaries: &[ShardSummary], layout: Layout) -> Option<ShardDependence> {
     let line: Vec<&ShardSummary> = summaries.iter().filter(|s| s.layout == layout).collect();
     let by_median =
         |a: &&&ShardSummary, b: &&&ShardSummary| a.ns_per_increment.median.total_cmp(&b.ns_per_increment.median);
-    let slowest = line.iter().max_by(by_median)?;
-    let fastest = line.iter().min_by(by_median)?;
+    let (slowest, fastest) = (line.iter().max_by(by_median)?, line.iter().min_by(by_median)?);
+    (line.len() >= 2).then(|| ShardDependence {
+        slowest_shards: slowest.shards,
+        fastest_shards: fastest.shards,
+        slowest_over_fastest: Ratio::between(&slowest.ns_per_increment, &fastest.ns_per_increment),
+    })
+}
+
+/// Whether `layout`'s time per add depended on the shard count: its slowest count against
+/// its fastest, a dependence claimed only when their intervals do not overlap.
+fn line_sentence(summaries: &[ShardSummary], layout: Layout) -> Option<String> {
     let name = match layout {
         Layout::Compact => "the compact array",
         _ => "the padded array",
     };
-    if line.len() < 2 {
-        return Some(format!("{name} ran at one shard count only"));
-    }
-    let ratio = Ratio::between(&slowest.ns_per_increment, &fastest.ns_per_increment);
+    let Some(dependence) = shard_dependence(summaries, layout) else {
+        let ran = summaries.iter().any(|s| s.layout == layout);
+        return ran.then(|| format!("{name} ran at one shard count only"));
+    };
+    let (ratio, slowest, fastest) =
+        (dependence.slowest_over_fastest, dependence.slowest_shards, dependence.fastest_shards);
     Some(if ratio.clearly_above_one() {
         format!(
-            "{name}'s time per add changed with the shard count ({} shards took {} as long as {} shards)",
-            slowest.shards,
-            ratio_and_interval(&ratio),
-            fastest.shards
+            "{name}'s time per add changed with the shard count ({slowest} shards took {} as long as {fastest} \
+             shards)",
+            ratio_and_interval(&ratio)
         )
     } else {
         format!(

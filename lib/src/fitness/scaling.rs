@@ -107,7 +107,9 @@ pub struct Row {
     pub snoop_hit_modified: CounterReading,
 }
 
-crate::runs::checked_row!(Row, counts: [threads], amounts: [ns_per_op]);
+crate::checked::checked_row!(
+    Row, counts: [], amounts: [ns_per_op], threads: [threads], cpu_lists: [cpus], cases: |row| row.threads
+);
 
 /// Runs the check; trials are interleaved over team sizes so drift affects all alike.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
@@ -169,13 +171,9 @@ pub struct ScalingSummary {
 
 /// Groups rows by team size (ascending); speedups need the 1-thread group.
 pub fn summarize(rows: &[Row]) -> Vec<ScalingSummary> {
-    let mut sizes: Vec<u64> = rows.iter().map(|row| row.threads).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let groups: Vec<(u64, Summary, bool, u64)> = sizes
+    let groups: Vec<(u64, Summary, bool, u64)> = crate::group::by_key(rows, |row| row.threads)
         .into_iter()
-        .filter_map(|threads| {
-            let group: Vec<&Row> = rows.iter().filter(|row| row.threads == threads).collect();
+        .filter_map(|(threads, group)| {
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let planned = group.iter().map(|row| row.trials_planned).max().unwrap_or(0);
             Some((threads, Summary::of(&elapsed)?, group.iter().all(|row| row.pinned), planned))

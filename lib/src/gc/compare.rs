@@ -20,6 +20,7 @@ pub trait CellFigures {
     fn ops_per_sec(&self) -> &Summary;
     fn cycles_per_sec(&self) -> &Summary;
     fn pause_share(&self) -> &Summary;
+    fn cpu_share(&self) -> Option<&Summary>;
     fn too_few_cycles(&self) -> bool;
 }
 
@@ -40,6 +41,9 @@ macro_rules! cell_figures {
             }
             fn pause_share(&self) -> &Summary {
                 &self.pause_share
+            }
+            fn cpu_share(&self) -> Option<&Summary> {
+                self.cpu_share.as_ref()
             }
             fn too_few_cycles(&self) -> bool {
                 self.too_few_cycles
@@ -227,6 +231,7 @@ mod tests {
                     alloc_bytes_per_op: 2573.0,
                     alloc_objects_per_op: 33.5,
                     verified: true,
+                    cpu_share: 0.5,
                 })
             })
             .collect()

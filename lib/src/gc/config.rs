@@ -152,7 +152,8 @@ pub struct Config {
     pub trials: usize,
     pub warmup: Duration,
     /// Wall-clock allowance for the measured rounds: a round of trials over every cell
-    /// starts only while one more round of the average length so far still fits.
+    /// starts only while one more round of the average length so far still fits, and a
+    /// round under way stops once it is spent (so the sweep ends at most one trial late).
     pub budget: Duration,
 }
 
@@ -221,6 +222,9 @@ impl Config {
         if let Some(bad) = self.ratios.iter().find(|ratio| **ratio == GcRatio::Percent(0)) {
             return Err(ConfigError::new("ratios", bad, "a whole percentage of at least 1, or off"));
         }
+        if self.ratios.len() > super::ratios::MAX_RATIOS {
+            return Err(ConfigError::new("ratios", format!("{} ratios", self.ratios.len()), super::ratios::allowed()));
+        }
         if self.trial.is_zero() {
             return Err(ConfigError::new("seconds", 0, "more than 0 seconds per trial"));
         }
@@ -234,7 +238,28 @@ impl Config {
         self.validate_sizes()?;
         crate::limits::check_trials(self.trials, 1)?;
         crate::limits::check_rows("trials", self.threads.len().saturating_mul(self.ratios.len()), self.trials)?;
+        let distinct = |mut keys: Vec<u64>| {
+            keys.sort_unstable();
+            keys.dedup();
+            keys.len()
+        };
+        let threads = distinct(self.threads.iter().map(|&threads| threads as u64).collect());
+        let ratios = distinct(self.ratios.iter().map(|ratio| ratio.order_key()).collect());
+        crate::limits::check_cases(
+            "threads",
+            threads.saturating_mul(ratios),
+            &format!("cells ({threads} thread counts x {ratios} ratios)"),
+        )?;
         crate::limits::check_warmup_and_budget(self.warmup, self.budget)
+    }
+
+    /// The smallest ceiling the other sizes allow: the live graph plus
+    /// [`SPANS_PER_WORKER`] spans per worker and one more, and twice an operation's
+    /// allocation.
+    pub fn smallest_ceiling_bytes(&self) -> u64 {
+        let most_threads = self.threads.iter().copied().max().unwrap_or(1) as u64;
+        let room = self.span_bytes().saturating_mul(SPANS_PER_WORKER.saturating_mul(most_threads).saturating_add(1));
+        self.live_bytes.saturating_add(room).max(self.alloc_per_op_bytes.saturating_mul(2))
     }
 
     /// Each heap size within half the machine's memory; the live graph plus a few spans per

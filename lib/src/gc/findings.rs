@@ -79,7 +79,7 @@ pub fn pacing_findings(cells: &[CellSummary], logical_cpus: Option<usize>) -> Ve
             threads_text(fewest.threads),
             format::number(to.cycles_per_sec.median),
             threads_text(to.threads),
-            if moved == "rose" {
+            if moved == Movement::Rose {
                 "more threads allocating reached the trigger sooner, as in the article"
             } else {
                 "not the article's more threads, more collections"
@@ -101,16 +101,37 @@ pub fn pacing_findings(cells: &[CellSummary], logical_cpus: Option<usize>) -> Ve
 }
 
 /// "rose", "fell" or "could not be told apart (moved)", from `from`'s value to `to`'s.
-fn movement(from: &CellSummary, to: &CellSummary, a: &Summary, b: &Summary) -> &'static str {
+fn movement(from: &CellSummary, to: &CellSummary, a: &Summary, b: &Summary) -> Movement {
     let ratio = Ratio::between(b, a);
     if !enough_trials(&[from, to]) {
-        "moved (too few trials or cycles to judge)"
+        Movement::Unjudged
     } else if ratio.clearly_above_one() {
-        "rose"
+        Movement::Rose
     } else if ratio.clearly_below_one() {
-        "fell"
+        Movement::Fell
     } else {
-        "moved within the noise"
+        Movement::WithinNoise
+    }
+}
+
+/// How a figure moved between two cells, judged by its interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Movement {
+    Rose,
+    Fell,
+    WithinNoise,
+    /// Too few trials or cycles in one of the cells.
+    Unjudged,
+}
+
+impl std::fmt::Display for Movement {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            Movement::Rose => "rose",
+            Movement::Fell => "fell",
+            Movement::WithinNoise => "moved within the noise",
+            Movement::Unjudged => "moved (too few trials or cycles to judge)",
+        })
     }
 }
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::GcRatio;
-use super::summary::{cell_keys, MIN_CYCLES_TO_JUDGE};
+use super::summary::{cpu_share, MIN_CYCLES_TO_JUDGE};
 use crate::stats::Summary;
 
 /// Where the Go rows go in a run folder.
@@ -43,12 +43,20 @@ pub struct GoRow {
     pub alloc_objects_per_op: f64,
     /// Every goroutine's last signature verified.
     pub verified: bool,
+    /// The Go process's CPU time (its own `getrusage` around the trial) over the wall time x
+    /// `runtime.NumCPU()`; 0 where unknown (a run saved before this column).
+    #[serde(default)]
+    pub cpu_share: f64,
 }
 
-crate::runs::checked_row!(GoRow,
-    counts: [threads],
-    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op],
-    checked: [verified]
+crate::checked::checked_row!(
+    GoRow,
+    counts: [],
+    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op, cpu_share],
+    threads: [threads],
+    texts: [go_version, pause_metric],
+    checked: [verified],
+    cases: |row| (row.threads, row.ratio)
 );
 
 /// The Go trials of one (threads, ratio) cell.
@@ -60,6 +68,8 @@ pub struct GoCell {
     pub ops_per_sec: Summary,
     pub cycles_per_sec: Summary,
     pub pause_share: Summary,
+    /// The process's CPU share; `None` when some trial did not record it.
+    pub cpu_share: Option<Summary>,
     pub cycles: u64,
     pub too_few_cycles: bool,
     pub alloc_bytes_per_op: f64,
@@ -68,10 +78,10 @@ pub struct GoCell {
 
 /// Groups Go rows by cell, ordered by threads then ratio (`off` last).
 pub fn summarize_go(rows: &[GoRow]) -> Vec<GoCell> {
-    cell_keys(rows, |row| (row.threads, row.ratio))
+    crate::group::by_key(rows, |row| (row.threads, row.ratio.order_key()))
         .into_iter()
-        .filter_map(|(threads, ratio)| {
-            let group: Vec<&GoRow> = rows.iter().filter(|row| row.threads == threads && row.ratio == ratio).collect();
+        .filter_map(|((threads, _), group)| {
+            let ratio = group.first()?.ratio;
             let of = |value: fn(&GoRow) -> f64| Summary::of(&group.iter().map(|row| value(row)).collect::<Vec<_>>());
             let cycles = group.iter().map(|row| row.cycles).sum();
             Some(GoCell {
@@ -81,6 +91,7 @@ pub fn summarize_go(rows: &[GoRow]) -> Vec<GoCell> {
                 ops_per_sec: of(|row| row.ops_per_sec)?,
                 cycles_per_sec: of(|row| row.cycles_per_sec)?,
                 pause_share: of(|row| row.pause_share)?,
+                cpu_share: cpu_share(group.iter().map(|row| row.cpu_share)),
                 cycles,
                 too_few_cycles: cycles < MIN_CYCLES_TO_JUDGE,
                 alloc_bytes_per_op: of(|row| row.alloc_bytes_per_op)?.median,
@@ -111,6 +122,7 @@ mod tests {
             alloc_bytes_per_op: 2573.0,
             alloc_objects_per_op: 33.5,
             verified: true,
+            cpu_share: 0.5,
         }
     }
 

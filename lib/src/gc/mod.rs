@@ -23,17 +23,20 @@ pub mod heap;
 pub mod live;
 pub mod mark;
 pub mod mutator;
+pub mod ratios;
 mod row;
 pub mod run;
+pub mod search;
 pub mod span;
 pub mod summary;
 pub mod trigger;
 mod verify;
 pub mod workload;
 
-pub use config::{default_thread_counts, Config, GcRatio, Workload};
+pub use config::{default_thread_counts, Config, GcRatio, Workload, MAX_THREADS};
 pub use findings::{curve_findings, pacing_findings, CurveFindings};
 pub use go::{summarize_go, GoCell, GoRow, GO_CSV};
+pub use ratios::{parse_ratios, MAX_RATIOS};
 pub use run::{run, Row};
 pub use summary::{finding, summarize, CellSummary, MIN_CYCLES_TO_JUDGE};
 

@@ -60,12 +60,20 @@ pub struct Row {
     /// Objects a sweep kept because a stopped operation still held them.
     pub survivor_objects: u64,
     pub pinned: bool,
+    /// The process's CPU time over what every logical CPU could have given during the trial
+    /// (`top`'s 2266% of 4800% is 0.47); 0 where unknown (no `getrusage`, or a run saved
+    /// before this column).
+    #[serde(default)]
+    pub cpu_share: f64,
 }
 
-crate::runs::checked_row!(Row, counts: [threads], amounts: [ops_per_sec, cycles_per_sec, pause_share]);
+crate::checked::checked_row!(
+    Row, counts: [], amounts: [ops_per_sec, cycles_per_sec, pause_share, cpu_share], threads: [threads, mark_workers],
+    cases: |row| (row.threads, row.ratio)
+);
 
 /// Everything a trial measured, before it becomes a row.
-pub(super) struct Measured<'a> {
+pub(super) struct MeasuredTrial<'a> {
     pub elapsed: Duration,
     pub pinned: bool,
     pub tallies: &'a [WorkerTally],
@@ -75,9 +83,11 @@ pub(super) struct Measured<'a> {
     pub mark_workers: usize,
     pub peak_heap_bytes: u64,
     pub live_nodes: u64,
+    /// Process CPU share over the trial ([`crate::usage::ProcessUsage::cpu_share`]).
+    pub cpu_share: f64,
 }
 
-impl Measured<'_> {
+impl MeasuredTrial<'_> {
     /// What the workers' own sweeps found, summed.
     fn lazily_swept(&self) -> SweepResult {
         let mut swept = SweepResult::default();
@@ -90,7 +100,7 @@ impl Measured<'_> {
     }
 
     pub fn to_row(&self, (threads, ratio): (usize, GcRatio), round: usize, config: &Config) -> Row {
-        let Measured { elapsed, pinned, tallies, outstanding, log, limits, .. } = self;
+        let MeasuredTrial { elapsed, pinned, tallies, outstanding, log, limits, .. } = self;
         let seconds = elapsed.as_secs_f64();
         let mut freed = log.swept;
         freed += self.lazily_swept();
@@ -135,6 +145,7 @@ impl Measured<'_> {
             bytes_outstanding: outstanding.freed.bytes,
             survivor_objects: freed.survivors,
             pinned: *pinned,
+            cpu_share: self.cpu_share,
         }
     }
 }

@@ -8,7 +8,9 @@
 //! under way at the deadline finishes first). Throughput is all operations over the
 //! harness's elapsed time, from the earliest start to the latest finish. Pauses are timed
 //! by the collector from raising the stop flag to waking the workers; refill waits and
-//! lazy sweeps by each worker around its own lock and sweep calls. The live graph and the
+//! lazy sweeps by each worker around its own lock and sweep calls. The process's CPU share
+//! is its CPU time (`getrusage`, every thread) over the team's wall time x the logical
+//! CPUs, what `top` showed the article as 2266% of 4800%. The live graph and the
 //! heap's spans outlive the trials, so later trials run on warm memory.
 
 use std::sync::Mutex;
@@ -22,14 +24,16 @@ use super::heap::{Heap, HeapLimits, SpanPool};
 use super::live::LiveGraph;
 use super::mark::{mark_workers, MarkPhase, Stack};
 use super::mutator::{object_sizes, run_worker, Shared, WorkerTally};
-use super::row::Measured;
+use super::row::MeasuredTrial;
 pub use super::row::Row;
 use super::trigger::trigger_bytes;
-use super::verify::{verify, Evidence};
+use super::verify::{verify, TrialChecks};
 use super::workload::Work;
 use super::EXPERIMENT;
 use crate::error::RunError;
 use crate::harness::{run_team, warm_up, Outcome, Progress, ProgressEvent};
+use crate::machine::logical_cpus;
+use crate::usage::ProcessUsage;
 
 /// Seed of the live graph's links, fixed so every run traces the same shape.
 const GRAPH_SEED: u64 = 0x0067_632d_6c69_7665;
@@ -59,6 +63,10 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             return Ok(Outcome { rows, budget_exhausted: true });
         }
         for &(threads, ratio) in &cells {
+            // Within a round too: a long list of cells stops at the budget, one trial late at most.
+            if !rows.is_empty() && started.elapsed() >= config.budget {
+                return Ok(Outcome { rows, budget_exhausted: true });
+            }
             rows.push(measure(&trial, &mut pool, (threads, ratio), round)?);
             progress(&ProgressEvent {
                 experiment: EXPERIMENT,
@@ -101,7 +109,14 @@ fn measure(
         log: Mutex::default(),
         tallies: Mutex::new(vec![WorkerTally::default(); threads]),
     };
+    // The process's CPU time over the team's whole life (thread start-up included, a few
+    // microseconds against a trial of a quarter second or more) against the wall time.
+    let (usage_before, started) = (ProcessUsage::now(), Instant::now());
     let timing = run_team(EXPERIMENT, threads, |worker| run_worker(&shared, worker, Instant::now() + trial.length))?;
+    let wall = started.elapsed();
+    let cpu_share = ProcessUsage::now()
+        .zip(usage_before)
+        .map_or(0.0, |(after, before)| after.since(&before).cpu_share(wall, logical_cpus()));
     // After the trial, outside the timed window: sweep what is left and trace again.
     let limits = shared.heap.limits();
     let peak_heap_bytes = shared.heap.peak_bytes();
@@ -110,7 +125,7 @@ fn measure(
     let live_nodes = trial.live.trace();
     let log = shared.log.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let tallies = shared.tallies.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let measured = Measured {
+    let measured = MeasuredTrial {
         elapsed: timing.elapsed.max(Duration::from_nanos(1)),
         pinned: timing.pinned,
         tallies: &tallies,
@@ -120,9 +135,10 @@ fn measure(
         mark_workers: shared.mark_workers,
         peak_heap_bytes,
         live_nodes,
+        cpu_share,
     };
     let row = measured.to_row((threads, ratio), round, trial.config);
-    let evidence = Evidence {
+    let evidence = TrialChecks {
         expected_nodes: trial.live.node_count(),
         damaged_spans: measured.damaged_spans(),
         mark_mismatches: log.mark_mismatches,

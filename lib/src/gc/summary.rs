@@ -18,6 +18,9 @@ pub struct CellSummary {
     pub ops_per_sec: Summary,
     pub cycles_per_sec: Summary,
     pub pause_share: Summary,
+    /// The process's CPU time over what every logical CPU could give; `None` when some
+    /// trial did not record it (a run saved before the column).
+    pub cpu_share: Option<Summary>,
     /// Cycles over every trial of the cell.
     pub cycles: u64,
     /// Fewer than [`MIN_CYCLES_TO_JUDGE`] cycles: the cell makes no claim.
@@ -34,24 +37,15 @@ pub struct CellSummary {
     pub all_pinned: bool,
 }
 
-/// The distinct (threads, ratio) cells of some rows, ordered by threads then ratio (`off` last).
-pub fn cell_keys<R>(rows: &[R], key: impl Fn(&R) -> (u64, GcRatio)) -> Vec<(u64, GcRatio)> {
-    let mut cells: Vec<(u64, GcRatio)> = rows.iter().map(key).collect();
-    cells.sort_by_key(|&(threads, ratio)| (threads, ratio.order_key()));
-    cells.dedup();
-    cells
-}
-
 /// Groups rows by cell, ordered by threads then ratio (`off` last).
 pub fn summarize(rows: &[Row]) -> Vec<CellSummary> {
-    cell_keys(rows, |row| (row.threads, row.ratio))
+    crate::group::by_key(rows, |row| (row.threads, row.ratio.order_key()))
         .into_iter()
-        .filter_map(|(threads, ratio)| summarize_cell(rows, threads, ratio))
+        .filter_map(|((threads, _), group)| summarize_cell(&group, threads, group.first()?.ratio))
         .collect()
 }
 
-fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSummary> {
-    let group: Vec<&Row> = rows.iter().filter(|row| row.threads == threads && row.ratio == ratio).collect();
+fn summarize_cell(group: &[&Row], threads: u64, ratio: GcRatio) -> Option<CellSummary> {
     let of = |value: fn(&Row) -> f64| Summary::of(&group.iter().map(|row| value(row)).collect::<Vec<_>>());
     let stop_shares: Vec<f64> = group
         .iter()
@@ -65,6 +59,7 @@ fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSumm
         ops_per_sec: of(|row| row.ops_per_sec)?,
         cycles_per_sec: of(|row| row.cycles_per_sec)?,
         pause_share: of(|row| row.pause_share)?,
+        cpu_share: cpu_share(group.iter().map(|row| row.cpu_share)),
         cycles: group.iter().map(|row| row.cycles).sum(),
         too_few_cycles: group.iter().map(|row| row.cycles).sum::<u64>() < MIN_CYCLES_TO_JUDGE,
         refill_wait_share: of(|row| row.refill_wait_ns as f64 / (row.elapsed_ns as f64 * row.threads as f64))?.median,
@@ -74,6 +69,16 @@ fn summarize_cell(rows: &[Row], threads: u64, ratio: GcRatio) -> Option<CellSumm
         trigger_bytes: group.first()?.trigger_bytes,
         all_pinned: group.iter().all(|row| row.pinned),
     })
+}
+
+/// The CPU shares of a cell's trials, summarised; `None` when some trial recorded none (0:
+/// unknown, a process always uses some CPU while it signs).
+pub fn cpu_share(shares: impl Iterator<Item = f64>) -> Option<Summary> {
+    let shares: Vec<f64> = shares.collect();
+    if shares.iter().any(|&share| share <= 0.0) {
+        return None;
+    }
+    Summary::of(&shares)
 }
 
 pub fn cell(cells: &[CellSummary], threads: u64, ratio: GcRatio) -> Option<&CellSummary> {
@@ -267,6 +272,7 @@ pub(super) mod tests {
             bytes_outstanding: 0,
             survivor_objects: 0,
             pinned: true,
+            cpu_share: 0.5,
         }
     }
 

@@ -12,7 +12,7 @@ use crate::error::RunError;
 
 /// What a trial's row is checked against besides its own columns.
 #[derive(Clone, Copy)]
-pub(crate) struct Evidence<'a> {
+pub(crate) struct TrialChecks<'a> {
     pub expected_nodes: u64,
     pub damaged_spans: u64,
     pub mark_mismatches: u64,
@@ -21,7 +21,7 @@ pub(crate) struct Evidence<'a> {
 }
 
 /// Every check a kept row has passed; the first failure voids the trial.
-pub(crate) fn verify(row: &Row, config: &Config, evidence: &Evidence<'_>) -> Result<(), RunError> {
+pub(crate) fn verify(row: &Row, config: &Config, evidence: &TrialChecks<'_>) -> Result<(), RunError> {
     let per_op = u64::from(config.objects_per_op);
     let failed_outputs = evidence
         .tallies
@@ -86,7 +86,7 @@ mod tests {
         let (row, config) = one_row();
         let work = Work::new(Workload::Hash).unwrap();
         let evidence =
-            Evidence { expected_nodes: 100, damaged_spans: 0, mark_mismatches: 0, work: &work, tallies: &[] };
+            TrialChecks { expected_nodes: 100, damaged_spans: 0, mark_mismatches: 0, work: &work, tallies: &[] };
         verify(&row, &config, &evidence).unwrap();
         let tampered = [
             Row { bytes_outstanding: row.bytes_outstanding + 1, ..row.clone() },
@@ -102,9 +102,9 @@ mod tests {
             assert!(error.starts_with("gc: trial 0 (2 threads, ratio 10: "), "{error}");
         }
         assert!(row.cycles > 0, "ratio 10 collects: the per-cycle checks were exercised");
-        let damaged = Evidence { damaged_spans: 1, ..evidence };
+        let damaged = TrialChecks { damaged_spans: 1, ..evidence };
         assert!(verify(&row, &config, &damaged).is_err());
-        let unmarked = Evidence { mark_mismatches: 1, ..evidence };
+        let unmarked = TrialChecks { mark_mismatches: 1, ..evidence };
         assert!(verify(&row, &config, &unmarked).is_err());
     }
 }

@@ -25,14 +25,23 @@ pub enum Variant {
     /// Tasks on tokio (worker threads = CPUs) with timers for the waits: the analogue of
     /// Java's virtual threads.
     Async,
+    /// The same tasks, but each waits by blocking its worker (`thread::sleep` standing for
+    /// a blocking client call, a `std` mutex and condvar for the connection, held across
+    /// the wait): the analogue of virtual threads pinned inside `synchronized` (JDK 21).
+    AsyncBlocking,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Fixed, Variant::Split, Variant::Async];
+    pub const ALL: [Variant; 4] = [Variant::Fixed, Variant::Split, Variant::Async, Variant::AsyncBlocking];
 
-    /// The variants this build can run: async needs the lib's `async` feature.
+    /// The variants this build can run: the async ones need the lib's `async` feature.
     pub fn available() -> Vec<Variant> {
-        Self::ALL.into_iter().filter(|&variant| variant != Variant::Async || cfg!(feature = "async")).collect()
+        Self::ALL.into_iter().filter(|&variant| !variant.is_async() || cfg!(feature = "async")).collect()
+    }
+
+    /// Tasks on tokio's workers (with timers or blocking).
+    pub fn is_async(self) -> bool {
+        matches!(self, Variant::Async | Variant::AsyncBlocking)
     }
 
     pub fn name(self) -> &'static str {
@@ -40,6 +49,7 @@ impl Variant {
             Variant::Fixed => "fixed",
             Variant::Split => "split",
             Variant::Async => "async",
+            Variant::AsyncBlocking => "async-blocking",
         }
     }
 }

@@ -40,10 +40,14 @@ mod tally;
 #[cfg(feature = "async")]
 mod tasks;
 mod validate;
+pub mod virtual_threads;
 
 pub use arrivals::{schedule, Load, Request};
 pub use closed::{ClosedLoop, Feed};
-pub use config::{Config, Variant, ARTICLE_CORES, ARTICLE_QPS, DB_CONNECTIONS_PER_CPU, MAX_POOL_THREADS};
+pub use config::{
+    Config, Variant, ARTICLE_CORES, ARTICLE_QPS, DB_CONNECTIONS_PER_CPU, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS,
+    MAX_REQUESTS_PER_RUN,
+};
 pub use explain::why_big_pools;
 pub use finding::{finding, findings, MIN_TRIALS_FOR_CLAIM};
 pub use metrics::{resident_bytes, ProcessUsage};
@@ -171,7 +175,7 @@ fn plan(config: &Config, cpus: usize) -> Vec<Case> {
             match variant {
                 Variant::Fixed => cases.extend(config.sweep(cpus).into_iter().map(|size| case(variant, size))),
                 Variant::Split => cases.push(case(variant, formula::split_sizes(config, cpus, hit_rate).fast_threads)),
-                Variant::Async => cases.push(case(variant, cpus)),
+                Variant::Async | Variant::AsyncBlocking => cases.push(case(variant, cpus)),
             }
         }
     }
@@ -183,6 +187,7 @@ fn describe(case: &Case) -> String {
         Variant::Fixed => format!("fixed pool of {}", case.pool_threads),
         Variant::Split => format!("split {}+{}", case.pool_threads, case.db_connections),
         Variant::Async => format!("async on {} workers", case.pool_threads),
+        Variant::AsyncBlocking => format!("async blocking {} workers", case.pool_threads),
     }
 }
 
@@ -258,11 +263,13 @@ fn serve(case: &Case, feed: Feed, params: ServeParams) -> Result<CaseResult, Run
             split::run(sizes, feed, params)
         }
         #[cfg(feature = "async")]
-        Variant::Async => tasks::run(case.pool_threads, feed, params),
+        Variant::Async => tasks::run(case.pool_threads, feed, params, tasks::Waits::Timers),
+        #[cfg(feature = "async")]
+        Variant::AsyncBlocking => tasks::run(case.pool_threads, feed, params, tasks::Waits::Blocking),
         #[cfg(not(feature = "async"))]
-        Variant::Async => Err(crate::error::ConfigError::new(
+        Variant::Async | Variant::AsyncBlocking => Err(crate::error::ConfigError::new(
             "variant",
-            "async",
+            case.variant.name(),
             "fixed or split: this build lacks the `async` feature",
         )
         .into()),

@@ -77,21 +77,34 @@ pub struct Row {
     pub peak_queue: u64,
     /// Most misses waiting at once for a database connection (split: or a miss thread).
     pub peak_db_queue: u64,
-    /// Highest resident set sampled during the run (0 where it cannot be read).
+    /// Highest resident set sampled during the run (0 where it cannot be read): memory
+    /// committed, touched pages only.
     pub peak_rss_bytes: u64,
+    /// Most address space reserved (VmSize) at the same samples, every thread's whole stack
+    /// included from its creation (0 where it cannot be read, or a run saved before it).
+    #[serde(default)]
+    pub reserved_bytes: u64,
+    /// What each serving thread reserves for its stack: std's and tokio's default, 2 MiB, or
+    /// `RUST_MIN_STACK` (0 in a run saved before it).
+    #[serde(default)]
+    pub thread_stack_bytes: u64,
     /// The probe's median cost of one context switch, and whether it ran pinned.
     pub switch_cost_ns: f64,
     pub switch_probe_pinned: bool,
 }
 
-crate::runs::checked_row!(Row,
-    counts: [pool_threads, cpus],
+crate::checked::checked_row!(
+    Row,
+    counts: [],
     amounts: [
         offered_rate_per_s, mean_wait_ms, queue_timeout_ms, completed_per_s, capacity_per_sec, mean_ms, p50_ms,
         p99_ms, p999_ms, max_ms, hit_p99_ms, miss_p99_ms, lock_wait_ms, db_wait_ms, run_delay_ms, cpu_share,
         switch_cost_ns
     ],
-    probabilities: [hit_rate]);
+    threads: [pool_threads, cpus],
+    probabilities: [hit_rate],
+    cases: |row| (row.variant, (row.hit_rate + 0.0).to_bits(), row.pool_threads, row.db_connections)
+);
 
 impl Row {
     /// Whether `value_ms` (a percentile of this row) is only a lower bound: some arrivals were
@@ -104,6 +117,16 @@ impl Row {
     pub fn switches_per_request(&self) -> f64 {
         (self.voluntary_switches + self.involuntary_switches) as f64 / self.completed.max(1) as f64
     }
+}
+
+/// Rust's default stack for a spawned thread (std's and tokio's), unless `RUST_MIN_STACK`
+/// sets another: the address space each serving thread reserves, touched or not.
+pub const DEFAULT_THREAD_STACK_BYTES: u64 = 2 << 20;
+
+/// The stack each thread the pool spawns reserves: `RUST_MIN_STACK` when set (std reads it
+/// for every `thread::Builder` without a size), else [`DEFAULT_THREAD_STACK_BYTES`].
+pub fn thread_stack_bytes() -> u64 {
+    std::env::var("RUST_MIN_STACK").ok().and_then(|text| text.trim().parse().ok()).unwrap_or(DEFAULT_THREAD_STACK_BYTES)
 }
 
 /// The row of one case's run, from its result and the capacity the probe measured.
@@ -166,6 +189,8 @@ pub(super) fn build(
         peak_queue: result.peak_queue as u64,
         peak_db_queue: result.peak_db_queue as u64,
         peak_rss_bytes: result.metered.peak_rss_bytes,
+        reserved_bytes: result.metered.peak_reserved_bytes,
+        thread_stack_bytes: thread_stack_bytes(),
         switch_cost_ns: setup.switch_cost_ns,
         switch_probe_pinned: setup.probe_pinned,
     }

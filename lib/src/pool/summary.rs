@@ -1,5 +1,7 @@
 //! The trials of each case summarised: medians with intervals, rates per second, drops.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Row, Variant};
@@ -61,6 +63,9 @@ pub struct PoolSummary {
     pub peak_queue: u64,
     pub peak_db_queue: u64,
     pub peak_rss_bytes: u64,
+    /// Most address space reserved in any trial (0: not recorded).
+    pub reserved_bytes: u64,
+    pub thread_stack_bytes: u64,
     pub switch_cost_ns: f64,
 }
 
@@ -71,47 +76,35 @@ impl PoolSummary {
             Variant::Fixed => format!("N={}", self.key.pool_threads),
             Variant::Split => format!("the split pools ({}+{})", self.key.pool_threads, self.key.db_connections),
             Variant::Async => format!("async tasks ({} workers)", self.key.pool_threads),
+            Variant::AsyncBlocking => format!("async tasks blocking their workers ({} workers)", self.key.pool_threads),
         }
     }
 }
 
 /// Groups rows by case, in order: hit rate as first seen, then fixed by size, split, async.
 pub fn summarize(rows: &[Row]) -> Vec<PoolSummary> {
-    let mut keys: Vec<CaseKey> = Vec::new();
+    // -0.0 and 0.0 are one hit rate.
+    let bits = |hit_rate: f64| (hit_rate + 0.0).to_bits();
+    let mut hit_order: HashMap<u64, usize> = HashMap::new();
     for row in rows {
-        let key = CaseKey {
-            variant: row.variant,
-            hit_rate: row.hit_rate,
-            pool_threads: row.pool_threads,
-            db_connections: row.db_connections,
-        };
-        if !keys.contains(&key) {
-            keys.push(key);
-        }
+        let next = hit_order.len();
+        hit_order.entry(bits(row.hit_rate)).or_insert(next);
     }
-    let hit_order: Vec<u64> = keys.iter().map(|key| key.hit_rate.to_bits()).fold(Vec::new(), |mut seen, bits| {
-        if !seen.contains(&bits) {
-            seen.push(bits);
-        }
-        seen
-    });
-    let position = |key: &CaseKey| hit_order.iter().position(|&bits| bits == key.hit_rate.to_bits());
     let variant_rank = |variant: Variant| Variant::ALL.iter().position(|&v| v == variant);
-    keys.sort_by_key(|key| (position(key), variant_rank(key.variant), key.pool_threads));
-    keys.iter().filter_map(|key| summarize_case(*key, rows)).collect()
+    let order = |row: &Row| {
+        (hit_order.get(&bits(row.hit_rate)).copied(), variant_rank(row.variant), row.pool_threads, row.db_connections)
+    };
+    crate::group::by_key(rows, order).into_iter().filter_map(|(_, group)| summarize_case(&group)).collect()
 }
 
-fn summarize_case(key: CaseKey, rows: &[Row]) -> Option<PoolSummary> {
-    let group: Vec<&Row> = rows
-        .iter()
-        .filter(|r| {
-            r.variant == key.variant
-                && r.hit_rate == key.hit_rate
-                && r.pool_threads == key.pool_threads
-                && r.db_connections == key.db_connections
-        })
-        .collect();
+fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
     let first = *group.first()?;
+    let key = CaseKey {
+        variant: first.variant,
+        hit_rate: first.hit_rate,
+        pool_threads: first.pool_threads,
+        db_connections: first.db_connections,
+    };
     let of = |value: fn(&Row) -> f64| Summary::of(&group.iter().map(|row| value(row)).collect::<Vec<_>>());
     let per_s = |count: fn(&Row) -> u64| {
         Summary::of(&group.iter().map(|row| count(row) as f64 / (row.elapsed_ns as f64 / 1e9)).collect::<Vec<_>>())
@@ -157,6 +150,8 @@ fn summarize_case(key: CaseKey, rows: &[Row]) -> Option<PoolSummary> {
         peak_queue: peak(|row| row.peak_queue),
         peak_db_queue: peak(|row| row.peak_db_queue),
         peak_rss_bytes: peak(|row| row.peak_rss_bytes),
+        reserved_bytes: peak(|row| row.reserved_bytes),
+        thread_stack_bytes: first.thread_stack_bytes,
         switch_cost_ns: first.switch_cost_ns,
     })
 }

@@ -6,6 +6,12 @@
 //! caller's deadline as they do; the IO waits are timers.
 //! tokio's timer wheel ticks in milliseconds, so waits end up to about 1 ms late; that is
 //! part of what this variant costs and is measured as latency.
+//!
+//! With [`Waits::Blocking`] the same tasks wait the way the thread pools do: the IO wait is
+//! `thread::sleep` (a blocking client call) and a miss takes its connection from the
+//! blocking pool (a `std` mutex and condvar) and holds it across that sleep. Each wait then
+//! holds a worker, as `synchronized` pins a virtual thread to its carrier (JDK 21), so the
+//! runtime serves at most about workers / (wait + work) requests per second.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -33,8 +39,17 @@ fn enter(count: &AtomicUsize, peak: &AtomicUsize) {
     peak.fetch_max(count.fetch_add(1, Ordering::Relaxed) + 1, Ordering::Relaxed);
 }
 
+/// How a task waits for its IO and its connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waits {
+    /// `tokio::time::sleep` and an async semaphore: waiting frees the worker.
+    Timers,
+    /// `thread::sleep` and the blocking connection pool: waiting holds the worker.
+    Blocking,
+}
+
 /// Serves the feed's requests as tasks on `worker_threads` tokio workers.
-pub fn run(worker_threads: usize, feed: Feed, params: ServeParams) -> Result<CaseResult, RunError> {
+pub fn run(worker_threads: usize, feed: Feed, params: ServeParams, waits: Waits) -> Result<CaseResult, RunError> {
     let service = Arc::new(Service::new(&params, &feed));
     let (on_start, on_stop) = (Arc::clone(&service), Arc::clone(&service));
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -61,6 +76,11 @@ pub fn run(worker_threads: usize, feed: Feed, params: ServeParams) -> Result<Cas
                 (Arc::clone(&service), Arc::clone(&connections), Arc::clone(&waiting));
             tasks.push(runtime.spawn(async move {
                 waiting.not_started.fetch_sub(1, Ordering::Relaxed);
+                if waits == Waits::Blocking {
+                    // The thread pools' path, on a worker: every wait blocks it.
+                    service.whole(&job);
+                    return;
+                }
                 if service.tally.drop_if_expired(&job) {
                     return;
                 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::config::{Config, Variant, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN};
+use super::config::{Config, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN};
 use crate::error::ConfigError;
 use crate::limits::{check_duration, MAX_TRIAL, MAX_WAIT_MS, MIN_TRIAL};
 use crate::machine::logical_cpus;
@@ -16,8 +16,9 @@ impl Config {
         if self.variants.is_empty() {
             return Err(ConfigError::new("variant", "(none)", "fixed, split, async or all"));
         }
-        if self.variants.contains(&Variant::Async) && !cfg!(feature = "async") {
-            return Err(ConfigError::new("variant", "async", "fixed or split: this build lacks the `async` feature"));
+        if let Some(variant) = self.variants.iter().find(|variant| variant.is_async() && !cfg!(feature = "async")) {
+            let allowed = "fixed or split: this build lacks the `async` feature";
+            return Err(ConfigError::new("variant", variant.name(), allowed));
         }
         self.validate_pool_sizes()?;
         if self.hit_rates.is_empty() {
@@ -35,6 +36,11 @@ impl Config {
         crate::limits::check_trials(self.trials, 1)?;
         let cases = self.sweep(logical_cpus()).len().saturating_add(self.variants.len());
         crate::limits::check_rows("trials", cases.saturating_mul(self.hit_rates.len()), self.trials)?;
+        crate::limits::check_cases(
+            "pool-sizes",
+            cases.saturating_mul(self.hit_rates.len()),
+            "cases (sizes and variants x hit rates)",
+        )?;
         crate::limits::check_warmup_and_budget(self.warmup, self.budget)?;
         if self.probe_round_trips == 0 {
             return Err(ConfigError::new("probe_round_trips", 0, "at least 1"));

@@ -4,6 +4,7 @@
 
 mod cells;
 mod go;
+mod search;
 
 use super::{Cell, Column, Figure, Finding, Measured, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
@@ -73,7 +74,17 @@ pub fn section_with_go(
     section.figures.push(ratio_figure(machines, &summaries, article.ratios)?);
     section.tables.push(threads_table(machines, &summaries, article.threads));
     section.tables.push(ratio_table(machines, &summaries, article.ratios));
-    for (machine, cells) in machines.iter().zip(&summaries) {
+    for ((machine, cells), go) in machines.iter().zip(&summaries).zip(&go_cells) {
+        let threads = compared_threads(machine, cells);
+        let sentences =
+            [search::cpu_share_sentence(threads, cells, go.as_deref()), search::search_sentence(cells, go.as_deref())];
+        section.findings.extend(sentences.into_iter().flatten().map(|text| Finding::about(&machine.label, text)));
+        let recorded =
+            cells.iter().any(|c| c.cpu_share.is_some()) || go.iter().flatten().any(|c| c.cpu_share.is_some());
+        if recorded {
+            section.tables.push(search::cpu_share_table(&machine.label, threads, cells, go.as_deref()));
+        }
+        section.tables.push(search::best_ratio_table(&machine.label, cells, go.as_deref(), article.ratios));
         section.tables.push(cells::every_cell(machine, cells));
         section.notes.push(Finding::about(&machine.label, cells::best_ratios(cells)));
     }
@@ -81,8 +92,9 @@ pub fn section_with_go(
         "* more threads than logical CPUs. x values are ratios of medians with a conservative interval (ratio of the \
          interval ends); an effect is claimed only when that interval excludes 1. Pause share: time the world was \
          stopped over the trial's wall time. Stopping: the part of the pause spent waiting for workers to reach a \
-         safepoint. Peak heap: the live graph plus every span the heap held. Noisy values varied by more than 10% \
-         between trials.",
+         safepoint. Peak heap: the live graph plus every span the heap held. CPU used: the process's CPU time \
+         (getrusage; Go's own, per trial) over the trial's wall time x the logical CPUs, what top shows. Noisy \
+         values varied by more than 10% between trials.",
     ));
     section.notes.extend(super::config_notes(machines));
     Ok(section)

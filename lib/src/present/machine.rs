@@ -22,16 +22,6 @@ pub const TITLE: &str = "This machine: can it show contention?";
 /// Above this many pairs the table is left out: the heatmap shows them all.
 const MAX_PAIRS_IN_TABLE: usize = 28;
 
-/// The core-to-core latency has no section of its own: the machine's shows it.
-impl Present for crate::c2c::CoreToCore {
-    const TITLE: &'static str = "Core-to-core latency";
-    const PROSE: &'static str = "";
-
-    fn section(_: &[Run]) -> Result<Option<Section>, PresentError> {
-        Ok(None)
-    }
-}
-
 /// The machine check's section, which shows the core-to-core latency too.
 impl Present for crate::fitness::MachineCheck {
     const TITLE: &'static str = TITLE;

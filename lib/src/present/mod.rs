@@ -4,12 +4,16 @@
 //! markdown, JSON and terminal output and the notebooks' rich output only render it
 //! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
 
+mod c2c;
+pub mod claims;
 pub mod counters;
 pub mod gc;
 pub mod headline;
+pub mod locks;
 pub mod machine;
 mod measured;
 pub mod pool;
+pub mod refill;
 pub mod rich;
 pub mod room;
 pub mod runs;
@@ -220,14 +224,14 @@ impl Column {
     }
 }
 
-/// One formatted value; `noisy` when its trials varied more than the noise threshold.
+/// One formatted value; `noisy` when its trials varied more than the noise threshold; a
+/// link (a section's anchor, `#gc`) where the cell names another part of the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cell {
     pub text: String,
     pub noisy: bool,
-    /// The section (its anchor) this cell leads to, where it names one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub link: Option<&'static str>,
+    pub link: Option<String>,
 }
 
 impl Cell {
@@ -235,9 +239,9 @@ impl Cell {
         Self { text: text.into(), noisy, link: None }
     }
 
-    /// A cell that leads to the section whose anchor is `anchor`.
-    pub fn linked(text: impl Into<String>, anchor: &'static str) -> Self {
-        Self { text: text.into(), noisy: false, link: Some(anchor) }
+    /// A cell that links to `anchor` (a section's, without the `#`).
+    pub fn linked(text: impl Into<String>, anchor: &str) -> Self {
+        Self { text: text.into(), noisy: false, link: Some(format!("#{anchor}")) }
     }
 
     /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].

@@ -11,7 +11,7 @@ use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
 use crate::chart::Series;
 use crate::format;
 use crate::pool::format_ms;
-use crate::pool::{findings, summarize, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
+use crate::pool::{findings, summarize, virtual_threads, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
 use crate::reference::PoolReference;
 use crate::runs::Run;
 
@@ -61,6 +61,8 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Res
     for m in &measured {
         section.findings.extend(findings(&m.summaries).into_iter().map(|text| Finding::about(m.label, text)));
         section.findings.extend(why_big_pools(&m.summaries).into_iter().map(|text| Finding::about(m.label, text)));
+        let pitfalls = [virtual_threads::memory_finding(&m.summaries), virtual_threads::blocking_finding(&m.summaries)];
+        section.findings.extend(pitfalls.into_iter().flatten().map(|text| Finding::about(m.label, text)));
     }
     section.figures.extend(figures(&measured)?);
     section.tables.push(article::comparison(article, &measured));

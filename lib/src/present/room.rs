@@ -47,13 +47,15 @@ pub struct Effect {
 }
 
 /// The effects compared, in column order.
-pub const EFFECTS: [Effect; 6] = [
+pub const EFFECTS: [Effect; 8] = [
     Effect { name: "stride penalty (smallest over best stride)", unit: "x" },
     Effect { name: "false sharing over no sharing", unit: "x" },
     Effect { name: "cache-padded counters over compact", unit: "x" },
     Effect { name: "GC best ratio over ratio 100", unit: "x" },
     Effect { name: "pool p99 at 8 threads per CPU", unit: "ms" },
     Effect { name: "pool p99 at 40 threads per CPU", unit: "ms" },
+    Effect { name: "optimistic reads over RwLock reads", unit: "x" },
+    Effect { name: "lock across a wait: work outside the lock over under it", unit: "x" },
 ];
 
 /// The GC effect's index: its cell names the ratio too.
@@ -84,6 +86,10 @@ impl KeyEffects {
             Some(crate::stride::Knee::At { penalty, .. }) => Some(*penalty),
             _ => None,
         };
+        let locks = run.rows::<crate::locks::Row>().map(crate::locks::summarize);
+        let reference = crate::reference::locks().unwrap_or_default();
+        let claims = locks.map(|cells| crate::locks::claims(&cells, &reference, None)).unwrap_or_default();
+        let claimed = |wanted: crate::locks::Claim| claims.iter().find(|c| c.claim == wanted).and_then(|c| c.measured);
         let effects = vec![
             stride_penalty,
             sharing.as_deref().and_then(|s| crate::sharing::false_sharing_over(s, crate::sharing::Case::NoSharing)),
@@ -91,6 +97,8 @@ impl KeyEffects {
             gc_best.as_ref().and_then(|best| best.over_default),
             p99_at(8),
             p99_at(40),
+            claimed(crate::locks::Claim::OptimisticReads),
+            claimed(crate::locks::Claim::LockAcrossWait),
         ];
         Self {
             label: run.label(),
@@ -118,7 +126,7 @@ impl KeyEffects {
     pub fn effect_text(&self, index: usize) -> String {
         let Some(value) = self.effects.get(index).copied().flatten() else { return format::NOT_AVAILABLE.into() };
         let text = estimate_text(EFFECTS[index], &value);
-        let dropped = index.checked_sub(POOL_EFFECTS).and_then(|pool| self.pool_dropped[pool]);
+        let dropped = index.checked_sub(POOL_EFFECTS).and_then(|pool| self.pool_dropped.get(pool).copied().flatten());
         match (&self.gc_best_ratio, index == GC_EFFECT, dropped) {
             (Some(ratio), true, _) => format!("{ratio}: {text}"),
             (_, _, Some(share)) if share > 0.0 => format!("{text}, {} dropped", format::percent(share)),

@@ -1,7 +1,8 @@
 //! The sections of a report, built once here from saved runs for every renderer (page,
 //! markdown, JSON, terminal, notebooks): for one or two machines first the articles'
 //! headlines ([`super::headline`]); for several machines the room (more than two) or their
-//! difference (two); then every registered experiment's.
+//! difference (two); then every registered experiment's, then the articles' claims one by
+//! one.
 
 use super::headline::headline_section;
 use super::room::{difference_section, room_section, KeyEffects};
@@ -20,6 +21,7 @@ pub fn sections(runs: &[Run]) -> Result<Vec<Section>, PresentError> {
     for &experiment in Experiment::ALL {
         sections.extend(section(runs, experiment)?);
     }
+    sections.push(super::claims::section(runs)?);
     Ok(sections)
 }
 

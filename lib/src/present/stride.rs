@@ -175,11 +175,13 @@ fn transfers(summaries: &[StrideSummary], one_way: Option<OneWay>) -> Option<Str
 }
 
 fn cache_misses(rows: &[Row], summaries: &[StrideSummary]) -> String {
+    let groups = crate::group::by_key(rows, |row| row.stride_bytes);
     cache_miss_note(
         summaries
             .iter()
             .map(|s| {
-                let readings = rows.iter().filter(|row| row.stride_bytes == s.stride_bytes).map(|row| row.cache_misses);
+                let group = groups.binary_search_by_key(&s.stride_bytes, |(stride, _)| *stride).map(|at| &groups[at].1);
+                let readings = group.into_iter().flatten().map(|row| row.cache_misses);
                 (format!("{} B", s.stride_bytes), readings.collect())
             })
             .collect(),
@@ -199,14 +201,21 @@ pub struct Layout {
 }
 
 pub fn layout(threads: u64, stride_bytes: u64, line_bytes: u64) -> Layout {
-    let lines: Vec<u64> = (0..threads).map(|slot| slot * stride_bytes / line_bytes.max(1)).collect();
-    let mut distinct = lines.clone();
-    distinct.dedup();
-    let most = distinct.iter().map(|line| lines.iter().filter(|l| *l == line).count() as u64).max().unwrap_or(0);
+    // Counters sit at rising offsets, so each line's counters are one run: count the runs.
+    let line_of = |slot: u64| slot.saturating_mul(stride_bytes) / line_bytes.max(1);
+    let (mut lines_touched, mut most, mut run) = (0u64, 0u64, 0u64);
+    for slot in 0..threads {
+        if slot == 0 || line_of(slot) != line_of(slot - 1) {
+            lines_touched += 1;
+            run = 0;
+        }
+        run += 1;
+        most = most.max(run);
+    }
     Layout {
         stride_bytes,
-        span_bytes: threads.saturating_sub(1) * stride_bytes + 8,
-        lines_touched: distinct.len() as u64,
+        span_bytes: threads.saturating_sub(1).saturating_mul(stride_bytes).saturating_add(8),
+        lines_touched,
         most_counters_per_line: most,
     }
 }

@@ -53,6 +53,13 @@ pub enum RunsError {
     NotPacked { path: String, message: String },
     #[error("{path} names the file '{file}': a run's files are plain names such as stride.csv")]
     FileName { path: String, file: String },
+    #[error("{path} is {what}: a run's files are read only as regular files inside its folder")]
+    NotRegular { path: String, what: &'static str },
+    #[error(
+        "run folder {dir} holds no experiment: the run was stopped before its first experiment started \
+         (nothing to show; measure again with `contention run`)"
+    )]
+    NothingMeasured { dir: String },
     #[error("{path} is missing: the manifest lists it but the run does not hold it")]
     MissingFile { path: String },
     #[error("{path} has {found} rows but the manifest records {expected}: the file is incomplete or altered")]

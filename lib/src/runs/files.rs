@@ -1,5 +1,6 @@
 //! A run's files, wherever they are: a folder on disk (each file size-checked before it is
-//! read), or a pack already read into memory.
+//! read, and read only when it is a regular file: a symbolic link could lead anywhere, a
+//! FIFO could block the reader), or a pack already read into memory.
 
 use std::path::Path;
 
@@ -23,7 +24,7 @@ impl RunFiles {
 
     /// A run folder: it exists, holds something, and holds a manifest.
     fn folder(dir: &Path) -> Result<Self, RunsError> {
-        let shown = || dir.display().to_string();
+        let shown = || super::shown(dir);
         match std::fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => {}
             Ok(_) => return Err(RunsError::NotAFolder { dir: shown() }),
@@ -36,7 +37,7 @@ impl RunFiles {
         if entries.next().is_none() {
             return Err(RunsError::Empty { dir: shown() });
         }
-        if !dir.join(MANIFEST).is_file() {
+        if std::fs::symlink_metadata(dir.join(MANIFEST)).is_err() {
             return Err(RunsError::NoManifest { dir: shown() });
         }
         Ok(Self::Folder)
@@ -45,25 +46,50 @@ impl RunFiles {
     /// The text of the run's file `name` (a plain file name).
     pub(super) fn text(&self, run: &Path, name: &str) -> Result<String, RunsError> {
         let path = run.join(name);
-        let shown = path.display().to_string();
+        let shown = super::shown(&path);
         match self {
             Self::Folder => {
-                let meta = match std::fs::metadata(&path) {
+                let meta = match std::fs::symlink_metadata(&path) {
                     Ok(meta) if meta.is_file() => meta,
-                    _ => return Err(RunsError::MissingFile { path: shown }),
+                    Ok(meta) => return Err(RunsError::NotRegular { path: shown, what: kind(&meta) }),
+                    Err(_) => return Err(RunsError::MissingFile { path: shown }),
                 };
                 check::check_csv_size(&path, meta.len())?;
-                std::fs::read_to_string(&path).map_err(|source| RunsError::Read { path: shown, source })
+                // Opened without following a link made after the check.
+                let file = open_no_follow(&path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
+                std::io::read_to_string(file).map_err(|source| RunsError::Read { path: shown, source })
             }
             Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
         }
     }
 
-    /// Whether the run holds a regular file `name`.
+    /// Whether the run holds a file `name` (of any kind: one that is not a regular file is
+    /// refused by name when read).
     pub(super) fn has(&self, run: &Path, name: &str) -> bool {
         match self {
-            Self::Folder => run.join(name).is_file(),
+            Self::Folder => std::fs::symlink_metadata(run.join(name)).is_ok(),
             Self::Pack(files) => files.contains_key(name),
         }
     }
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let file_type = meta.file_type();
+    if file_type.is_symlink() {
+        "a symbolic link"
+    } else if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_fifo() {
+        "a FIFO (named pipe)"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens `path` for reading, refusing a symbolic link in its last component.
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
 }

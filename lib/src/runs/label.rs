@@ -11,22 +11,38 @@ use crate::ConfigError;
 /// The longest label accepted (it heads table columns and legends).
 pub const MAX_LABEL_CHARS: usize = 64;
 
+/// Labels the pages use for rows of their own (the room table's medians): a run may not
+/// take them, or a table would show two such rows.
+pub const RESERVED_LABELS: [&str; 1] = ["room median"];
+
 /// "<hostname>-<4 hex digits>": the suffix mixes the process id, the clock's nanoseconds
 /// and a per-process random key, so runs started in the same second get different labels.
+/// A host name too long for a label is cut, and its hidden characters written out, so the
+/// label passes [`check_label`].
 pub fn default_label(hostname: &str) -> String {
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u32(std::process::id());
     hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_nanos()));
-    format!("{hostname}-{:04x}", hasher.finish() & 0xffff)
+    let host: String = super::visible(hostname).chars().take(MAX_LABEL_CHARS - 5).collect();
+    let host = if host.trim().is_empty() { "host".to_string() } else { host };
+    format!("{host}-{:04x}", hasher.finish() & 0xffff)
 }
 
-/// A label given with `--label`: 1 to [`MAX_LABEL_CHARS`] characters, no control characters,
-/// not only spaces.
+/// A label (given with `--label`, or read from a run folder or a pack): 1 to
+/// [`MAX_LABEL_CHARS`] characters, no control characters or bidirectional overrides, not
+/// only spaces, not one of the [`RESERVED_LABELS`].
 pub fn check_label(label: &str) -> Result<(), ConfigError> {
-    let allowed = format!("1 to {MAX_LABEL_CHARS} printable characters, not only spaces");
-    let printable = !label.chars().any(char::is_control);
-    if label.trim().is_empty() || label.chars().count() > MAX_LABEL_CHARS || !printable {
-        return Err(ConfigError::new("label", format!("{label:?}"), allowed));
+    let shown = || format!("\"{}\"", super::visible(&label.chars().take(MAX_LABEL_CHARS + 1).collect::<String>()));
+    let allowed = format!(
+        "1 to {MAX_LABEL_CHARS} printable characters, not only spaces, without control characters or \
+         bidirectional overrides"
+    );
+    if label.trim().is_empty() || super::check_text(label, MAX_LABEL_CHARS, false).is_err() {
+        return Err(ConfigError::new("label", shown(), allowed));
+    }
+    if RESERVED_LABELS.iter().any(|reserved| label.trim().eq_ignore_ascii_case(reserved)) {
+        let allowed = format!("a label other than {:?}: the room table names its own row so", RESERVED_LABELS[0]);
+        return Err(ConfigError::new("label", shown(), allowed));
     }
     Ok(())
 }
@@ -69,9 +85,15 @@ mod tests {
     fn bad_labels_are_refused_by_name() {
         assert!(check_label("room 3, seat 12").is_ok());
         let error = check_label("  ").unwrap_err().to_string();
-        assert_eq!(error, "invalid label = \"  \": 1 to 64 printable characters, not only spaces");
+        assert!(error.starts_with("invalid label = \"  \": 1 to 64 printable characters, not only spaces"), "{error}");
         assert!(check_label("a\nb").is_err());
         assert!(check_label(&"x".repeat(65)).is_err());
+        let error = check_label("seat \u{202E}21").unwrap_err().to_string();
+        assert!(error.starts_with("invalid label = \"seat \\u{202e}21\": "), "{error}");
+        let error = check_label("Room Median").unwrap_err().to_string();
+        assert!(error.ends_with("a label other than \"room median\": the room table names its own row so"), "{error}");
+        assert!(check_label(&default_label(&"h".repeat(300))).is_ok());
+        assert!(check_label(&default_label("evil\u{1b}[2Jhost")).is_ok());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! manifest's types, the format version and the one typed reader; the report and the
 //! notebooks read runs (folders and packs alike) through it and nothing else.
 
+mod budget;
 mod check;
 mod error;
 mod files;
@@ -12,10 +13,11 @@ mod notes;
 pub mod pack;
 mod read;
 mod rows;
-mod values;
+mod text;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::checked::{BadValue, CheckedRow};
 pub use check::MAX_CSV_BYTES;
 pub use error::RunsError;
 use files::RunFiles;
@@ -24,12 +26,11 @@ pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, M
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
 use rows::{boxed, Loaded};
-pub(crate) use values::checked_row;
-pub use values::{BadValue, CheckedRow};
+pub use text::{check_text, clipped, is_hidden, shown, visible, visible_lines};
 
+use crate::experiment::Measure;
 use crate::experiment::SavedRow;
-use crate::present::Present;
-use crate::registry::{Experiment, Visitor};
+use crate::registry::{Experiment, MeasureVisitor};
 
 /// One saved run, read and checked: its experiments' rows, keyed by the registry.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +65,9 @@ impl Run {
             run.notes.extend(note);
         }
         run.recover_unlisted(&files);
+        if run.manifest.experiments.is_empty() && run.notes.is_empty() {
+            return Err(RunsError::NothingMeasured { dir: shown(path) });
+        }
         Ok(run)
     }
 
@@ -77,10 +81,10 @@ impl Run {
         expected: Option<usize>,
     ) -> Result<usize, RunsError> {
         let Some(experiment) = Experiment::from_name(&record.name) else {
-            let path = self.dir.join(MANIFEST).display().to_string();
+            let path = shown(&self.dir.join(MANIFEST));
             return Err(RunsError::UnknownExperiment { path, name: record.name.clone() });
         };
-        let loaded = experiment.visit(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
+        let loaded = experiment.visit_measure(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
         let rows = loaded.rows.len();
         self.loaded.retain(|other| other.experiment != experiment);
         self.loaded.push(loaded);
@@ -130,10 +134,10 @@ struct ReadRows<'a> {
     expected: Option<usize>,
 }
 
-impl Visitor for ReadRows<'_> {
+impl MeasureVisitor for ReadRows<'_> {
     type Output = Result<Loaded, RunsError>;
 
-    fn visit<K: Present>(self) -> Result<Loaded, RunsError> {
+    fn visit<K: Measure>(self) -> Result<Loaded, RunsError> {
         // The beside rows first: the model's are kept only when both read.
         let beside = match beside_file(self.record) {
             Some((file, rows)) => Some(boxed(self.read::<K::BesideRow>(&file, rows)?)),
@@ -151,7 +155,7 @@ impl ReadRows<'_> {
         if expected == Some(0) && text.trim().is_empty() {
             return Ok(Vec::new());
         }
-        parse(&self.dir.join(file).display().to_string(), &text, expected)
+        parse(&shown(&self.dir.join(file)), &text, expected)
     }
 }
 
@@ -176,7 +180,7 @@ fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>
         files.extend(beside_file(record).map(|(file, _)| file));
     }
     match files.iter().find(|file| !pack::is_run_file_name(file)) {
-        Some(file) => Err(RunsError::FileName { path: manifest_path.display().to_string(), file: file.clone() }),
+        Some(file) => Err(RunsError::FileName { path: shown(manifest_path), file: visible(file) }),
         None => Ok(files),
     }
 }
@@ -195,9 +199,9 @@ fn beside_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
 
 /// Parses a manifest, refusing other format versions by name.
 fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
-    let shown = path.display().to_string();
+    let shown = shown(path);
     let not_a_manifest =
-        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: error.to_string() };
+        |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: visible(&error.to_string()) };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").map(|found| (found.as_u64(), found)) {
         Some((Some(version), _)) if (u64::from(OLDEST_READ_VERSION)..=u64::from(FORMAT_VERSION)).contains(&version) => {
@@ -206,6 +210,7 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
         Some((None, found)) => return Err(RunsError::VersionNotANumber { path: shown, found: found.to_string() }),
         None => return Err(RunsError::NoVersion { path: shown }),
     }
+    check::check_strings(path, &value)?;
     let manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
     check::check_manifest(path, &manifest)?;
     Ok(manifest)
@@ -226,7 +231,7 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(FoundRuns::default()),
-        Err(source) => return Err(RunsError::Read { path: dir.display().to_string(), source }),
+        Err(source) => return Err(RunsError::Read { path: shown(dir), source }),
     };
     let is_run = |path: &PathBuf| {
         path.join(MANIFEST).is_file() || path.extension().is_some_and(|extension| extension == pack::PACK_EXTENSION)
@@ -240,10 +245,16 @@ pub fn find_runs(dir: impl AsRef<Path>) -> Result<FoundRuns, RunsError> {
 
 /// Reads every run in `paths`, in order: one that cannot be read is named in `skipped` with
 /// why, and the labels of those read are made unique ([`disambiguate`]), so legends and
-/// grouped tables never merge two runs.
+/// grouped tables never merge two runs. The runs read together hold at most
+/// [`crate::limits::saved::MAX_PAGE_BYTES`] of files: those past it are skipped, named.
 pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
     let mut found = FoundRuns::default();
+    let mut budget = budget::PageBudget::default();
     for path in paths {
+        if let Err(why) = budget.take(path) {
+            found.skipped.push(why);
+            continue;
+        }
         match Run::load(path) {
             Ok(run) => found.runs.push(run),
             Err(error) => found.skipped.push(error.to_string()),
@@ -269,7 +280,8 @@ mod tests {
         let stride = run.rows::<crate::stride::Row>().unwrap();
         assert_eq!(stride.len(), run.manifest.record("stride").unwrap().rows);
         assert!(stride.iter().all(|row| row.threads >= 1));
-        assert!(run.config_text(Experiment::Stride).unwrap().contains("strides_bytes="));
+        let stride = Experiment::from_name(crate::stride::EXPERIMENT).unwrap();
+        assert!(run.config_text(stride).unwrap().contains("strides_bytes="));
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl Run {
                 let why = record.failure.as_deref().unwrap_or("no reason recorded");
                 Some(ExperimentNote::new(record, NoteKind::Interrupted, format!("interrupted: {name} failed: {why}")))
             }
-            State::Running if !files.has(&self.dir, file) => Some(ExperimentNote::new(
+            State::Running if !holds_rows(files, &self.dir, file) => Some(ExperimentNote::new(
                 record,
                 NoteKind::Interrupted,
                 format!(
@@ -78,7 +78,7 @@ impl Run {
     pub(super) fn recover_unlisted(&mut self, files: &RunFiles) {
         for name in Experiment::names() {
             let file = format!("{name}.csv");
-            if self.manifest.record(name).is_some() || !files.has(&self.dir, &file) {
+            if self.manifest.record(name).is_some() || !holds_rows(files, &self.dir, &file) {
                 continue;
             }
             let mut record = ExperimentRecord::unlisted(name, 0);
@@ -99,6 +99,14 @@ impl Run {
             self.notes.push(note);
         }
     }
+}
+
+/// Whether the run holds `file` with something past its header: a file of a header alone
+/// (or nothing) holds no measurement to recover. A file that cannot be read counts as
+/// holding rows, so reading it names what is wrong.
+fn holds_rows(files: &RunFiles, dir: &std::path::Path, file: &str) -> bool {
+    files.has(dir, file)
+        && files.text(dir, file).map_or(true, |text| text.lines().skip(1).any(|line| !line.trim().is_empty()))
 }
 
 /// The note on a CSV saved whole while its record still says running.

@@ -43,7 +43,7 @@ pub fn is_run_file_name(name: &str) -> bool {
 pub fn pack_run(path: &Path) -> Result<String, RunsError> {
     let run = Run::load(path)?;
     if let Some(note) = run.notes.iter().find(|note| note.kind == NoteKind::Unreadable) {
-        return Err(RunsError::NotPacked { path: path.display().to_string(), message: note.text.clone() });
+        return Err(RunsError::NotPacked { path: super::shown(path), message: note.text.clone() });
     }
     let files = RunFiles::open(path)?;
     let mut contents = vec![(MANIFEST.to_string(), files.text(path, MANIFEST)?)];
@@ -75,7 +75,7 @@ pub fn encode(files: &[(String, String)]) -> Result<String, RunsError> {
 
 /// Reads the pack at `path` into its files by name, checking every limit of the format.
 pub fn read(path: &Path) -> Result<BTreeMap<String, String>, RunsError> {
-    let shown = path.display().to_string();
+    let shown = super::shown(path);
     let fail = |message: String| RunsError::Pack { path: shown.clone(), message };
     let size = std::fs::metadata(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?.len();
     if size > MAX_PACK_BYTES {
@@ -87,6 +87,12 @@ pub fn read(path: &Path) -> Result<BTreeMap<String, String>, RunsError> {
 }
 
 fn decode(text: &str) -> Result<BTreeMap<String, String>, String> {
+    if text.starts_with(&format!("{MAGIC}\r\n")) {
+        return Err("its lines end in CR LF (Windows line endings), not LF: packs are byte-exact, so one \
+                    converted on the way (a mail client, a Windows editor, git's autocrlf) cannot be read; send \
+                    the file unchanged, as an attachment, or pack the run again"
+            .into());
+    }
     let mut rest = text
         .strip_prefix(MAGIC)
         .and_then(|rest| rest.strip_prefix('\n'))
@@ -118,16 +124,23 @@ fn decode(text: &str) -> Result<BTreeMap<String, String>, String> {
 
 /// `file NAME BYTES`, with the name confined and the size within the limit.
 fn file_header(line: &str) -> Result<(&str, usize), String> {
-    let shown: String = line.chars().take(80).collect();
+    let shown = super::visible(&line.chars().take(80).collect::<String>());
     let mut words = line.split(' ');
     let (Some("file"), Some(name), Some(length), None) = (words.next(), words.next(), words.next(), words.next())
     else {
         return Err(format!("expected 'file NAME BYTES', found '{shown}'"));
     };
     if !is_run_file_name(name) {
+        let name = super::visible(name);
         return Err(format!("'{name}' is not a plain run file name (a-z, 0-9, _ - ., ending .json or .csv)"));
     }
-    let length: usize = length.parse().map_err(|_| format!("{name}: '{length}' is not a size in bytes"))?;
+    // Decimal digits only: no sign, no other base.
+    let digits = !length.is_empty() && length.len() <= 20 && length.bytes().all(|byte| byte.is_ascii_digit());
+    let length: usize = length
+        .parse()
+        .ok()
+        .filter(|_| digits)
+        .ok_or_else(|| format!("{name}: '{}' is not a size in bytes (decimal digits)", super::visible(length)))?;
     if length > MAX_FILE_BYTES {
         return Err(format!("{name}: {length} bytes, more than the {MAX_FILE_BYTES} a file may hold"));
     }
@@ -168,6 +181,9 @@ mod tests {
             ("contention-pack 1\nfile manifest.json 99999999999\n", "more than the"),
             ("contention-pack 1\nfile stride.csv 0\n\nend\n", "holds no manifest.json"),
             ("contention-pack 1\nfile manifest.json 50\n{}\nend\n", "cut short"),
+            ("contention-pack 1\r\nfile manifest.json 2\r\n{}\r\nend\r\n", "its lines end in CR LF"),
+            ("contention-pack 1\nfile manifest.json +2\n{}\nend\n", "'+2' is not a size in bytes"),
+            ("contention-pack 1\nfile manifest.json 0x2\n{}\nend\n", "'0x2' is not a size in bytes"),
         ];
         for (text, expected) in cases {
             let error = decode(text).unwrap_err();

@@ -7,8 +7,9 @@ use std::path::Path;
 use csv::{DeserializeErrorKind, ErrorKind, StringRecord};
 use serde::de::DeserializeOwned;
 
-use super::values::CheckedRow;
 use super::RunsError;
+use crate::checked::CheckedRow;
+use crate::limits::saved::MAX_CASES;
 
 /// Reads `path` into rows of type `R` (fields named like the columns), each value checked
 /// ([`CheckedRow`]). When `expected_rows` is given, a different count is refused: the file
@@ -17,7 +18,7 @@ pub fn read_rows<R: DeserializeOwned + CheckedRow>(
     path: &Path,
     expected_rows: Option<usize>,
 ) -> Result<Vec<R>, RunsError> {
-    let shown = path.display().to_string();
+    let shown = super::shown(path);
     let meta = match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => meta,
         _ => return Err(RunsError::MissingFile { path: shown }),
@@ -48,7 +49,13 @@ pub fn parse_counted<R: DeserializeOwned + CheckedRow>(
 /// measurement could give is named by file, line and column.
 pub fn parse_checked<R: DeserializeOwned + CheckedRow>(file: &str, text: &str) -> Result<Vec<R>, RunsError> {
     let rows: Vec<R> = parse_rows(file, text)?;
+    let mut cases = std::collections::HashSet::new();
     for (index, row) in rows.iter().enumerate() {
+        if cases.insert(row.case_key()) && cases.len() > MAX_CASES {
+            let message =
+                format!("more than {MAX_CASES} cases: at most {MAX_CASES} per experiment, as many as a page shows");
+            return Err(RunsError::Csv { file: file.into(), line: index + 2, column: None, message });
+        }
         row.check().map_err(|bad| RunsError::Csv {
             file: file.into(),
             // Line 1 is the header; the lab writes one row per line.
@@ -70,6 +77,12 @@ pub fn parse_rows<R: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<R>,
         // Line 1 is the header.
         let line = index + 2;
         let record = record.map_err(|error| malformed(file, line, &error))?;
+        if let Some(index) = record.iter().position(written_in_another_base) {
+            let column = headers.get(index).map(super::visible);
+            let cell = super::visible(record.get(index).unwrap_or(""));
+            let message = format!("expected a number in decimal digits, got '{cell}'");
+            return Err(RunsError::Csv { file: file.into(), line, column, message });
+        }
         let row =
             record.deserialize(Some(&headers)).map_err(|error| cell_error(file, line, &headers, &record, &error))?;
         rows.push(row);
@@ -77,12 +90,19 @@ pub fn parse_rows<R: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<R>,
     Ok(rows)
 }
 
+/// A cell Rust's parsers would read as a number although the lab never writes it so: a
+/// leading plus sign ("+2429") or another base ("0x10").
+fn written_in_another_base(cell: &str) -> bool {
+    let unsigned = cell.strip_prefix('-').unwrap_or(cell);
+    cell.starts_with('+') || ["0x", "0X", "0b", "0B", "0o", "0O"].iter().any(|prefix| unsigned.starts_with(prefix))
+}
+
 fn malformed(file: &str, line: usize, error: &csv::Error) -> RunsError {
     let message = match error.kind() {
         ErrorKind::UnequalLengths { expected_len, len, .. } => {
             format!("{len} fields, but the header has {expected_len} columns")
         }
-        _ => error.to_string(),
+        _ => super::visible(&error.to_string()),
     };
     RunsError::Csv { file: file.into(), line, column: None, message }
 }
@@ -93,16 +113,16 @@ fn cell_error(file: &str, line: usize, headers: &StringRecord, record: &StringRe
     // A type's own check (a counter reading, a GC ratio) reports no field: find the column
     // by the cell its message quotes.
     let index = err.field().map(|index| index as usize).or_else(|| quoted_cell(&err.to_string(), record));
-    let column = index.and_then(|index| headers.get(index)).map(str::to_string);
-    let cell = index.and_then(|index| record.get(index)).unwrap_or("");
+    let column = index.and_then(|index| headers.get(index)).map(super::visible);
+    let cell = super::visible(index.and_then(|index| record.get(index)).unwrap_or(""));
     let message = match err.kind() {
         DeserializeErrorKind::ParseBool(_) => format!("expected true or false, got '{cell}'"),
         DeserializeErrorKind::ParseInt(_) => format!("expected a whole number >= 0, got '{cell}'"),
         DeserializeErrorKind::ParseFloat(_) => format!("expected a number, got '{cell}'"),
         DeserializeErrorKind::Message(message) if message.starts_with("missing field") => {
-            return RunsError::Csv { file: file.into(), line, column: None, message: message.clone() };
+            return RunsError::Csv { file: file.into(), line, column: None, message: super::visible(message) };
         }
-        other => other.to_string(),
+        other => super::visible(&other.to_string()),
     };
     RunsError::Csv { file: file.into(), line, column, message }
 }
@@ -153,6 +173,20 @@ mod tests {
     }
 
     #[test]
+    fn numbers_in_other_bases_or_with_a_plus_are_refused() {
+        for (cell, column) in [("+2429", "elapsed_ns"), ("0x10", "elapsed_ns"), ("-0x1", "ns_per_op")] {
+            let mut cells = ["8", "2", "0", "5", "100", "5000", "25.0", "true", "0", "true", "1", "2"];
+            let index = HEADER.split(',').position(|header| header == column).unwrap();
+            cells[index] = cell;
+            let text = format!("{HEADER}\n{}\n", cells.join(","));
+            let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
+            let expected =
+                format!("stride.csv, line 2, column '{column}': expected a number in decimal digits, got '{cell}'");
+            assert_eq!(error, expected);
+        }
+    }
+
+    #[test]
     fn missing_columns_and_ragged_lines_are_refused() {
         let error = parse_rows::<Row>("s.csv", "stride_bytes,threads\n8,2\n").unwrap_err().to_string();
         assert!(error.starts_with("s.csv, line 2: missing field"), "{error}");
@@ -165,10 +199,19 @@ mod tests {
         let text =
             format!("{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,1,2\n8,0,1,5,100,5000,25.0,true,0,true,1,2\n");
         let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 3, column 'threads': 0: a whole number of at least 1");
+        assert_eq!(error, "stride.csv, line 3, column 'threads': 0: a whole number from 1 to 4096");
         let text = format!("{HEADER}\n8,2,0,5,100,5000,-25.0,true,0,true,1,2\n");
         let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': -25: a finite number of at least 0");
+        assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': -25: 0, or a number from 1e-12 to 1e15");
+        let text = format!("{HEADER}\n8,2,0,5,100,5000,1e-320,true,0,true,1,2\n");
+        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': 1e-320: 0, or a number from 1e-12 to 1e15");
+        let text = format!("{HEADER}\n8,2,0,5,100,5000,25,true,0-100000,true,1,2\n");
+        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
+        assert!(
+            error.starts_with("stride.csv, line 2, column 'cpus': '0-100000': CPU 100000 is above 4095"),
+            "{error}"
+        );
     }
 
     #[test]

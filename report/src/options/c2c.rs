@@ -8,13 +8,13 @@ use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The core-to-core latency's flags.
-#[derive(Debug)]
-pub struct C2cOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct C2cOptions {}
 
 impl ExperimentOptions for C2cOptions {
     type Kind = contention::c2c::CoreToCore;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }
@@ -35,15 +35,16 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     Ok(config)
 }
 
-/// `--cpus` as the kernel writes CPU lists ("0-3,8,10-11"), read by the lib's parser; a
-/// range that runs backwards is refused rather than read as empty.
+/// `--cpus` as the kernel writes CPU lists ("0-3,8,10-11"), read by the lib's parser: ids
+/// above 4095, empty entries and ranges that run backwards are refused before anything is
+/// expanded.
 fn cpu_list(list: &str) -> Result<Vec<usize>> {
-    let backwards = list.split(',').filter_map(|part| part.split_once('-')).any(|(first, last)| {
-        matches!((first.trim().parse::<usize>(), last.trim().parse::<usize>()), (Ok(first), Ok(last)) if first > last)
-    });
-    match contention::machine::parse_cpu_list(list) {
-        Some(cpus) if !cpus.is_empty() && !backwards => Ok(cpus),
-        _ => Err(usage(format!("invalid cpus = {list}: CPU ids and rising ranges, e.g. 0-3,8,10-11"))),
+    let allowed = contention::limits::cpus::cpu_list_allowed();
+    let shown = contention::runs::visible(list);
+    match contention::limits::cpus::cpu_ids(list) {
+        Ok(cpus) if !cpus.is_empty() => Ok(cpus),
+        Ok(_) => Err(usage(format!("invalid cpus = {shown}: {allowed}"))),
+        Err(why) => Err(usage(format!("invalid cpus = {shown}: {why}: {allowed}"))),
     }
 }
 
@@ -55,9 +56,16 @@ mod tests {
     fn cpu_lists_take_ids_and_ranges() {
         assert_eq!(cpu_list("0-1").unwrap(), [0, 1]);
         assert_eq!(cpu_list("0-3,8,10-11").unwrap(), [0, 1, 2, 3, 8, 10, 11]);
-        for bad in ["", "3-1", "a", "0-", "1,,x"] {
+        for (bad, why) in [
+            ("", ""),
+            ("3-1", "the range 3-1 runs backwards: "),
+            ("a", "'a' is not a CPU id: "),
+            ("0-", "an empty entry: "),
+            ("1,,x", "an empty entry: "),
+            ("0-4294967295", "CPU 4294967295 is above 4095: "),
+        ] {
             let error = cpu_list(bad).unwrap_err().to_string();
-            assert_eq!(error, format!("invalid cpus = {bad}: CPU ids and rising ranges, e.g. 0-3,8,10-11"));
+            assert_eq!(error, format!("invalid cpus = {bad}: {why}CPU ids from 0 to 4095 and rising ranges, at most 4096 CPUs, e.g. 0-3,8,10-11"));
         }
     }
 }

@@ -8,13 +8,13 @@ use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 
 /// The counter layouts's flags.
-#[derive(Debug)]
-pub struct CountersOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CountersOptions {}
 
 impl ExperimentOptions for CountersOptions {
     type Kind = contention::counters::CounterLayouts;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }

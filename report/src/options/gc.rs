@@ -3,21 +3,23 @@
 use std::path::Path;
 
 use anyhow::Result;
-use contention::gc::{Config, GcRatio};
+use contention::gc::{parse_ratios, Config};
 use contention::harness::Progress;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
+use contention::ConfigError;
 
 use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
+use crate::usage::usage;
 
 /// The GC sweep's flags.
-#[derive(Debug)]
-pub struct GcOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct GcOptions {}
 
 impl ExperimentOptions for GcOptions {
     type Kind = contention::gc::GcSweep;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 
@@ -37,10 +39,11 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         return Ok(config);
     }
     if !args.ratios.is_empty() {
-        config.ratios = args.ratios.iter().map(|text| text.parse::<GcRatio>()).collect::<Result<_, _>>()?;
+        config.ratios = parse_ratios(&args.ratios)?;
     }
-    if let Some(seconds) = args.seconds {
-        config.trial = contention::limits::duration_from_seconds("seconds", seconds, MIN_TRIAL, MAX_TRIAL)?;
+    if let Some(seconds) = &args.seconds {
+        config.trial = contention::limits::duration_from_seconds("seconds", seconds.value, MIN_TRIAL, MAX_TRIAL)
+            .map_err(|error| usage(format!("invalid seconds = {}: {}", seconds.text, error.allowed)))?;
     }
     if let Some(workload) = &args.workload {
         config.workload = workload.parse()?;
@@ -49,6 +52,17 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     config.alloc_per_op_bytes = args.alloc_per_op.unwrap_or(config.alloc_per_op_bytes);
     config.ceiling_bytes = args.ceiling_bytes.unwrap_or(config.ceiling_bytes);
     config.trials = args.trials.unwrap_or(config.trials);
+    // A ceiling given alone is what is wrong when it is too small for the other sizes.
+    let smallest = config.smallest_ceiling_bytes();
+    let ceiling_alone = args.ceiling_bytes.is_some() && args.live_bytes.is_none() && args.alloc_per_op.is_none();
+    if ceiling_alone && config.ceiling_bytes < smallest {
+        let allowed = format!(
+            "at least {smallest} bytes: the live graph ({} bytes) plus 4 spans per worker and one more, and twice \
+             an operation's allocation ({} bytes)",
+            config.live_bytes, config.alloc_per_op_bytes
+        );
+        return Err(ConfigError::new("ceiling-bytes", config.ceiling_bytes, allowed).into());
+    }
     config.validate()?;
     Ok(config)
 }

@@ -7,13 +7,13 @@ use super::ExperimentOptions;
 use crate::cli::MeasureArgs;
 
 /// The machine check's flags.
-#[derive(Debug)]
-pub struct MachineOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct MachineOptions {}
 
 impl ExperimentOptions for MachineOptions {
     type Kind = contention::fitness::MachineCheck;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }

@@ -8,8 +8,11 @@ mod c2c;
 mod counters;
 mod gc;
 pub mod given;
+mod locks;
 mod machine;
 mod pool;
+mod refill;
+mod room;
 mod sharing;
 mod stride;
 
@@ -24,18 +27,21 @@ use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::Profile;
 use contention::Experiment;
 
-use crate::cli::{Cli, Command, MeasureArgs, DEFAULT_RUNS};
+use crate::cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
 use crate::output::Format;
 use crate::store::RunWriter;
+pub use room::{RoomOptions, SendTo};
 
 /// One experiment's flags turned into its config, and what runs beside its model.
-pub trait ExperimentOptions: 'static {
+/// The type is a clap `Args` group holding the experiment's own flags (flags several
+/// experiments share, such as `--threads`, are [`MeasureArgs`]'s).
+pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync + 'static {
     /// The experiment these options configure.
     type Kind: Present;
 
-    /// Its config from the flags; validated only when the experiment was selected (a
-    /// flag it does not take is then left unused).
-    fn config(args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config>;
+    /// Its config from its flags and the shared ones in `args`; validated only when the
+    /// experiment was selected (a flag it does not take is then left unused).
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config>;
 
     /// Measures the real runtime beside the model once the model's rows are saved (the Go
     /// benchmark beside the GC model), returning what the manifest records under
@@ -83,15 +89,25 @@ impl<O: ExperimentOptions> Planned for Plan<O> {
     }
 }
 
-/// The experiments' options, one line each; `plan` builds the selected one's, and a test
-/// checks that every experiment of the lib's registry has a line.
+/// The experiments' options, one line each: their flags become [`ExperimentFlags`] (part of
+/// every measuring command), `plan` builds the selected one's config, and a test checks that
+/// every experiment of the lib's registry has a line.
 macro_rules! experiment_options {
-    ($($options:ty),+ $(,)?) => {
+    ($($field:ident: $options:ty),+ $(,)?) => {
+        /// Every experiment's own flags.
+        #[derive(Debug, Clone, Default, clap::Args)]
+        pub struct ExperimentFlags {
+            $(
+                #[command(flatten)]
+                pub $field: $options,
+            )+
+        }
+
         /// `experiment`'s config from the flags, ready to measure; validated when `selected`.
         fn plan(experiment: Experiment, args: &MeasureArgs, selected: bool) -> Result<Box<dyn Planned>> {
             $(
                 if Experiment::from_name(<<$options as ExperimentOptions>::Kind as Measure>::NAME) == Some(experiment) {
-                    let config = <$options as ExperimentOptions>::config(args, selected)?;
+                    let config = args.experiments.$field.config(args, selected)?;
                     return Ok(Box::new(Plan::<$options> { experiment, config, args: args.clone() }));
                 }
             )+
@@ -101,29 +117,50 @@ macro_rules! experiment_options {
 }
 
 experiment_options! {
-    machine::MachineOptions,
-    c2c::C2cOptions,
-    stride::StrideOptions,
-    sharing::SharingOptions,
-    counters::CountersOptions,
-    gc::GcOptions,
-    pool::PoolOptions,
+    machine: machine::MachineOptions,
+    c2c: c2c::C2cOptions,
+    stride: stride::StrideOptions,
+    sharing: sharing::SharingOptions,
+    counters: counters::CountersOptions,
+    gc: gc::GcOptions,
+    pool: pool::PoolOptions,
+    locks: locks::LocksOptions,
+    refill: refill::RefillOptions,
 }
 
 /// What the command was asked to do.
 #[derive(Debug)]
 pub enum Options {
     /// Measure into a new run folder under `out`, printing each experiment's findings.
+    /// Measure into a new run folder under `out`, printing each experiment's findings, then
+    /// send its pack to a live room when `send` says where.
     Run {
         measure: Box<MeasureOptions>,
         out: PathBuf,
+        send: Option<SendTo>,
     },
     Report(ReportOptions),
-    /// Write the run at `run` into the pack `out`.
+    /// Write the run at `run` into the pack `out`, and send it to a live room when `send`
+    /// says where.
     Pack {
         run: PathBuf,
-        out: PathBuf,
+        out: PackOut,
+        /// The pack's default name, suggested where `out` is refused.
+        default_name: String,
+        send: Option<SendTo>,
     },
+    /// Serve a live room.
+    Room(RoomOptions),
+}
+
+/// Where `pack` writes the pack.
+#[derive(Debug)]
+pub enum PackOut {
+    File(PathBuf),
+    /// `-o -`.
+    Stdout,
+    /// `--send` without `--out`: the pack goes only to the room.
+    Nowhere,
 }
 
 /// Where a report's runs come from.
@@ -154,12 +191,21 @@ impl Options {
                     &args.experiments.iter().map(|selected| selected.0).collect::<Vec<_>>(),
                 )?),
                 out: args.out,
+                send: SendTo::from_args(&args.send)?,
             },
             Command::Pack(args) => {
+                let send = SendTo::from_args(&args.send)?;
                 let name = args.run_dir.file_name().map_or("run".into(), |name| name.to_string_lossy().into_owned());
-                let out = args.out.unwrap_or_else(|| PathBuf::from(format!("{name}.{PACK_EXTENSION}")));
-                Options::Pack { run: args.run_dir, out }
+                let default_name = contention::runs::visible(&format!("{name}.{PACK_EXTENSION}"));
+                let out = match (args.out, &send) {
+                    (Some(out), _) if out.as_os_str() == "-" => PackOut::Stdout,
+                    (Some(out), _) => PackOut::File(out),
+                    (None, None) => PackOut::File(PathBuf::from(&default_name)),
+                    (None, Some(_)) => PackOut::Nowhere,
+                };
+                Options::Pack { run: args.run_dir, out, default_name, send }
             }
+            Command::Room(RoomCommand::Serve(args)) => Options::Room(RoomOptions::from_args(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;
@@ -223,7 +269,10 @@ impl MeasureOptions {
             plans,
             label: args.label.clone(),
             profile,
-            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            command_line: contention::runs::clipped(
+                &contention::runs::visible(&std::env::args().collect::<Vec<_>>().join(" ")),
+                contention::limits::saved::MAX_WRITTEN_TEXT_BYTES,
+            ),
         })
     }
 }

@@ -8,16 +8,17 @@ use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
 
 use super::ExperimentOptions;
 use crate::cli::{MeasureArgs, VariantArg};
+use crate::flag_values::Number;
 use crate::usage::usage;
 
 /// Thread-pool sizing's flags.
-#[derive(Debug)]
-pub struct PoolOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PoolOptions {}
 
 impl ExperimentOptions for PoolOptions {
     type Kind = contention::pool::PoolSizing;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }
@@ -31,38 +32,35 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if !args.hit.is_empty() {
         config.hit_rates = args.hit.clone();
     }
-    config.rate_per_s = args.rate.or(config.rate_per_s);
-    config.rate_per_cpu_per_s = args.rate_per_cpu.unwrap_or(config.rate_per_cpu_per_s);
-    config.work_cpu_share = args.work_share.unwrap_or(config.work_cpu_share);
+    let value = |number: &Option<Number>| number.as_ref().map(|number| number.value);
+    config.rate_per_s = value(&args.rate).or(config.rate_per_s);
+    config.rate_per_cpu_per_s = value(&args.rate_per_cpu).unwrap_or(config.rate_per_cpu_per_s);
+    config.work_cpu_share = value(&args.work_share).unwrap_or(config.work_cpu_share);
     config.db_connections = args.db_connections.or(config.db_connections);
     config.capacity_clients = args.capacity_clients.or(config.capacity_clients);
     if let Some(micros) = args.lock_hold_us {
         config.lock_hold = Duration::from_micros(micros);
     }
-    let length = |flag: &str, value: Option<f64>, per_second: f64, allowed: &str| {
-        value
-            .map(|value| {
-                Duration::try_from_secs_f64(value / per_second)
-                    .map_err(|_| usage(format!("invalid {flag} = {value}: {allowed}")))
-            })
-            .transpose()
+    let seconds = |flag, value: &Number| {
+        contention::limits::duration_from_seconds(flag, value.value, MIN_TRIAL, MAX_TRIAL)
+            .map_err(|error| usage(format!("invalid {flag} = {}: {}", value.text, error.allowed)))
     };
-    let seconds = |flag, value| contention::limits::duration_from_seconds(flag, value, MIN_TRIAL, MAX_TRIAL);
-    if let Some(value) = args.seconds {
+    if let Some(value) = &args.seconds {
         config.window = seconds("seconds", value)?;
     }
-    if let Some(value) = args.capacity_seconds {
+    if let Some(value) = &args.capacity_seconds {
         config.capacity_window = seconds("capacity-seconds", value)?;
     }
     config.queue_timeout =
-        length("queue-timeout-ms", args.queue_timeout_ms, 1e3, QUEUE_TIMEOUT_RANGE)?.unwrap_or(config.queue_timeout);
+        millis("queue-timeout-ms", &args.queue_timeout_ms, QUEUE_TIMEOUT_RANGE)?.unwrap_or(config.queue_timeout);
     let work = "CPU work per request from 0.001 to 1000 ms (set directly, or by --work-share and the rate)";
-    config.cpu_work = length("cpu-work-ms", args.cpu_work_ms, 1e3, work)?.or(config.cpu_work);
+    config.cpu_work = millis("cpu-work-ms", &args.cpu_work_ms, work)?.or(config.cpu_work);
     if let Some(variant) = args.variant {
         config.variants = match variant {
             VariantArg::Fixed => vec![Variant::Fixed],
             VariantArg::Split => vec![Variant::Split],
             VariantArg::Async => vec![Variant::Async],
+            VariantArg::AsyncBlocking => vec![Variant::AsyncBlocking],
             VariantArg::All => Variant::ALL.to_vec(),
         };
     }
@@ -76,18 +74,70 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         config.trials = trials;
     }
     if selected {
+        derived_work(args, &config)?;
         config.validate()?;
     }
     Ok(config)
 }
 
-fn wait_range(flag: &str, values: &[f64]) -> Result<Option<[f64; 2]>> {
+/// Milliseconds as a duration of at least a nanosecond; the value is quoted as given.
+fn millis(flag: &str, value: &Option<Number>, allowed: &str) -> Result<Option<Duration>> {
+    let Some(number) = value else { return Ok(None) };
+    match Duration::try_from_secs_f64(number.value / 1e3) {
+        Ok(duration) if !duration.is_zero() => Ok(Some(duration)),
+        _ => Err(usage(format!("invalid {flag} = {}: {allowed} (at least 0.000001, one nanosecond)", number.text))),
+    }
+}
+
+/// Without `--cpu-work-ms`, the CPU work per request follows from the share and the rate
+/// (work = share x CPUs / rate): when it falls outside 1 us to 1 s, the flag given is the
+/// one named (the share first, then the rate), with the range that fits the others.
+fn derived_work(args: &MeasureArgs, config: &Config) -> Result<()> {
+    let cpus = contention::machine::logical_cpus();
+    if args.cpu_work_ms.is_some() || (MIN_WORK..=MAX_WORK).contains(&config.cpu_work_for(cpus)) {
+        return Ok(());
+    }
+    let (rate, share, cpus_f) = (config.offered_rate_per_s(cpus), config.work_cpu_share, cpus as f64);
+    let (shortest, longest) = (MIN_WORK.as_secs_f64(), MAX_WORK.as_secs_f64());
+    let given = |flag: &'static str, number: &Option<Number>| number.as_ref().map(|number| (flag, number.text.clone()));
+    let named = given("work-share", &args.work_share)
+        .or_else(|| given("rate", &args.rate))
+        .or_else(|| given("rate-per-cpu", &args.rate_per_cpu));
+    let Some((flag, text)) = named else { return Ok(()) };
+    let (low, high, unit) = match flag {
+        "work-share" => (rate * shortest / cpus_f, (rate * longest / cpus_f).min(1.0), "a share"),
+        "rate" => (share * cpus_f / longest, share * cpus_f / shortest, "requests per second"),
+        _ => (share / longest, share / shortest, "requests per second per CPU"),
+    };
+    Err(usage(format!(
+        "invalid {flag} = {text}: {unit} from {} to {}, so that each request's CPU work is 0.001 to 1000 ms \
+         (work = share x CPUs / rate; here {} requests/s, share {}, {cpus} CPUs)",
+        significant(low),
+        significant(high),
+        significant(rate),
+        significant(share),
+    )))
+}
+
+/// A number to about six significant digits, in exponent form when tiny: "0.15", "3e-7".
+fn significant(value: f64) -> String {
+    if value != 0.0 && value.abs() < 1e-3 {
+        return format!("{value:.3e}").replace(".000e", "e");
+    }
+    let text = format!("{value:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+const MIN_WORK: Duration = Duration::from_micros(1);
+const MAX_WORK: Duration = Duration::from_secs(1);
+
+fn wait_range(flag: &str, values: &[Number]) -> Result<Option<[f64; 2]>> {
     match values {
         [] => Ok(None),
-        &[low, high] => Ok(Some([low, high])),
+        [low, high] => Ok(Some([low.value, high.value])),
         other => Err(usage(format!(
             "invalid {flag} = {}: two milliseconds, MIN,MAX",
-            other.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+            other.iter().map(|number| number.text.as_str()).collect::<Vec<_>>().join(",")
         ))),
     }
 }

@@ -21,13 +21,13 @@ pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Resul
 }
 
 /// The four-way control's flags.
-#[derive(Debug)]
-pub struct SharingOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SharingOptions {}
 
 impl ExperimentOptions for SharingOptions {
     type Kind = contention::sharing::FourWay;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }

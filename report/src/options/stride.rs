@@ -8,13 +8,13 @@ use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The stride sweep's flags.
-#[derive(Debug)]
-pub struct StrideOptions;
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct StrideOptions {}
 
 impl ExperimentOptions for StrideOptions {
     type Kind = contention::stride::StrideSweep;
 
-    fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)
     }
 }

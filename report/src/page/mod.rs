@@ -4,6 +4,7 @@
 //! markdown, escaped and then given its emphasis here) are marked safe.
 
 mod environment;
+pub mod live;
 mod section;
 
 use anyhow::{Context, Result};
@@ -14,6 +15,7 @@ use serde::Serialize;
 
 use contention::present::headline::HEADLINE;
 use contention::present::room::{DIFFERENCE, ROOM};
+use live::LiveView;
 use section::SectionView;
 
 /// One line of the summary at the top of the page.
@@ -44,6 +46,9 @@ struct PageView {
     /// Every experiment's section, in the registry's order.
     sections: Vec<SectionView>,
     environment: environment::EnvironmentSection,
+    /// The live room's list, form and script (`contention room serve`); `None` on the
+    /// standalone page.
+    live: Option<LiveView>,
 }
 
 /// "Contention Lab: host", or how many machines are compared.
@@ -57,6 +62,27 @@ pub fn title(runs: &[Run]) -> String {
 
 /// Renders the page for one run, or several side by side, from their sections.
 pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_utc: String) -> Result<String> {
+    render_page(runs, skipped, sections, generated_utc, None)
+}
+
+/// The same page as [`render`] with the live room's list, upload form and script.
+pub fn render_live(
+    runs: &[Run],
+    skipped: &[String],
+    sections: &[Section],
+    generated_utc: String,
+    live: LiveView,
+) -> Result<String> {
+    render_page(runs, skipped, sections, generated_utc, Some(live))
+}
+
+fn render_page(
+    runs: &[Run],
+    skipped: &[String],
+    sections: &[Section],
+    generated_utc: String,
+    live: Option<LiveView>,
+) -> Result<String> {
     let across = sections.iter().find(|s| [ROOM, DIFFERENCE].contains(&s.experiment)).map(|section| {
         let mut view = SectionView::of(section);
         for table in &mut view.tables {
@@ -86,6 +112,7 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
             .collect(),
         sections: sections.iter().filter(experiments_only).map(SectionView::of).collect(),
         environment: environment::section(runs),
+        live,
     };
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
@@ -103,4 +130,6 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("table.html", include_str!("../../templates/table.html")),
     ("room.html", include_str!("../../templates/room.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
+    ("live.html", include_str!("../../templates/live.html")),
+    ("live_runs.html", include_str!("../../templates/live_runs.html")),
 ];

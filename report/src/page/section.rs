@@ -31,22 +31,7 @@ pub struct TableView {
     /// Group headers above the columns (empty when no column has a group).
     pub groups: Vec<GroupView>,
     pub columns: Vec<ColumnView>,
-    pub rows: Vec<Vec<CellView>>,
-}
-
-/// A cell as the template reads it: its text, whether it is noisy, and the section it leads
-/// to ("" when none), every field present so the strict template needs no test.
-#[derive(Debug, Serialize)]
-pub struct CellView {
-    pub text: String,
-    pub noisy: bool,
-    pub link: &'static str,
-}
-
-impl CellView {
-    fn of(cell: &Cell) -> Self {
-        Self { text: cell.text.clone(), noisy: cell.noisy, link: cell.link.unwrap_or("") }
-    }
+    pub rows: Vec<Vec<Cell>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -139,7 +124,7 @@ pub fn table_view(table: &Table) -> TableView {
             .iter()
             .map(|column| ColumnView { label: column.label.clone(), class: if column.numeric { "" } else { "label" } })
             .collect(),
-        rows: table.rows.iter().map(|row| row.iter().map(CellView::of).collect()).collect(),
+        rows: table.rows.clone(),
     }
 }
 

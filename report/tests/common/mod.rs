@@ -2,12 +2,23 @@
 // Each test binary uses only some of these.
 #![allow(dead_code)]
 
+pub mod packs;
+pub mod room;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 /// Runs `contention` with `args`.
 pub fn contention(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
+}
+
+/// Runs `contention` with `args`, and how long it took.
+pub fn timed(args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let output = contention(args);
+    (output, started.elapsed())
 }
 
 pub fn stderr(output: &Output) -> String {

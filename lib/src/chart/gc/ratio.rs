@@ -11,6 +11,8 @@ use super::{draw_series, format_rate, log_axis, RatioSeries};
 use crate::gc::GcRatio;
 
 const CHART: &str = "gc-ratio";
+/// A range of ratios (`100..2000:100`) would crowd the axis: at most this many labels.
+const MAX_X_LABELS: usize = 14;
 
 pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
@@ -39,7 +41,7 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
             .configure_mesh()
             .x_desc("GC ratio (GOGC-style percent; off = only the ceiling collects)")
             .y_desc("operations per second (log scale)")
-            .x_labels(ratios.len() + 2)
+            .x_labels((ratios.len() + 2).min(MAX_X_LABELS))
             .x_label_formatter(&label)
             .y_label_formatter(&|y| format_rate(*y))
             .label_style((FONT, LABEL_PX))

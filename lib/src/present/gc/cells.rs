@@ -19,6 +19,7 @@ pub(super) fn every_cell(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> 
         "stopping, share of pause",
         "peak heap",
         "refill lock wait, share of worker time",
+        "CPU used",
     ];
     let mut columns = vec![Column::number("threads"), Column::text("ratio")];
     columns.extend(labels.iter().map(|label| Column::number(*label)));
@@ -47,6 +48,7 @@ pub(super) fn every_cell(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> 
                 Cell::from(format::percent(c.stop_share_of_pause)),
                 Cell::from(format::bytes(c.peak_heap_bytes)),
                 Cell::from(format::percent(c.refill_wait_share)),
+                c.cpu_share.as_ref().map_or_else(Cell::missing, |share| Cell::from(format::percent(share.median))),
             ]
         })
         .collect();

@@ -186,10 +186,31 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
             format!("{} saved", a("virtual_memory_saved")),
             &|m| {
                 let (fixed, tasks) = (incident(m)?, variant_at(m, Variant::Async)?);
+                let reserved = if fixed.reserved_bytes > 0 && tasks.reserved_bytes > 0 {
+                    format!(
+                        "reserved {} -> {}; ",
+                        format::bytes(fixed.reserved_bytes),
+                        format::bytes(tasks.reserved_bytes)
+                    )
+                } else {
+                    String::new()
+                };
                 Some(format!(
-                    "peak RSS {} -> {}",
+                    "{reserved}committed (peak RSS) {} -> {}",
                     format::bytes(fixed.peak_rss_bytes),
                     format::bytes(tasks.peak_rss_bytes)
+                ))
+            },
+        ),
+        row(
+            measured,
+            "throughput, virtual threads pinned by blocking (async tasks blocking their workers)",
+            "the gain is gone (JDK 21)".into(),
+            &|m| {
+                let b = crate::pool::virtual_threads::blocking_figures(&m.summaries)?;
+                Some(format!(
+                    "capacity {:.0} -> {:.0} requests/s (timers -> blocking; workers / (wait + work) = {:.0})",
+                    b.timers_per_s, b.blocking_per_s, b.predicted_per_s
                 ))
             },
         ),

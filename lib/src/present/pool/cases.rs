@@ -6,7 +6,7 @@ use crate::format;
 use crate::pool::{format_ms, PoolSummary, Variant};
 use crate::present::{Cell, Column, Table};
 
-const NUMBERS: [&str; 19] = [
+const NUMBERS: [&str; 20] = [
     "hits",
     "threads",
     "trials",
@@ -26,6 +26,7 @@ const NUMBERS: [&str; 19] = [
     "CPUs switching",
     "peak queue",
     "peak RSS",
+    "reserved",
 ];
 
 pub(super) fn table(m: &Summarised) -> Table {
@@ -47,7 +48,7 @@ pub(super) fn bounded(ms: f64, lower_bound: bool) -> String {
 fn row(s: &PoolSummary) -> Vec<Cell> {
     let threads = match s.key.variant {
         Variant::Split => format!("{} + {} db", s.key.pool_threads, s.key.db_connections),
-        Variant::Async => format!("{} workers", s.key.pool_threads),
+        Variant::Async | Variant::AsyncBlocking => format!("{} workers", s.key.pool_threads),
         Variant::Fixed => s.key.pool_threads.to_string(),
     };
     vec![
@@ -71,5 +72,6 @@ fn row(s: &PoolSummary) -> Vec<Cell> {
         Cell::from(format!("{:.3}", s.switching_cpus)),
         Cell::from(s.peak_queue.to_string()),
         if s.peak_rss_bytes == 0 { Cell::missing() } else { Cell::from(format::bytes(s.peak_rss_bytes)) },
+        if s.reserved_bytes == 0 { Cell::missing() } else { Cell::from(format::bytes(s.reserved_bytes)) },
     ]
 }

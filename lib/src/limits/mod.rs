@@ -16,6 +16,9 @@
 //! - Waits: a simulated wait (the pool's cache and database) lasts at most [`MAX_WAIT_MS`],
 //!   as long as one trial may run.
 
+pub mod cpus;
+pub mod saved;
+
 use std::fmt::Display;
 use std::time::Duration;
 
@@ -43,9 +46,11 @@ pub const MAX_BUDGET: Duration = Duration::from_secs(24 * 3600);
 /// Most worker threads in one team of the counter experiments (stride, sharing,
 /// counters): 256 threads with page-wide (4096-byte) spacing fill a 1 MiB arena.
 pub const MAX_TEAM_THREADS: usize = 256;
-/// The most CPUs a team may span: above any machine this runs on (Linux's default
-/// `NR_CPUS` is 8192 on the largest configurations, 512 or fewer on most).
-pub const MAX_CPUS: usize = 8192;
+/// The most CPUs a machine may have, and so the most threads any experiment runs: CPU ids
+/// are 0 to 4095 wherever they enter (flags, run folders, packs). The largest servers this
+/// lab targets have a few hundred logical CPUs; Linux's own ceiling (`NR_CPUS`) is a build
+/// option of up to 8192, which no list given to this lab needs to reach.
+pub const MAX_CPUS: usize = 4096;
 
 /// The longest simulated wait of one request, in milliseconds: [`MAX_TRIAL`].
 pub const MAX_WAIT_MS: f64 = MAX_TRIAL.as_secs() as f64 * 1e3;
@@ -91,6 +96,20 @@ pub fn check_rows(field: &'static str, cells: usize, trials: usize) -> Result<()
             format!("at most {MAX_ROWS} rows per experiment (cases x trials): sweep fewer values or trials"),
         )),
     }
+}
+
+/// At most [`saved::MAX_CASES`] cases in one experiment (what a saved run may hold); the
+/// error names the cases the lists made.
+pub fn check_cases(field: &'static str, cases: usize, what: &str) -> Result<(), ConfigError> {
+    if cases <= saved::MAX_CASES {
+        return Ok(());
+    }
+    let most = saved::MAX_CASES;
+    Err(ConfigError::new(
+        field,
+        format!("{cases} {what}"),
+        format!("at most {most} cases per experiment: sweep fewer values"),
+    ))
 }
 
 /// `value` within `low..=high`, or an error naming `field`, the value and the range, with

@@ -1,0 +1,223 @@
+//! Article C's five lock claims against this machine's summaries: for each, this machine's
+//! figure with its interval (or why there is none) and a status computed from the two. A
+//! claim is judged only under the minimum-evidence rule ([`crate::evidence`]); a ratio is
+//! an effect only when its interval lies wholly on one side of 1.
+
+use serde::Serialize;
+
+use super::claims_text;
+use super::summary::{threads_of, CellSummary};
+use super::Case;
+use crate::fitness::Verdict;
+use crate::reference::LocksReference;
+use crate::stats::Ratio;
+
+/// The lock claims, by the ids of `shared/articles/CLAIMS.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Claim {
+    /// C11: uncontended `synchronized` costs 20-30 ns.
+    UncontendedCost,
+    /// C12: contended, one futex call costs 1-2 us, two orders of magnitude above a CAS.
+    KernelTrip,
+    /// C13: at 2 threads `synchronized` is about 15% faster than `ReentrantLock`.
+    BargingOverQueue,
+    /// C14: `StampedLock` optimistic reads are 3-7x `ReentrantReadWriteLock` when reads dominate.
+    OptimisticReads,
+    /// C16: a remote call inside `computeIfAbsent`: QPS 8 000 -> 900.
+    LockAcrossWait,
+}
+
+impl Claim {
+    pub const ALL: [Claim; 5] = [
+        Claim::UncontendedCost,
+        Claim::KernelTrip,
+        Claim::BargingOverQueue,
+        Claim::OptimisticReads,
+        Claim::LockAcrossWait,
+    ];
+
+    /// The id in `shared/articles/CLAIMS.md` and `data/reference/locks.csv`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Claim::UncontendedCost => "C11",
+            Claim::KernelTrip => "C12",
+            Claim::BargingOverQueue => "C13",
+            Claim::OptimisticReads => "C14",
+            Claim::LockAcrossWait => "C16",
+        }
+    }
+
+    /// What the claim is about, in a few words.
+    pub fn what(self) -> &'static str {
+        match self {
+            Claim::UncontendedCost => "an uncontended acquire and release",
+            Claim::KernelTrip => "a contended acquisition's trip to the kernel",
+            Claim::BargingOverQueue => "2 threads: barging lock against queued hand-off",
+            Claim::OptimisticReads => "optimistic reads against a read-write lock, reads dominating",
+            Claim::LockAcrossWait => "a remote call inside a map's compute-if-absent",
+        }
+    }
+}
+
+/// How this machine's figure stands against the article's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// The interval reaches the article's figure or range.
+    Agrees,
+    /// A clear effect in the article's direction, outside its range.
+    SameDirection,
+    /// A clear effect the other way, or an absolute figure outside the article's range.
+    Differs,
+    /// The interval includes no difference (a ratio's includes 1), or has no end.
+    WithinNoise,
+    /// Below the minimum-evidence rule.
+    TooFewTrials,
+    /// Not measured in this run, or not measurable on this machine.
+    NotMeasured,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Agrees => "agrees",
+            Status::SameDirection => "same direction, other size",
+            Status::Differs => "differs",
+            Status::WithinNoise => "within the noise",
+            Status::TooFewTrials => "too few trials",
+            Status::NotMeasured => "not measured",
+        }
+    }
+}
+
+/// One claim as this machine answers it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimFinding {
+    pub claim: Claim,
+    /// The article's figure as printed ("20-30 ns").
+    pub article: String,
+    /// This machine's figure in the article's unit (nanoseconds, or a ratio), with its
+    /// interval; `None` when not measured or below the evidence rule.
+    pub measured: Option<Ratio>,
+    /// This machine's figure in words with its interval, or why there is none.
+    pub figure: String,
+    pub status: Status,
+    /// The finding: what was measured, how it stands against the article, what may hide it.
+    pub sentence: String,
+}
+
+/// The article's figures read from `data/reference/locks.csv`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ArticleRange {
+    /// Low and high end, in nanoseconds or as a ratio.
+    pub low: f64,
+    pub high: f64,
+    /// How the article printed it ("20-30 ns").
+    pub printed: &'static str,
+}
+
+/// The article's figure for `claim` in the unit the lab compares in: nanoseconds for C11 and
+/// C12, a ratio (larger is the article's direction) for the others.
+pub(crate) fn article_range(article: &[LocksReference], claim: Claim) -> Option<ArticleRange> {
+    let value = |key: &str| article.iter().find(|r| r.claim == claim.id() && r.key == key).map(|r| r.value);
+    let (low, high, printed) = match claim {
+        Claim::UncontendedCost => (value("low")?, value("high")?, "20-30 ns"),
+        Claim::KernelTrip => (value("low")? * 1e3, value("high")? * 1e3, "1-2 us per futex call"),
+        Claim::BargingOverQueue => {
+            let faster = 1.0 + value("faster_by")? / 100.0;
+            (faster, faster, "about 15% faster (1.15x)")
+        }
+        Claim::OptimisticReads => (value("low")?, value("high")?, "3-7x"),
+        Claim::LockAcrossWait => {
+            let collapse = value("qps_before")? / value("qps_after")?;
+            (collapse, collapse, "8000 -> 900 QPS (8.89x)")
+        }
+    };
+    Some(ArticleRange { low, high, printed })
+}
+
+/// The status of a measured figure against the article's: `is_ratio` claims have a
+/// direction (above 1) and claim nothing while their interval includes 1; absolute ones
+/// only a range.
+pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
+    if !(measured.low.is_finite() && measured.high.is_finite()) {
+        return Status::WithinNoise;
+    }
+    let overlaps = measured.low <= article.high && article.low <= measured.high;
+    let effect = measured.clearly_above_one() || measured.clearly_below_one();
+    match (is_ratio, overlaps) {
+        (true, _) if !effect => Status::WithinNoise,
+        (_, true) => Status::Agrees,
+        (false, false) => Status::Differs,
+        _ if measured.clearly_above_one() => Status::SameDirection,
+        _ => Status::Differs,
+    }
+}
+
+/// Each of the five claims, in [`Claim::ALL`] order, answered from `summaries`; where an
+/// effect does not show, what `verdict` says may hide it.
+pub fn claims(summaries: &[CellSummary], article: &[LocksReference], verdict: Option<&Verdict>) -> Vec<ClaimFinding> {
+    Claim::ALL
+        .into_iter()
+        .map(|claim| match article_range(article, claim) {
+            None => not_measured(claim, "-", "the article's figure is missing from data/reference/locks.csv"),
+            Some(range) => claims_text::answer(claim, summaries, &range, verdict),
+        })
+        .collect()
+}
+
+/// A claim this run could not answer, and why (said, never left out).
+pub(crate) fn not_measured(claim: Claim, article: &str, why: &str) -> ClaimFinding {
+    ClaimFinding {
+        claim,
+        article: article.to_string(),
+        measured: None,
+        figure: format!("not measured: {why}"),
+        status: Status::NotMeasured,
+        sentence: format!("{} ({}): not measured here: {why}.", claim.id(), claim.what()),
+    }
+}
+
+/// The thread count to judge a multi-thread case at: the largest measured that does not
+/// exceed the logical CPUs (oversubscription measures the scheduler), else the smallest.
+pub(crate) fn judged_threads(summaries: &[CellSummary], case: Case) -> Option<u64> {
+    let threads = threads_of(summaries, case);
+    let cpus = summaries.iter().map(|s| s.logical_cpus).max().unwrap_or(1);
+    threads.iter().rev().find(|&&t| t <= cpus).or(threads.first()).copied()
+}
+
+/// The logical CPUs the rows were measured on (1 when unknown).
+pub(crate) fn logical_cpus(summaries: &[CellSummary]) -> u64 {
+    summaries.iter().map(|s| s.logical_cpus).max().unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_article_reads_in_the_lab_units() {
+        let article = crate::reference::locks().unwrap();
+        let c12 = article_range(&article, Claim::KernelTrip).unwrap();
+        assert_eq!((c12.low, c12.high), (1000.0, 2000.0));
+        let c16 = article_range(&article, Claim::LockAcrossWait).unwrap();
+        assert!((c16.low - 8000.0 / 900.0).abs() < 1e-9);
+        assert!((article_range(&article, Claim::BargingOverQueue).unwrap().low - 1.15).abs() < 1e-9);
+        assert!(article_range(&[], Claim::OptimisticReads).is_none());
+    }
+
+    #[test]
+    fn statuses_follow_the_intervals() {
+        let range = ArticleRange { low: 3.0, high: 7.0, printed: "3-7x" };
+        let ratio = |low, high| Ratio { value: (low + high) / 2.0, low, high };
+        assert_eq!(judge(&ratio(2.5, 3.5), &range, true), Status::Agrees);
+        assert_eq!(judge(&ratio(1.5, 2.0), &range, true), Status::SameDirection);
+        assert_eq!(judge(&ratio(0.5, 0.8), &range, true), Status::Differs);
+        assert_eq!(judge(&ratio(0.9, 1.2), &range, true), Status::WithinNoise);
+        let point = ArticleRange { low: 1.15, high: 1.15, printed: "1.15x" };
+        assert_eq!(judge(&ratio(0.88, 1.91), &point, true), Status::WithinNoise, "an interval with 1 claims nothing");
+        assert_eq!(judge(&ratio(8.0, 9.0), &range, false), Status::Differs);
+        assert_eq!(judge(&ratio(0.0, f64::INFINITY), &range, false), Status::WithinNoise, "an unbounded interval");
+    }
+}

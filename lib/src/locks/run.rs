@@ -1,0 +1,93 @@
+//! Running the cells: a warm-up, each cell's work sized on its own so that every trial takes
+//! about the configured trial time (an uncontended acquisition costs nanoseconds, a fair
+//! hand-off microseconds: one shared size would make one case run for seconds while another
+//! ran for microseconds), then rounds of one trial per cell, interleaved so a slow drift of
+//! the machine affects every cell alike.
+
+use std::time::Duration;
+
+use super::{cells, handoff, read_mostly, wait, Case, Cell, Config, Primitive, Row, EXPERIMENT};
+use crate::error::RunError;
+use crate::harness::{warm_up, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS};
+use crate::limits::MAX_INCREMENTS_PER_TRIAL;
+
+/// Work a cell's sizing starts from: acquisitions, or operations per thread.
+const START_WORK: u64 = 1_000;
+/// Sizing grows the work until a trial takes this share of the trial time, then scales it.
+const SIZING_SHARE: u32 = 4;
+
+/// Measures every cell of `config`: `trials` rounds of one trial per cell. The budget counts
+/// from the start (warm-up and sizing included) and is checked before every trial after the
+/// first round, so each cell has at least one row and none is cut in half.
+pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
+    config.validate()?;
+    let deadline = Deadline::after(config.budget);
+    let cells = cells(config);
+    if let Some(first) = cells.iter().find(|cell| cell.case != Case::LockAcrossWait) {
+        warm_up(config.warmup, || trial(first, config, START_WORK, (0, 1)).map(drop))?;
+    }
+    let work = cells.iter().map(|cell| size(cell, config)).collect::<Result<Vec<u64>, RunError>>()?;
+    let total = cells.len().saturating_mul(config.trials);
+    let mut rows = Vec::with_capacity(total.min(MAX_PREALLOCATED_ROWS));
+    for round in 0..config.trials {
+        for (cell, &work) in cells.iter().zip(&work) {
+            if round > 0 && deadline.expired() {
+                return Ok(Outcome { rows, budget_exhausted: true });
+            }
+            rows.push(trial(cell, config, work, (round, config.trials))?);
+            let label = format!("{}, trial {}/{}", cell.label(), round + 1, config.trials);
+            progress(&ProgressEvent { experiment: EXPERIMENT, done: rows.len(), total, label });
+        }
+    }
+    Ok(Outcome { rows, budget_exhausted: false })
+}
+
+/// One trial of `cell` with `work` units of work: acquisitions in all (uncontended,
+/// contended, fair vs barging) or operations per thread (read-mostly and the uncontended
+/// `RwLock` read); the lock-across-wait case takes its requests from `config` instead.
+/// `(trial, trials_planned)` label the row.
+pub fn trial(cell: &Cell, config: &Config, work: u64, trial: (usize, usize)) -> Result<Row, RunError> {
+    match (cell.case, cell.primitive) {
+        (Case::LockAcrossWait, _) => wait::trial(cell, config, trial),
+        (Case::ReadMostly, _) | (Case::Uncontended, Primitive::StdRwLock) => read_mostly::trial(cell, work, trial),
+        _ => handoff::trial(cell, work, trial),
+    }
+}
+
+/// The work for `cell` that makes one trial take about `config.trial`: grown from
+/// [`START_WORK`] until a trial takes a quarter of that, then scaled in proportion.
+fn size(cell: &Cell, config: &Config) -> Result<u64, RunError> {
+    if cell.case == Case::LockAcrossWait {
+        return Ok(config.requests_per_thread);
+    }
+    let most = MAX_INCREMENTS_PER_TRIAL / cell.threads.max(1) as u64;
+    let enough = config.trial / SIZING_SHARE;
+    let mut work = START_WORK.min(most);
+    loop {
+        let elapsed = Duration::from_nanos(trial(cell, config, work, (0, 1))?.elapsed_ns);
+        if elapsed >= enough || work >= most {
+            let scaled = work as f64 * config.trial.as_secs_f64() / elapsed.as_secs_f64().max(1e-9);
+            return Ok((scaled.ceil() as u64).clamp(1, most));
+        }
+        work = work.saturating_mul(growth(elapsed, enough)).min(most);
+    }
+}
+
+/// How much to grow work that took `elapsed` towards `enough`: a quarter past it, 2x to
+/// 1024x (the harness's calibration grows the same way).
+fn growth(elapsed: Duration, enough: Duration) -> u64 {
+    let wanted = enough.as_secs_f64() * 1.25 / elapsed.as_secs_f64().max(1e-9);
+    (wanted.ceil() as u64).clamp(2, 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn growth_is_bounded() {
+        assert_eq!(growth(Duration::from_nanos(1), Duration::from_millis(3)), 1024);
+        assert_eq!(growth(Duration::from_millis(2), Duration::from_millis(3)), 2);
+        assert_eq!(growth(Duration::from_micros(100), Duration::from_millis(3)), 38);
+    }
+}

@@ -1,0 +1,14 @@
+//! The core-to-core latency as presented: no section of its own, because the machine's
+//! section shows its heatmap and pairs beside the verdict they feed.
+
+use super::{Present, PresentError, Section};
+use crate::runs::Run;
+
+impl Present for crate::c2c::CoreToCore {
+    const TITLE: &'static str = "Core-to-core latency";
+    const PROSE: &'static str = "";
+
+    fn section(_: &[Run]) -> Result<Option<Section>, PresentError> {
+        Ok(None)
+    }
+}

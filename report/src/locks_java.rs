@@ -1,0 +1,224 @@
+//! The JVM beside the Rust locks: the article's own primitives (`locks-java/Locks.java`,
+//! compiled into this binary as text) are written to a cache folder, compiled there once
+//! with the `javac` on PATH, and run with the `java` beside it over the locks experiment's
+//! cases. Its rows go to `locks-java.csv` beside `locks.csv`. Without a JDK, or with
+//! `--no-java`, nothing runs and the run's manifest says why.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use contention::harness::{Progress, ProgressEvent};
+use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
+use serde::Serialize;
+
+use crate::write::{write_atomic, write_csv};
+
+const LOCKS_JAVA: &str = include_str!("../locks-java/Locks.java");
+/// The JIT guard `Locks.java` relies on: every `op*` method stays a call of its own, so C2
+/// can neither coarsen the locks of successive operations nor hoist a read out of the loop.
+const DONT_INLINE: &str = "-XX:CompileCommand=dontinline,Locks$*::op*";
+
+/// What happened to the JVM side of a run, recorded in the manifest under the locks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum JavaStatus {
+    Ran {
+        java_version: String,
+        file: String,
+        rows: usize,
+    },
+    Skipped {
+        reason: String,
+    },
+    /// A JDK was there but the compile or the run failed; the Rust rows are kept all the same.
+    Failed {
+        reason: String,
+    },
+}
+
+/// Runs `Locks.java` over `config`'s cases into `dir/locks-java.csv`, unless `wanted` is
+/// false or no `java` and `javac` are on PATH. A failure is reported in the status, never
+/// as an error: the Rust rows, already saved, stay the run's result.
+pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> JavaStatus {
+    if !wanted {
+        return JavaStatus::Skipped { reason: "--no-java was given".into() };
+    }
+    let (Some(java_version), Some(_)) = (version_of("java"), version_of("javac")) else {
+        return JavaStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") };
+    };
+    measure_with(config, java_version, dir, progress)
+        .unwrap_or_else(|error| JavaStatus::Failed { reason: format!("{error:#}") })
+}
+
+fn measure_with(config: &Config, java_version: String, dir: &Path, progress: Progress) -> Result<JavaStatus> {
+    let classes = build(&java_version)?;
+    let rows = run(&classes, config)?;
+    write_csv(&dir.join(JAVA_CSV), &rows)?;
+    progress(&ProgressEvent {
+        experiment: contention::locks::EXPERIMENT,
+        done: 1,
+        total: 1,
+        label: format!("JVM: {} rows ({java_version})", rows.len()),
+    });
+    Ok(JavaStatus::Ran { java_version, file: JAVA_CSV.into(), rows: rows.len() })
+}
+
+/// The first line `<tool> -version` prints (java prints it on stderr), or `None` when
+/// there is no working `<tool>`.
+fn version_of(tool: &str) -> Option<String> {
+    let output = Command::new(tool).arg("-version").output().ok()?;
+    let text = [output.stderr.as_slice(), output.stdout.as_slice()].concat();
+    let first = String::from_utf8_lossy(&text).lines().next().map(|line| line.trim().to_string());
+    first.filter(|line| output.status.success() && !line.is_empty())
+}
+
+/// The folder for this source and this JDK: under the user's cache folder, never data/.
+fn cache_dir(java_version: &str) -> Result<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .context("neither XDG_CACHE_HOME nor HOME is set: no cache folder for the JVM's locks")?;
+    Ok(base.join("contention-lab").join(format!("locks-java-{:016x}", fnv1a(&[LOCKS_JAVA, java_version]))))
+}
+
+/// FNV-1a over the texts: a cache key stable across Rust versions (std's hasher is not).
+fn fnv1a(texts: &[&str]) -> u64 {
+    texts
+        .iter()
+        .flat_map(|text| text.bytes().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// Compiles `Locks.java` once per source and JDK; later runs reuse the classes.
+fn build(java_version: &str) -> Result<PathBuf> {
+    let dir = cache_dir(java_version)?;
+    let classes = dir.join("classes");
+    if classes.join("Locks.class").is_file() {
+        return Ok(classes);
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    write_atomic(&dir.join("Locks.java"), LOCKS_JAVA.as_bytes())?;
+    let building = dir.join(format!(".classes.tmp-{}", std::process::id()));
+    let output = Command::new("javac")
+        .args(["-encoding", "UTF-8", "-d"])
+        .arg(&building)
+        .arg(dir.join("Locks.java"))
+        .output()
+        .context("running `javac` for the JVM's locks")?;
+    if !output.status.success() {
+        let _ = std::fs::remove_dir_all(&building);
+        bail!(
+            "`javac` of the JVM's locks in {} failed: {}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    // Another run may have finished first: its classes are the same source's.
+    if std::fs::rename(&building, &classes).is_err() && !classes.join("Locks.class").is_file() {
+        bail!("could not install the compiled classes in {}", classes.display());
+    }
+    let _ = std::fs::remove_dir_all(&building);
+    Ok(classes)
+}
+
+/// `Locks.java`'s flags for `config` (the same cases, threads, shares, wait and keys).
+fn arguments(config: &Config) -> Vec<String> {
+    let list = |items: Vec<String>| items.join(",");
+    let flags = [
+        ("--cases", list(config.cases.iter().map(|case| case.name().to_string()).collect())),
+        ("--threads", list(config.threads.iter().map(ToString::to_string).collect())),
+        ("--read-shares", list(config.read_shares.iter().map(ToString::to_string).collect())),
+        ("--wait-threads", config.wait_threads.to_string()),
+        ("--wait-ms", config.wait_ms.to_string()),
+        ("--keys", config.keys.to_string()),
+        ("--requests-per-thread", config.requests_per_thread.to_string()),
+        ("--trial-ms", (config.trial.as_secs_f64() * 1e3).to_string()),
+        ("--trials", config.trials.to_string()),
+        ("--warmup-ms", (config.warmup.as_secs_f64() * 1e3).max(100.0).to_string()),
+        ("--budget-ms", (config.budget.as_secs_f64() * 1e3).to_string()),
+    ];
+    flags.into_iter().flat_map(|(flag, value)| [flag.to_string(), value]).collect()
+}
+
+/// One JVM over every cell; its rows checked: one per trial, each verified, of the cases asked.
+fn run(classes: &Path, config: &Config) -> Result<Vec<JavaRow>> {
+    let output = Command::new("java")
+        .args(["-XX:CompileCommand=quiet", DONT_INLINE, "-cp"])
+        .arg(classes)
+        .arg("Locks")
+        .args(arguments(config))
+        .output()
+        .context("starting the JVM's locks")?;
+    if !output.status.success() {
+        bail!("the JVM's locks failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+    }
+    let rows: Vec<JavaRow> = csv::Reader::from_reader(output.stdout.as_slice())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .context("reading the JVM's lock rows")?;
+    if rows.is_empty() {
+        bail!("the JVM's locks printed no rows");
+    }
+    if let Some(bad) = rows.iter().find(|row| !row.verified || !config.cases.contains(&row.case)) {
+        bail!("the JVM's locks gave a row for {} {:?} verified={}", bad.case, bad.primitive, bad.verified);
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_key_follows_source_and_jdk() {
+        assert_eq!(fnv1a(&[LOCKS_JAVA, "17"]), fnv1a(&[LOCKS_JAVA, "17"]));
+        assert_ne!(fnv1a(&[LOCKS_JAVA, "17"]), fnv1a(&[LOCKS_JAVA, "21"]));
+    }
+
+    #[test]
+    fn the_program_gets_every_setting_and_prints_the_row_type() {
+        let args = arguments(&Config::quick());
+        for flag in ["--cases", "--threads", "--read-shares", "--wait-ms", "--keys", "--trials", "--budget-ms"] {
+            assert!(args.iter().any(|arg| arg == flag), "{flag} missing from {args:?}");
+            assert!(LOCKS_JAVA.contains(&format!("case \"{flag}\"")), "Locks.java does not read {flag}");
+        }
+        assert!(LOCKS_JAVA.contains("\"case,primitive,threads,read_share,trial,ops,reads,elapsed_ns,ns_per_op,\""));
+    }
+
+    /// Where a JDK is installed (CI installs one), a tiny run's rows parse, verified, one
+    /// per cell; elsewhere the status says why it was skipped.
+    #[test]
+    fn a_tiny_jvm_run_gives_verified_rows_or_says_why_not() {
+        let config = Config {
+            cases: vec![contention::locks::Case::Uncontended, contention::locks::Case::LockAcrossWait],
+            threads: vec![1],
+            wait_threads: 2,
+            wait_ms: 0.1,
+            keys: 10,
+            requests_per_thread: 5,
+            trial: std::time::Duration::from_millis(2),
+            trials: 1,
+            warmup: std::time::Duration::ZERO,
+            ..Config::quick()
+        };
+        let dir = std::env::temp_dir().join(format!("locks-java-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let status = measure_beside(&config, true, &dir, &mut contention::harness::no_progress);
+        match status {
+            JavaStatus::Ran { rows, .. } => {
+                let text = std::fs::read_to_string(dir.join(JAVA_CSV)).unwrap();
+                let parsed: Vec<JavaRow> = contention::runs::parse_rows(JAVA_CSV, &text).unwrap();
+                assert_eq!((rows, parsed.len()), (7, 7), "5 uncontended cells and 2 map cells, one trial each");
+                assert!(parsed.iter().all(|row| row.verified && row.ops > 0));
+            }
+            JavaStatus::Skipped { reason } => assert!(reason.contains("no `java`"), "{reason}"),
+            JavaStatus::Failed { reason } => panic!("the JVM run failed: {reason}"),
+        }
+        assert!(matches!(
+            measure_beside(&config, false, &dir, &mut contention::harness::no_progress),
+            JavaStatus::Skipped { .. }
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,63 @@
+//! Article C's lock claims on the command line: the experiment's own flags, then its config.
+
+use std::path::Path;
+
+use anyhow::Result;
+use contention::harness::Progress;
+use contention::locks::{Case, Config};
+
+use super::ExperimentOptions;
+use crate::cli::MeasureArgs;
+use crate::flag_values::{self, Number};
+
+/// The locks experiment's own flags (`--threads` and `--trials` are shared).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LocksOptions {
+    /// Locks: cases to measure, e.g. uncontended,read-mostly (default: all five).
+    #[arg(long, value_delimiter = ',', value_name = "CASE", value_parser = flag_values::lock_case)]
+    pub cases: Vec<String>,
+    /// Locks: shares of reads in the read-mostly case, each 0..1 (default 1,0.99,0.9).
+    #[arg(long, value_delimiter = ',', value_name = "SHARE", allow_negative_numbers = true, value_parser = flag_values::read_share)]
+    pub read_share: Vec<Number>,
+    /// Locks: the remote call's wait inside the lock-across-wait case, milliseconds (0..1000).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::lock_wait_ms)]
+    pub wait_ms: Option<Number>,
+    /// Locks: distinct keys the lock-across-wait case asks for (1..1000000).
+    #[arg(long, value_name = "N", value_parser = flag_values::keys)]
+    pub keys: Option<u64>,
+    /// Locks: skip the JVM's own primitives that otherwise run beside the Rust ones when
+    /// `java` and `javac` are on PATH.
+    #[arg(long)]
+    pub no_java: bool,
+}
+
+impl ExperimentOptions for LocksOptions {
+    type Kind = contention::locks::LockCases;
+
+    /// The experiment's config; validated only when it was asked for.
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
+        let mut config = if args.quick { Config::quick() } else { Config::default() };
+        if !self.cases.is_empty() {
+            config.cases = self.cases.iter().map(|name| name.parse::<Case>()).collect::<Result<_, _>>()?;
+        }
+        if !args.threads.is_empty() {
+            config.threads = args.threads.clone();
+        }
+        if !self.read_share.is_empty() {
+            config.read_shares = self.read_share.iter().map(|share| share.value).collect();
+        }
+        config.wait_ms = self.wait_ms.as_ref().map_or(config.wait_ms, |wait| wait.value);
+        config.keys = self.keys.unwrap_or(config.keys);
+        config.trials = args.trials.unwrap_or(config.trials);
+        if selected {
+            config.validate()?;
+        }
+        Ok(config)
+    }
+
+    /// The JVM's own primitives over the same cases, unless `--no-java` or no JDK on PATH.
+    fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
+        let wanted = !args.experiments.locks.no_java;
+        serde_json::to_value(crate::locks_java::measure_beside(config, wanted, dir, progress)).ok()
+    }
+}

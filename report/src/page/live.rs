@@ -1,0 +1,28 @@
+//! What the live room's page adds to the compare page (`contention room serve`): the room's
+//! runs as they arrived, an upload form, and the script that brings new runs in without a
+//! reload. Strings arrive as they are; the template escapes every one.
+
+use serde::Serialize;
+
+/// The live room's part of the page.
+#[derive(Debug, Serialize)]
+pub struct LiveView {
+    /// The room's state number: the script reloads the page's main part when `/runs` says
+    /// another.
+    pub version: u64,
+    /// Every run of the room in arrival order, shown or skipped.
+    pub runs: Vec<LiveRun>,
+    /// The largest upload accepted, in words ("16 MiB").
+    pub max_upload: String,
+}
+
+/// One run of the room, as its row in the page's list.
+#[derive(Debug, Serialize)]
+pub struct LiveRun {
+    pub label: String,
+    pub arrived_utc: String,
+    /// "shown", or "skipped: why".
+    pub status: String,
+    /// Where the pack can be downloaded (`None` for a skipped file).
+    pub href: Option<String>,
+}

@@ -1,0 +1,135 @@
+//! The room's answers to GET: the pages, the list of runs as JSON, a run's pack.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use contention::runs::pack::{self, PACK_EXTENSION};
+use serde::Serialize;
+
+use super::app::App;
+use super::pages::{pack_href, read, Kind};
+use super::say;
+
+/// `GET /`: the live page.
+pub async fn live_page(State(app): State<Arc<App>>) -> Response {
+    page(&app, Kind::Live).await
+}
+
+/// `GET /room.html`: the standalone page, as `report --compare` writes it.
+pub async fn standalone_page(State(app): State<Arc<App>>) -> Response {
+    page(&app, Kind::Standalone).await
+}
+
+async fn page(app: &App, kind: Kind) -> Response {
+    match app.pages.get(&app.room, kind, app.max_upload).await {
+        Ok(html) => fresh("text/html; charset=utf-8", html.as_bytes().to_vec()),
+        Err(error) => {
+            say(&format!("rendering the room's page failed: {error:#}"));
+            text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the room's page could not be rendered; the server's output says why",
+            )
+        }
+    }
+}
+
+/// The room's runs as `GET /runs` lists them.
+#[derive(Debug, Serialize)]
+struct Listing {
+    /// Changes whenever a run arrives (the page polls it).
+    version: u64,
+    runs: Vec<Listed>,
+}
+
+#[derive(Debug, Serialize)]
+struct Listed {
+    label: String,
+    arrived_utc: String,
+    /// "shown" or "skipped".
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+    /// Where its pack is downloaded, for a shown run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pack: Option<String>,
+}
+
+/// `GET /runs`: every run of the room in arrival order, shown or skipped with why.
+pub async fn list(State(app): State<Arc<App>>) -> Response {
+    let listing = {
+        let room = read(&app.room);
+        let runs = room
+            .entries()
+            .iter()
+            .map(|entry| Listed {
+                label: entry.label.clone(),
+                arrived_utc: contention::machine::utc_timestamp(entry.arrived),
+                status: if entry.skipped.is_some() { "skipped" } else { "shown" },
+                why: entry.skipped.clone(),
+                pack: entry.skipped.is_none().then(|| format!("/{}", pack_href(&entry.label))),
+            })
+            .collect();
+        Listing { version: room.version(), runs }
+    };
+    match serde_json::to_vec_pretty(&listing) {
+        Ok(json) => fresh("application/json", json),
+        Err(error) => text(StatusCode::INTERNAL_SERVER_ERROR, &format!("encoding the list: {error}")),
+    }
+}
+
+/// `GET /runs/<label>.contention-pack`: the pack of the shown run labelled so. The label
+/// only finds the run among the room's; the file read is the one the server named.
+pub async fn pack(State(app): State<Arc<App>>, Path(file): Path<String>) -> Response {
+    let found = file.strip_suffix(&format!(".{PACK_EXTENSION}")).and_then(|label| {
+        let room = read(&app.room);
+        room.shown(label).map(|entry| (room.dir().join(&entry.file), super::disk::download_name(&entry.label)))
+    });
+    let Some((path, download)) = found else {
+        return text(StatusCode::NOT_FOUND, "no run of the room has that label (GET /runs lists them)");
+    };
+    let loaded = tokio::task::spawn_blocking(move || match path.is_dir() {
+        true => pack::pack_run(&path).map(String::into_bytes).map_err(|error| error.to_string()),
+        false => std::fs::read(&path).map_err(|error| format!("reading {}: {error}", path.display())),
+    })
+    .await;
+    match loaded {
+        Ok(Ok(bytes)) => {
+            let mut response = fresh("application/octet-stream", bytes);
+            let disposition = format!("attachment; filename=\"{download}\"");
+            if let Ok(value) = HeaderValue::from_str(&disposition) {
+                response.headers_mut().insert(header::CONTENT_DISPOSITION, value);
+            }
+            response
+        }
+        Ok(Err(why)) => {
+            say(&format!("serving a pack failed: {why}"));
+            text(StatusCode::INTERNAL_SERVER_ERROR, "the pack could not be read; the server's output says why")
+        }
+        Err(error) => text(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+    }
+}
+
+/// Any other path.
+pub async fn not_found() -> Response {
+    text(StatusCode::NOT_FOUND, "no such page: the room serves /, /room.html, /runs and /runs/<label>.contention-pack")
+}
+
+/// A one-line text answer.
+pub fn text(status: StatusCode, line: &str) -> Response {
+    let mut response = (status, format!("{line}\n")).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    response.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
+
+/// A 200 answer of `content_type` that browsers must not cache (the room changes).
+fn fresh(content_type: &'static str, body: Vec<u8>) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}

@@ -1,0 +1,62 @@
+//! What the server prints on start: the room's runs, its code, and the addresses to share,
+//! saying whether the room is open to the network or to this machine only.
+
+use std::net::{IpAddr, SocketAddr, UdpSocket};
+
+use super::state::Room;
+
+/// The lines printed on start.
+pub fn banner(room: &Room, address: SocketAddr, code: &str) -> String {
+    let skipped = room.skipped().len();
+    let mut lines = vec![format!(
+        "room: {} runs restored from {}{}",
+        room.runs().len(),
+        room.dir().display(),
+        if skipped > 0 { format!(" ({skipped} skipped, named on the page)") } else { String::new() }
+    )];
+    lines.push(format!("room code: {code}"));
+    let ip = address.ip();
+    let shared: Vec<IpAddr> = if ip.is_loopback() {
+        lines.push(format!(
+            "listening on {address}: this machine only (open the room to the network with --bind 0.0.0.0)"
+        ));
+        vec![ip]
+    } else if ip.is_unspecified() {
+        lines.push(format!(
+            "listening on {address}: OPEN to every network this machine is on; anyone who reaches it with the code \
+             can send runs"
+        ));
+        primary_address(ip).into_iter().chain([loopback(ip)]).collect()
+    } else {
+        lines.push(format!(
+            "listening on {address}: open to the network of {ip}; anyone who reaches it with the code can send runs"
+        ));
+        vec![ip]
+    };
+    for ip in shared {
+        let url = format!("http://{}", SocketAddr::new(ip, address.port()));
+        lines.push(format!("page: {url}/"));
+        lines.push(format!("send: contention run stride --quick --label seat-N --send {url} --code {code}"));
+    }
+    lines.push(format!("Ctrl-C stops the room; its runs stay in {}.", room.dir().display()));
+    lines.join("\n")
+}
+
+/// The address other machines reach this one at: the one the system would send from
+/// (connecting a UDP socket sends nothing).
+fn primary_address(unspecified: IpAddr) -> Option<IpAddr> {
+    let (bind, probe): (SocketAddr, SocketAddr) = match unspecified {
+        IpAddr::V4(_) => (([0, 0, 0, 0], 0).into(), ([192, 0, 2, 1], 9).into()),
+        IpAddr::V6(_) => (("::".parse::<IpAddr>().ok()?, 0).into(), ("2001:db8::1".parse::<IpAddr>().ok()?, 9).into()),
+    };
+    let socket = UdpSocket::bind(bind).ok()?;
+    socket.connect(probe).ok()?;
+    socket.local_addr().ok().map(|local| local.ip()).filter(|ip| !ip.is_unspecified())
+}
+
+fn loopback(unspecified: IpAddr) -> IpAddr {
+    match unspecified {
+        IpAddr::V4(_) => IpAddr::from([127, 0, 0, 1]),
+        IpAddr::V6(_) => IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1u16]),
+    }
+}

@@ -1,0 +1,221 @@
+//! The room in memory: every run kept in its folder, read once with the lib's reader, in
+//! the order the runs arrived, and what could not be read, with why.
+//!
+//! Labels are made unique as runs arrive, each against the runs before it with the lib's
+//! [`disambiguate`] (the compare page's " (2)"); a restart reads the folder in the same
+//! order (kept names start with their arrival number) and so gives every run the label it
+//! had. The room holds at most [`MAX_RUNS`] runs and [`MAX_KEPT_BYTES`] of packs, which
+//! bounds its memory (see [`super`]).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Result;
+use contention::runs::{disambiguate, Run};
+
+use super::disk;
+
+/// Runs a room holds: a large workshop's laptops, several runs each.
+pub const MAX_RUNS: usize = 500;
+/// Bytes of packs a room holds: a quick run's pack is about 40 KiB (every experiment), a
+/// default one's a few hundred KiB, so a room of 500 runs stays below; held as rows, a pack
+/// takes about 2.5 times its size in memory (measured: ten 14 MB packs, 384 MiB resident).
+pub const MAX_KEPT_BYTES: u64 = 128 << 20;
+
+/// One run of the room, shown or skipped.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The run's label in the room (unique), or for a skipped file its name.
+    pub label: String,
+    /// Its name in the room's folder.
+    pub file: String,
+    pub arrived: SystemTime,
+    /// Why it is not shown, when it is not.
+    pub skipped: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Room {
+    dir: PathBuf,
+    /// The runs shown, in arrival order, each with its room label.
+    runs: Vec<Run>,
+    /// Every run, shown or skipped, in arrival order.
+    entries: Vec<Entry>,
+    next_sequence: u32,
+    version: u64,
+    kept_bytes: u64,
+}
+
+/// Why an upload that read as a pack was not kept.
+#[derive(Debug)]
+pub enum NotKept {
+    /// The room is at [`MAX_RUNS`] or [`MAX_KEPT_BYTES`].
+    Full(String),
+    /// The file system refused.
+    Failed(anyhow::Error),
+}
+
+impl Room {
+    /// The room kept in `dir` (created when missing), every run read again; a file that
+    /// cannot be read is skipped and named.
+    pub fn restore(dir: &Path) -> Result<Self> {
+        disk::prepare(dir)?;
+        let mut room = Self {
+            dir: dir.to_path_buf(),
+            runs: Vec::new(),
+            entries: Vec::new(),
+            next_sequence: 1,
+            version: 1,
+            kept_bytes: 0,
+        };
+        for name in disk::names(dir)? {
+            let path = dir.join(&name);
+            let arrived = fs::metadata(&path).and_then(|meta| meta.modified()).unwrap_or(UNIX_EPOCH);
+            room.next_sequence = room.next_sequence.max(disk::sequence(&name).map_or(0, |n| n.saturating_add(1)));
+            let bytes = size_of(&path);
+            let read = if disk::is_pack(&name) || path.is_dir() {
+                room.has_room_for(bytes)
+                    .and_then(|()| Run::load(&path).map_err(|error| room.shorten(&error.to_string())))
+            } else {
+                Err(format!("{name} is not a run: a room keeps packs (*.contention-pack) and run folders"))
+            };
+            match read {
+                Ok(run) => {
+                    let label = room.unique_label(&run.label);
+                    room.add(name, label, run, arrived, bytes);
+                }
+                Err(why) => room.entries.push(Entry { label: name.clone(), file: name, arrived, skipped: Some(why) }),
+            }
+        }
+        Ok(room)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Changes with every run kept, so a page can tell it is out of date.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The skipped files, each with why, as the page names them.
+    pub fn skipped(&self) -> Vec<String> {
+        self.entries.iter().filter_map(|entry| entry.skipped.clone()).collect()
+    }
+
+    /// The shown run labelled `label`.
+    pub fn shown(&self, label: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.skipped.is_none() && entry.label == label)
+    }
+
+    /// `Err` says why the room cannot take `bytes` more of packs.
+    pub fn has_room_for(&self, bytes: u64) -> Result<(), String> {
+        if self.runs.len() >= MAX_RUNS {
+            return Err(format!("the room is full: it holds {MAX_RUNS} runs, the most it takes"));
+        }
+        if self.kept_bytes.saturating_add(bytes) > MAX_KEPT_BYTES {
+            return Err(format!(
+                "the room is full: it holds {} bytes of packs and takes at most {MAX_KEPT_BYTES}",
+                self.kept_bytes
+            ));
+        }
+        Ok(())
+    }
+
+    /// Keeps the staged upload, read as `run`, under a name of the server's, and returns
+    /// the label it is shown under.
+    pub fn keep(&mut self, staged: &Path, run: Run, bytes: u64) -> Result<String, NotKept> {
+        self.has_room_for(bytes).map_err(NotKept::Full)?;
+        let sequence = self.next_sequence;
+        let label = self.unique_label(&run.label);
+        let name = disk::file_name(sequence, &label);
+        disk::keep(staged, &self.dir, &name).map_err(NotKept::Failed)?;
+        self.next_sequence = sequence.saturating_add(1);
+        self.add(name, label.clone(), run, SystemTime::now(), bytes);
+        Ok(label)
+    }
+
+    /// Adds `run`, kept as `name`, shown as `label` (unique in the room).
+    fn add(&mut self, name: String, label: String, mut run: Run, arrived: SystemTime, bytes: u64) {
+        run.label = label.clone();
+        run.dir = self.dir.join(&name);
+        self.entries.push(Entry { label, file: name, arrived, skipped: None });
+        self.runs.push(run);
+        self.kept_bytes = self.kept_bytes.saturating_add(bytes);
+        self.version += 1;
+    }
+
+    /// `label`, or with " (2)", " (3)", ... when a run of the room holds it already.
+    fn unique_label(&self, label: &str) -> String {
+        let mut labels: Vec<String> = self.runs.iter().map(|run| run.label.clone()).collect();
+        labels.push(label.to_string());
+        disambiguate(&mut labels);
+        labels.pop().unwrap_or_default()
+    }
+
+    /// A reader's message with the room's folder left out of its paths.
+    pub fn shorten(&self, message: &str) -> String {
+        message.replace(&format!("{}/", self.dir.display()), "")
+    }
+}
+
+/// Bytes of a pack, or of the files directly in a run folder.
+fn size_of(path: &Path) -> u64 {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => fs::read_dir(path)
+            .map(|entries| entries.filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+            .unwrap_or(0),
+        Ok(meta) => meta.len(),
+        Err(_) => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/run-fixture");
+
+    #[test]
+    fn a_full_room_says_why_it_takes_no_more() {
+        let dir = std::env::temp_dir().join(format!("contention-room-full-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut room = Room::restore(&dir).unwrap();
+        assert!(room.has_room_for(MAX_KEPT_BYTES).is_ok());
+        room.kept_bytes = MAX_KEPT_BYTES - 10;
+        assert!(room.has_room_for(10).is_ok());
+        let error = room.has_room_for(11).unwrap_err();
+        assert!(error.starts_with("the room is full: it holds 134217718 bytes of packs"), "{error}");
+        let run = Run::load(FIXTURE).unwrap();
+        room.runs = vec![run; MAX_RUNS];
+        assert_eq!(room.has_room_for(0).unwrap_err(), "the room is full: it holds 500 runs, the most it takes");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn labels_are_made_unique_against_the_runs_before() {
+        let dir = std::env::temp_dir().join(format!("contention-room-labels-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut room = Room::restore(&dir).unwrap();
+        for (number, label) in ["vm", "vm", "vm (2)"].into_iter().enumerate() {
+            let mut run = Run::load(FIXTURE).unwrap();
+            run.label = label.into();
+            let unique = room.unique_label(label);
+            room.add(format!("{number}"), unique, run, UNIX_EPOCH, 1);
+        }
+        let labels: Vec<&str> = room.entries().iter().map(|entry| entry.label.as_str()).collect();
+        assert_eq!(labels, ["vm", "vm (2)", "vm (2) (2)"]);
+        assert_eq!(room.version(), 4);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
