@@ -41,9 +41,7 @@ pub fn execute(options: Options) -> Result<()> {
                     write_atomic(target, pack.as_bytes())?;
                     say(&format!("run packed into {}", shown(out)));
                 }
-                (PackOut::Stdout, _) => {
-                    std::io::stdout().write_all(pack.as_bytes()).context("writing the pack to standard output")?
-                }
+                (PackOut::Stdout, _) => write_stdout(pack.as_bytes(), "the pack")?,
                 _ => {}
             }
             match send {
@@ -139,9 +137,18 @@ fn write_report(report: ReportOptions) -> Result<()> {
             write_atomic(out, text.as_bytes())?;
             say(&format!("report written to {}", shown(out)));
         }
-        None => std::io::stdout().write_all(text.as_bytes()).context("writing the report to standard output")?,
+        None => write_stdout(text.as_bytes(), "the report")?,
     }
     Ok(())
+}
+
+/// Writes `bytes` to standard output; a reader that stopped reading (`| head`, `| grep -q`)
+/// ends the output, as it does for any command-line tool, and is not a failure.
+fn write_stdout(bytes: &[u8], what: &str) -> Result<()> {
+    match std::io::stdout().write_all(bytes) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        written => written.with_context(|| format!("writing {what} to standard output")),
+    }
 }
 
 /// What a saved run holds otherwise than whole goes to stderr (stdout may be the report),

@@ -168,3 +168,20 @@ fn markdown_and_json_go_to_stdout_with_every_section() {
     assert!(run["assessment"]["verdict"]["fitness"].is_string());
     assert!(run["summaries"]["stride"][0]["elapsed_ms"]["median"].is_number());
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_without_an_error() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_contention"))
+        .args(["report", "--from", fixture().to_str().unwrap(), "--format", "markdown", "--out", "-"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // As `| grep -q` does: read a little, then close the pipe (the report is larger than it).
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
