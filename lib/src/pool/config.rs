@@ -150,15 +150,15 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Seconds, not minutes: one hit rate, four pool sizes, 0.35 s runs with a 0.3 s queue
-    /// timeout, 0.2 s capacity probes, 3 trials (about 15 s on 2 CPUs).
+    /// Seconds, not minutes: one hit rate, four pool sizes, 0.3 s runs with a 0.25 s queue
+    /// timeout, 0.15 s capacity probes, 3 trials (about 17 s on 2 CPUs with every variant).
     pub fn quick() -> Self {
         Self {
             short_sweep: true,
             hit_rates: vec![0.92],
-            window: Duration::from_millis(350),
-            queue_timeout: Duration::from_millis(300),
-            capacity_window: Duration::from_millis(200),
+            window: Duration::from_millis(300),
+            queue_timeout: Duration::from_millis(250),
+            capacity_window: Duration::from_millis(150),
             probe_round_trips: 5_000,
             warmup: Duration::from_millis(100),
             budget: Duration::from_secs(18),
