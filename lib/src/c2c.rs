@@ -33,34 +33,13 @@ pub const EXPERIMENT: &str = "c2c";
 #[derive(Debug, Clone, Copy)]
 pub struct CoreToCore;
 
-impl crate::experiment::Measure for CoreToCore {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "Core-to-core latency: a cache line passed between every pair of CPUs.";
-    const MAY_HAVE_NO_ROWS: bool = true;
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = PairSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<PairSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    CoreToCore,
+    about: "Core-to-core latency: a cache line passed between every pair of CPUs.",
+    summary: PairSummary,
+    beside_row: crate::experiment::NoRows,
+    const MAY_HAVE_NO_ROWS: bool = true,
+);
 
 /// The quick profile measures at most this many CPUs (spread over the machine), so a
 /// many-core machine still finishes in seconds: n CPUs make n(n-1)/2 pairs.

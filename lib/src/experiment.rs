@@ -74,3 +74,43 @@ impl CheckedRow for NoRows {
         Vec::new()
     }
 }
+
+/// Implements [`Measure`] for an experiment's unit type in its own module, forwarding to the
+/// names every experiment module has: `EXPERIMENT`, `Config` (`quick`, `validate`), `Row`,
+/// `run` and `summarize`. Constants beyond the name and help line follow as `const` items.
+macro_rules! measure {
+    (
+        $kind:ty, about: $about:expr, summary: $summary:ty, beside_row: $beside:ty
+        $(, const $name:ident: $type:ty = $value:expr)* $(,)?
+    ) => {
+        impl $crate::experiment::Measure for $kind {
+            const NAME: &'static str = EXPERIMENT;
+            const ABOUT: &'static str = $about;
+            $(const $name: $type = $value;)*
+            type Config = Config;
+            type Row = Row;
+            type BesideRow = $beside;
+            type Summary = $summary;
+
+            fn quick() -> Config {
+                Config::quick()
+            }
+
+            fn validate(config: &Config) -> Result<(), $crate::error::ConfigError> {
+                config.validate()
+            }
+
+            fn run(
+                config: &Config,
+                progress: $crate::harness::Progress,
+            ) -> Result<$crate::harness::Outcome<Row>, $crate::error::RunError> {
+                run(config, progress)
+            }
+
+            fn summarize(rows: &[Row]) -> Vec<$summary> {
+                summarize(rows)
+            }
+        }
+    };
+}
+pub(crate) use measure;

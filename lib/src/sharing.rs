@@ -32,33 +32,12 @@ pub const EXPERIMENT: &str = "sharing";
 #[derive(Debug, Clone, Copy)]
 pub struct FourWay;
 
-impl crate::experiment::Measure for FourWay {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "False sharing: one total four ways (single, true, false, no sharing) (article A).";
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = CaseSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    FourWay,
+    about: "False sharing: one total four ways (single, true, false, no sharing) (article A).",
+    summary: CaseSummary,
+    beside_row: crate::experiment::NoRows,
+);
 
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
 pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;

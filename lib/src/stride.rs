@@ -22,33 +22,12 @@ pub const EXPERIMENT: &str = "stride";
 #[derive(Debug, Clone, Copy)]
 pub struct StrideSweep;
 
-impl crate::experiment::Measure for StrideSweep {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "False sharing: counters at growing distances (article A).";
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = StrideSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<StrideSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    StrideSweep,
+    about: "False sharing: counters at growing distances (article A).",
+    summary: StrideSummary,
+    beside_row: crate::experiment::NoRows,
+);
 
 pub use crate::arena::MAX_ARENA_BYTES;
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).

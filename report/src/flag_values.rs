@@ -49,13 +49,13 @@ fn count(text: &str, high: u64, unit: &str) -> Result<usize, String> {
 
 pub fn threads(text: &str) -> Result<usize, String> {
     let most = contention::gc::MAX_THREADS as u64;
-    let team = contention::stride::MAX_THREADS;
+    let team = contention::limits::MAX_TEAM_THREADS;
     whole(text, 1, most, || format!("1 to {team} threads for stride, sharing and counters, 1 to {most} for gc"))
         .map(|threads| threads as usize)
 }
 
 pub fn strides(text: &str) -> Result<usize, String> {
-    let widest = contention::stride::MAX_ARENA_BYTES as u64;
+    let widest = contention::arena::MAX_ARENA_BYTES as u64;
     let allowed = || format!("multiples of 8 bytes from 8 to {widest} (the arena's size, over the threads)");
     whole(text, 8, widest, allowed)
         .and_then(|stride| if stride % 8 == 0 { Ok(stride as usize) } else { Err(allowed()) })

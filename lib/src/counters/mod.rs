@@ -37,34 +37,12 @@ pub const EXPERIMENT: &str = "counters";
 #[derive(Debug, Clone, Copy)]
 pub struct CounterLayouts;
 
-impl crate::experiment::Measure for CounterLayouts {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str =
-        "Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).";
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = LayoutSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<LayoutSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    CounterLayouts,
+    about: "Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).",
+    summary: LayoutSummary,
+    beside_row: crate::experiment::NoRows,
+);
 
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).
 pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;

@@ -27,34 +27,13 @@ pub const EXPERIMENT: &str = "machine";
 #[derive(Debug, Clone, Copy)]
 pub struct MachineCheck;
 
-impl crate::experiment::Measure for MachineCheck {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "Can this machine show contention? Scaling and noise check, then the verdict.";
-    const SUMMARY_KEY: &'static str = "scaling";
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = ScalingSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<ScalingSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    MachineCheck,
+    about: "Can this machine show contention? Scaling and noise check, then the verdict.",
+    summary: ScalingSummary,
+    beside_row: crate::experiment::NoRows,
+    const SUMMARY_KEY: &str = "scaling",
+);
 
 /// Collects the verdict's facts from one run's measurements. `c2c` and `scaling` are `None`
 /// when the run did not measure them; `conditions` holds each experiment's name and what

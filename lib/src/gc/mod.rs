@@ -46,31 +46,10 @@ pub const EXPERIMENT: &str = "gc";
 #[derive(Debug, Clone, Copy)]
 pub struct GcSweep;
 
-impl crate::experiment::Measure for GcSweep {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "GC ratio x threads with a small stop-the-world collector (article B).";
-    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "go", file: GO_CSV });
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = GoRow;
-    type Summary = CellSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<CellSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    GcSweep,
+    about: "GC ratio x threads with a small stop-the-world collector (article B).",
+    summary: CellSummary,
+    beside_row: GoRow,
+    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "go", file: GO_CSV }),
+);

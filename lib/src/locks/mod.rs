@@ -73,35 +73,13 @@ pub const EXPERIMENT: &str = "locks";
 #[derive(Debug, Clone, Copy)]
 pub struct LockCases;
 
-impl crate::experiment::Measure for LockCases {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str =
-        "Locks: uncontended cost, sleeping hand-offs, barging vs FIFO, optimistic reads, a lock across a wait (C).";
-    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "java", file: JAVA_CSV });
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = JavaRow;
-    type Summary = CellSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<CellSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    LockCases,
+    about: "Locks: uncontended cost, sleeping hand-offs, barging vs FIFO, optimistic reads, a lock across a wait (C).",
+    summary: CellSummary,
+    beside_row: JavaRow,
+    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "java", file: JAVA_CSV }),
+);
 
 /// The five ways of using a lock that article C makes claims about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -68,33 +68,12 @@ pub const EXPERIMENT: &str = "pool";
 #[derive(Debug, Clone, Copy)]
 pub struct PoolSizing;
 
-impl crate::experiment::Measure for PoolSizing {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).";
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = PoolSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<PoolSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    PoolSizing,
+    about: "Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).",
+    summary: PoolSummary,
+    beside_row: crate::experiment::NoRows,
+);
 
 /// Context-switch probe trials run before the measured cases.
 pub const PROBE_TRIALS: usize = 5;

@@ -36,33 +36,12 @@ pub const WARM_PASSES: usize = 8;
 #[derive(Debug, Clone, Copy)]
 pub struct CacheRefill;
 
-impl crate::experiment::Measure for CacheRefill {
-    const NAME: &'static str = EXPERIMENT;
-    const ABOUT: &'static str = "Cache refill after a context switch: ns per line, warm and after (article C).";
-    type Config = Config;
-    type Row = Row;
-    type BesideRow = crate::experiment::NoRows;
-    type Summary = CaseSummary;
-
-    fn quick() -> Config {
-        Config::quick()
-    }
-
-    fn validate(config: &Config) -> Result<(), crate::error::ConfigError> {
-        config.validate()
-    }
-
-    fn run(
-        config: &Config,
-        progress: crate::harness::Progress,
-    ) -> Result<crate::harness::Outcome<Row>, crate::error::RunError> {
-        run(config, progress)
-    }
-
-    fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
-        summarize(rows)
-    }
-}
+crate::experiment::measure!(
+    CacheRefill,
+    about: "Cache refill after a context switch: ns per line, warm and after (article C).",
+    summary: CaseSummary,
+    beside_row: crate::experiment::NoRows,
+);
 
 /// One trial of one case: a working set walked warm, then again after the switch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
