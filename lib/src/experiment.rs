@@ -57,6 +57,8 @@ pub trait Measure: 'static {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Beside {
     pub key: &'static str,
+    /// What pages call the runtime, e.g. "Go".
+    pub runtime: &'static str,
     /// The file when the record names none.
     pub file: &'static str,
 }

@@ -64,6 +64,15 @@ pub fn percent(share: f64) -> String {
     }
 }
 
+/// Seconds to one decimal: "6.3 s".
+pub fn seconds(seconds: f64) -> String {
+    if seconds.is_finite() {
+        format!("{seconds:.1} s")
+    } else {
+        NOT_AVAILABLE.into()
+    }
+}
+
 /// Bytes in binary units: "48 KiB", "1.5 MiB".
 pub fn bytes(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];

@@ -9,6 +9,9 @@
 // start to the latest finish. Each cell warms up first (it runs for --warmup-ms, so C2 has
 // compiled the loop and the operation before anything is timed), then its work is sized so
 // a trial takes about --trial-ms, then trials run in rounds over all cells (interleaved).
+// A trial still running at TRIAL_CAP times --trial-ms stops there, counting the operations
+// done: a fair lock sized in its fast phase can fall into a convoy (a thread wake-up per
+// hand-off, 100x slower) and would otherwise run for seconds.
 //
 // Guards against the JIT (the `guard` column says which a row used):
 // - dontinline: the runner passes -XX:CompileCommand=dontinline for every `op*` method of
@@ -51,6 +54,8 @@ public final class Locks {
     static double waitMs = 1.0;
     static long keys = 200, requestsPerThread = 30;
     static long trialNs = 12_000_000L, warmupNs = 100_000_000L, budgetNs = Long.MAX_VALUE;
+    /** A trial stops at this many times --trial-ms; the clock is read every CHECK_EVERY ops. */
+    static final long TRIAL_CAP = 5, CHECK_EVERY = 1024;
 
     // ---- the shared state of each kind of cell ----
 
@@ -58,7 +63,8 @@ public final class Locks {
     abstract static class HandOff {
         long count;
         abstract boolean op(long total);
-        long expected(long total, int threads) { return total; }
+        /** The count after `done` acquisitions and `refusals` ops that found the total reached. */
+        long expected(long done, long refusals) { return done; }
         long count() { return count; }
     }
 
@@ -94,7 +100,7 @@ public final class Locks {
         final AtomicLong value = new AtomicLong();
         boolean op(long total) { return value.getAndIncrement() < total; }
         long count() { return value.get(); }
-        long expected(long total, int threads) { return total + threads; }
+        long expected(long done, long refusals) { return done + refusals; }
     }
 
     /** Striped cells: a thread adds its share; sum() is read after the trial. */
@@ -160,8 +166,9 @@ public final class Locks {
 
     /** What one worker did. */
     static final class Tally {
-        long ops, reads, writes, blockedNs, remoteCalls, start, end, checksum;
-        boolean torn;
+        long ops, reads, writes, blockedNs, remoteCalls, start, end, checksum, refusals;
+        /** Stopped at the trial's cap (TRIAL_CAP) before its work was done. */
+        boolean torn, cut;
         final List<Long> keysAsked = new ArrayList<>();
     }
 
@@ -264,15 +271,22 @@ public final class Locks {
         long goal = adder ? share * cell.threads : total;
         Tally[] tallies = team(cell.threads, (worker, tally) -> {
             HandOff shared = (HandOff) published;
-            long mine = 0;
-            if (adder) { for (long i = 0; i < share; i++) { shared.op(goal); mine++; } }
-            else { while (shared.op(goal)) mine++; }
+            long mine = 0, cap = capOf(tally);
+            if (adder) {
+                while (mine < share && !(tally.cut = overCap(mine, cap))) { shared.op(goal); mine++; }
+            } else {
+                while (!(tally.cut = overCap(mine, cap))) {
+                    if (!shared.op(goal)) { tally.refusals = 1; break; }
+                    mine++;
+                }
+            }
             tally.ops = mine;
         });
-        long ops = 0;
-        for (Tally t : tallies) ops += t.ops;
-        verify(cell, "acquisitions", goal, ops);
-        verify(cell, "the guarded count", lock.expected(goal, cell.threads), lock.count());
+        long ops = 0, refusals = 0;
+        boolean cut = false;
+        for (Tally t : tallies) { ops += t.ops; refusals += t.refusals; cut |= t.cut; }
+        if (!cut) verify(cell, "acquisitions", goal, ops);
+        verify(cell, "the guarded count", lock.expected(ops, refusals), lock.count());
         return tallies;
     }
 
@@ -282,8 +296,9 @@ public final class Locks {
         long writePpm = Math.round((1.0 - cell.readShare) * 1_000_000);
         Tally[] tallies = team(cell.threads, (worker, tally) -> {
             Guarded shared = (Guarded) published;
-            long credit = 0, sum = 0;
+            long credit = 0, sum = 0, cap = capOf(tally);
             for (long i = 0; i < opsPerThread; i++) {
+                if (tally.cut = overCap(i, cap)) break;
                 credit += writePpm;
                 if (credit >= 1_000_000) { credit -= 1_000_000; shared.opWrite(); tally.writes++; continue; }
                 long version = shared.opRead();
@@ -295,14 +310,25 @@ public final class Locks {
             tally.checksum = sum;
         });
         long writes = 0, ops = 0, sum = 0;
+        boolean cut = false;
         for (Tally t : tallies) {
             if (t.torn) throw new IllegalStateException(cell.label() + ": a torn read escaped");
-            writes += t.writes; ops += t.ops; sum += t.checksum;
+            writes += t.writes; ops += t.ops; sum += t.checksum; cut |= t.cut;
         }
         sink = sum;
-        verify(cell, "operations", opsPerThread * cell.threads, ops);
+        if (!cut) verify(cell, "operations", opsPerThread * cell.threads, ops);
         verify(cell, "version after the writes", writes, state.version);
         return tallies;
+    }
+
+    /** When a trial whose thread started at `tally.start` stops: TRIAL_CAP x --trial-ms. */
+    static long capOf(Tally tally) {
+        return tally.start + TRIAL_CAP * trialNs;
+    }
+
+    /** Past the cap, reading the clock only every CHECK_EVERY ops (a read costs ~20 ns). */
+    static boolean overCap(long done, long cap) {
+        return done % CHECK_EVERY == 0 && done > 0 && System.nanoTime() - cap > 0;
     }
 
     static void verify(Cell cell, String what, long expected, long actual) {
@@ -413,10 +439,19 @@ public final class Locks {
             if (took < trialNs / 4) work = Math.min(work * 2, 1L << 40);
         }
         while (true) {
-            long took = elapsed(trial(cell, work, 0));
-            if (took >= trialNs / 4 || work >= (1L << 40)) return Math.max(1, (long) Math.ceil(work * (double) trialNs / took));
+            Tally[] tallies = trial(cell, work, 0);
+            long took = elapsed(tallies), done = done(cell, tallies);
+            if (took >= trialNs / 4 || work >= (1L << 40)) return Math.max(1, (long) Math.ceil(done * (double) trialNs / took));
             work = Math.min(work * Math.max(2, (long) Math.ceil(trialNs * 0.3125 / took)), 1L << 40);
         }
+    }
+
+    /** The work a trial did, in the units `trial` is asked for: acquisitions in all, or
+     *  operations per thread (less than asked when the trial was cut at its cap). */
+    static long done(Cell cell, Tally[] tallies) {
+        long ops = 0;
+        for (Tally t : tallies) ops += t.ops;
+        return readsOnly(cell) ? ops / cell.threads : ops;
     }
 
     static String row(Cell cell, int trial, Tally[] tallies) {

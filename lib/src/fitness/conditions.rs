@@ -6,6 +6,8 @@
 //! background share subtracts this process's CPU time (getrusage) from the busy time of the
 //! whole machine (`/proc/stat`). Linux only; elsewhere every value is `None` ("unknown").
 
+use std::time::Instant;
+
 use serde::{Deserialize, Serialize};
 
 use super::clocks::{clock_change, Clocks};
@@ -64,11 +66,13 @@ pub struct Snapshot {
     /// CPU time this process has used so far, in clock ticks (fractional).
     pub own_cpu_ticks: Option<f64>,
     pub clocks: Clocks,
+    pub at: Instant,
 }
 
 impl Snapshot {
     pub fn take() -> Self {
         Self {
+            at: Instant::now(),
             load_average: load_average(),
             cpu_times: CpuTimes::read(),
             own_cpu_ticks: own_cpu_ticks(),
@@ -91,6 +95,12 @@ pub struct Conditions {
     pub clocks_before: Clocks,
     #[serde(default)]
     pub clocks_after: Clocks,
+    /// Seconds it ran (a real runtime run beside it excluded); unknown for older runs.
+    #[serde(default)]
+    pub elapsed_s: Option<f64>,
+    /// The real runtime run beside it (e.g. "Go") and the seconds that took.
+    #[serde(default)]
+    pub beside_elapsed: Option<(String, f64)>,
 }
 
 impl Conditions {
@@ -115,6 +125,8 @@ impl Conditions {
             background_share,
             clocks_before: before.clocks.clone(),
             clocks_after: after.clocks.clone(),
+            elapsed_s: Some(after.at.saturating_duration_since(before.at).as_secs_f64()),
+            beside_elapsed: None,
         }
     }
 
@@ -174,6 +186,7 @@ mod tests {
             cpu_times: Some(cpu_times),
             own_cpu_ticks: Some(own_cpu_ticks),
             clocks: Clocks::default(),
+            at: Instant::now(),
         }
     }
 
@@ -194,6 +207,15 @@ mod tests {
         assert_eq!(conditions.steal_share, Some(0.05));
         assert_eq!(conditions.background_share, Some(0.25));
         assert!(conditions.under_load());
+    }
+
+    #[test]
+    fn elapsed_time_runs_between_the_snapshots() {
+        let times = CpuTimes { busy_ticks: 1000, idle_ticks: 1000, steal_ticks: 0 };
+        let before = snapshot(times, 0.0);
+        let after = Snapshot { at: before.at + std::time::Duration::from_millis(2500), ..snapshot(times, 0.0) };
+        assert_eq!(Conditions::between(&before, &after).elapsed_s, Some(2.5));
+        assert_eq!(Conditions::between(&after, &before).elapsed_s, Some(0.0), "never negative");
     }
 
     #[test]

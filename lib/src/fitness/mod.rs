@@ -87,6 +87,8 @@ mod tests {
             background_share: Some(background_share),
             clocks_before: clocks::Clocks::default(),
             clocks_after: clocks::Clocks::default(),
+            elapsed_s: None,
+            beside_elapsed: None,
         }
     }
 

@@ -51,5 +51,5 @@ crate::experiment::measure!(
     about: "GC ratio x threads with a small stop-the-world collector (article B).",
     summary: CellSummary,
     beside_row: GoRow,
-    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "go", file: GO_CSV }),
+    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "go", runtime: "Go", file: GO_CSV }),
 );

@@ -78,7 +78,7 @@ crate::experiment::measure!(
     about: "Locks: uncontended cost, sleeping hand-offs, barging vs FIFO, optimistic reads, a lock across a wait (C).",
     summary: CellSummary,
     beside_row: JavaRow,
-    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "java", file: JAVA_CSV }),
+    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "java", runtime: "JVM", file: JAVA_CSV }),
 );
 
 /// The five ways of using a lock that article C makes claims about.

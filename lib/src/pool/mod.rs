@@ -192,6 +192,7 @@ fn measure(config: &Config, setup: &Setup, case: &Case, trial: usize) -> Result<
     let result = serve(case, Feed::Open { requests: &requests, window: load.window }, params)?;
     let check = Check { case, trial };
     check.equal(requests.len() as u64, result.arrived, "requests released")?;
+    check.equal(0, result.unserved, "unserved in the open loop (it serves every arrival)")?;
     check.accounted(&result)?;
     let closed = ClosedLoop {
         clients: config.capacity_clients_for(setup.cpus),
@@ -225,11 +226,13 @@ impl Check<'_> {
         })
     }
 
-    /// Every arrival completed or was dropped, and every one is in the histograms.
+    /// Every arrival completed, was dropped or (capacity probe) left unserved at its end, and
+    /// every one completed or dropped is in the histograms.
     fn accounted(&self, result: &CaseResult) -> Result<(), RunError> {
         let latencies = &result.latencies;
-        self.equal(result.arrived, result.completed + result.dropped, "completed + dropped")?;
-        self.equal(result.arrived, latencies.all_us.len(), "latencies recorded")?;
+        let left = result.completed + result.dropped + result.unserved;
+        self.equal(result.arrived, left, "completed + dropped + unserved")?;
+        self.equal(result.completed + result.dropped, latencies.all_us.len(), "latencies recorded")?;
         self.equal(latencies.all_us.len(), latencies.hits_us.len() + latencies.misses_us.len(), "hits + misses")
     }
 }

@@ -37,6 +37,8 @@ pub struct CaseResult {
     pub completed_in_window: u64,
     /// Requests that waited in a queue past the timeout (recorded at the timeout).
     pub dropped: u64,
+    /// Capacity probe only: requests still waiting when it ended (not in the latencies).
+    pub unserved: u64,
     /// Latency of every arrival from its scheduled arrival, in microseconds.
     pub latencies: Latencies,
     pub metered: Metered,
@@ -118,6 +120,7 @@ impl Service {
             completed: self.tally.completed(),
             completed_in_window: self.tally.completed_in_window(),
             dropped: self.tally.dropped(),
+            unserved: self.tally.unserved(),
             latencies: self.tally.latencies_snapshot(),
             metered,
             peak_queue,

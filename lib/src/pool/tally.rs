@@ -68,6 +68,8 @@ pub struct Tally {
     completed_in_window: AtomicU64,
     counted: OnceLock<(Instant, Instant)>,
     dropped: AtomicU64,
+    /// Closed loop only: requests still waiting when the probe stopped counting.
+    unserved: AtomicU64,
     latencies: Mutex<Latencies>,
     lock_waits: WaitSum,
     db_waits: WaitSum,
@@ -83,6 +85,7 @@ impl Tally {
             completed_in_window: AtomicU64::new(0),
             counted: OnceLock::new(),
             dropped: AtomicU64::new(0),
+            unserved: AtomicU64::new(0),
             latencies: Mutex::new(Latencies::new()),
             lock_waits: WaitSum::default(),
             db_waits: WaitSum::default(),
@@ -110,26 +113,38 @@ impl Tally {
         self.latencies.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Drops `job` when it waited in a queue past the timeout: its caller has given up, so
-    /// serving it would only delay the others. It counts at the timeout (censored: its real
-    /// latency is at least that). Returns true when dropped.
+    /// Drops `job` when it waited in a queue past its deadline ([`Tally::deadline`]): its
+    /// caller has given up, so serving it would only delay the others. Returns true when
+    /// dropped.
     pub fn drop_if_expired(&self, job: &Job) -> bool {
-        let expired = job.arrived.elapsed() > self.queue_timeout;
+        let expired = Instant::now() > self.deadline(job);
         if expired {
             self.give_up(job);
         }
         expired
     }
 
-    /// When the caller gives up on `job`: its queue timeout after its arrival.
+    /// When the caller gives up on `job`: its queue timeout after its arrival. In the
+    /// capacity probe (a gated tally) also when the probe stops counting: a request still
+    /// waiting then cannot add to the count, and serving it would only lengthen the run.
     pub fn deadline(&self, job: &Job) -> Instant {
-        job.arrived + self.queue_timeout
+        let timeout = job.arrived + self.queue_timeout;
+        match (&self.gate, self.counted.get()) {
+            (Some(_), Some(&(_, until))) => timeout.min(until),
+            _ => timeout,
+        }
     }
 
-    /// Drops `job` at the timeout (it waited past [`Tally::deadline`] in some queue).
+    /// `job` leaves unserved at its deadline (it waited past it in some queue): dropped and
+    /// counted at the timeout (censored: its real latency is at least that), or, when the
+    /// capacity probe ended first, counted as unserved, outside the latencies.
     pub fn give_up(&self, job: &Job) {
-        self.latencies().record(job.request.hit, self.queue_timeout);
-        self.dropped.fetch_add(1, Ordering::Relaxed);
+        if Instant::now() < job.arrived + self.queue_timeout {
+            self.unserved.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.latencies().record(job.request.hit, self.queue_timeout);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
         self.free_caller();
     }
 
@@ -180,7 +195,50 @@ impl Tally {
         self.dropped.load(Ordering::Relaxed)
     }
 
+    pub fn unserved(&self) -> u64 {
+        self.unserved.load(Ordering::Relaxed)
+    }
+
     pub fn latencies_snapshot(&self) -> Latencies {
         self.latencies().clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::arrivals::Request;
+
+    fn job(arrived: Instant) -> Job {
+        Job { request: Request { arrival_ns: 0, wait_ns: 0, hit: false, seed: 1 }, arrived }
+    }
+
+    #[test]
+    fn the_capacity_probe_lets_waiting_requests_go_unserved_when_it_ends() {
+        let timeout = Duration::from_secs(10);
+        let start = Instant::now();
+        let probe = Tally::gated(timeout, Gate::new(4));
+        probe.count_between((start, start + Duration::from_millis(5)));
+        let waiting = job(start);
+        assert_eq!(probe.deadline(&waiting), start + Duration::from_millis(5), "the probe ends before the timeout");
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(probe.drop_if_expired(&waiting));
+        assert_eq!((probe.unserved(), probe.dropped(), probe.completed()), (1, 0, 0));
+        assert_eq!(probe.latencies_snapshot().all_us.len(), 0, "an unserved request has no latency");
+    }
+
+    #[test]
+    fn the_open_loop_drops_only_at_the_timeout_and_counts_it_there() {
+        let timeout = Duration::from_millis(5);
+        let start = Instant::now();
+        let open = Tally::new(timeout);
+        open.count_between((start, start + Duration::from_millis(1)));
+        let waiting = job(start);
+        assert_eq!(open.deadline(&waiting), start + timeout, "the window's end is no deadline here");
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(open.drop_if_expired(&waiting));
+        assert_eq!((open.unserved(), open.dropped()), (0, 1));
+        let latencies = open.latencies_snapshot().all_us;
+        assert!(latencies.equivalent(latencies.max(), 5000), "counted at the timeout: {}", latencies.max());
     }
 }

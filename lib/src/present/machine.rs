@@ -172,6 +172,13 @@ fn pairs_table(label: &str, pairs: &[PairSummary], samples_planned: Option<u64>)
 fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
     let load = |load: Option<[f64; 3]>| load.map_or("unknown".into(), |[one, _, _]| format!("{one:.2}"));
     let share = |share: Option<f64>| share.map_or("unknown".into(), format::percent);
+    let took = |c: &Conditions| {
+        let own = c.elapsed_s.map_or("unknown".into(), format::seconds);
+        match &c.beside_elapsed {
+            Some((runtime, seconds)) => format!("{own} + {runtime} {}", format::seconds(*seconds)),
+            None => own,
+        }
+    };
     let rows = conditions
         .iter()
         .map(|(name, c)| {
@@ -182,6 +189,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
             };
             vec![
                 Cell::from(name.clone()),
+                Cell::from(took(c)),
                 Cell::from(load(c.load_average_before)),
                 Cell::from(load(c.load_average_after)),
                 Cell::from(share(c.steal_share)),
@@ -195,6 +203,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
         caption: format!("While each experiment ran: {label}"),
         columns: vec![
             Column::text("experiment"),
+            Column::number("ran for"),
             Column::number("load average before"),
             Column::number("after"),
             Column::number("steal time"),
@@ -283,6 +292,18 @@ mod tests {
         );
         let unplanned = pairs_table("vm", &pairs, None);
         assert!(unplanned.rows[0][3].text.starts_with("9 trials, interval covers 96%"), "{:?}", unplanned.rows[0]);
+    }
+
+    #[test]
+    fn the_conditions_say_how_long_each_experiment_and_its_runtime_ran() {
+        let (_, measured) = watched(|| ());
+        let with_go =
+            Conditions { elapsed_s: Some(6.04), beside_elapsed: Some(("Go".into(), 6.46)), ..measured.clone() };
+        let unrecorded = Conditions { elapsed_s: None, beside_elapsed: None, ..measured };
+        let table = conditions_table("vm", &[("gc".into(), with_go), ("stride".into(), unrecorded)]);
+        assert_eq!(table.columns[1].label, "ran for");
+        assert_eq!(table.rows[0][1].text, "6.0 s + Go 6.5 s");
+        assert_eq!(table.rows[1][1].text, "unknown", "a run written before the time was recorded");
     }
 
     #[test]

@@ -103,6 +103,10 @@ pub struct ExperimentRecord {
     /// CPU frequency, governor and boost when the experiment started and finished.
     pub clocks_before: Clocks,
     pub clocks_after: Clocks,
+    /// Seconds it ran, its real runtime beside it excluded (that one's are in its status
+    /// under the config); absent in runs written before it was recorded.
+    #[serde(default)]
+    pub elapsed_s: Option<f64>,
     /// The machine's state when the experiment started (not saved: only the shares are).
     #[serde(skip)]
     started: Option<Snapshot>,
@@ -128,6 +132,7 @@ impl ExperimentRecord {
             background_share: None,
             clocks_before: started.clocks.clone(),
             clocks_after: Clocks::default(),
+            elapsed_s: None,
             started: Some(started),
         })
     }
@@ -151,6 +156,7 @@ impl ExperimentRecord {
             background_share: None,
             clocks_before: Clocks::default(),
             clocks_after: Clocks::default(),
+            elapsed_s: None,
             started: None,
         }
     }
@@ -165,6 +171,7 @@ impl ExperimentRecord {
             let conditions = Conditions::between(&started, &finished);
             self.steal_share = conditions.steal_share;
             self.background_share = conditions.background_share;
+            self.elapsed_s = conditions.elapsed_s;
         }
         self.load_average_after = finished.load_average;
         self.clocks_after = finished.clocks;
@@ -175,6 +182,7 @@ impl ExperimentRecord {
         self.state = State::Failed;
         self.failure = Some(reason);
         self.finished_utc = utc_timestamp(SystemTime::now());
+        self.elapsed_s = self.started.as_ref().map(|started| started.at.elapsed().as_secs_f64());
     }
 
     /// What the machine did while this experiment ran, as saved.
@@ -186,6 +194,47 @@ impl ExperimentRecord {
             background_share: self.background_share,
             clocks_before: self.clocks_before.clone(),
             clocks_after: self.clocks_after.clone(),
+            elapsed_s: self.elapsed_s,
+            beside_elapsed: self.beside_elapsed(),
         }
+    }
+
+    /// The real runtime run beside this experiment and its seconds, when it was tried.
+    fn beside_elapsed(&self) -> Option<(String, f64)> {
+        let beside = crate::registry::Experiment::from_name(&self.name)?.beside()?;
+        let seconds = self.config.get(beside.key)?.get(BESIDE_ELAPSED_KEY)?.as_f64()?;
+        Some((beside.runtime.to_string(), seconds))
+    }
+}
+
+/// Where a real runtime's status (under the experiment's config) records the seconds it ran.
+pub const BESIDE_ELAPSED_KEY: &str = "elapsed_s";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_keeps_how_long_it_and_its_runtime_beside_it_ran() {
+        let mut record = ExperimentRecord::start(crate::gc::EXPERIMENT, &serde_json::json!({})).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        record.finish(3, false);
+        let elapsed = record.elapsed_s.expect("a finished record knows how long it ran");
+        assert!((0.02..60.0).contains(&elapsed), "{elapsed}");
+        assert_eq!(record.conditions().beside_elapsed, None, "Go did not run");
+
+        record.config = serde_json::json!({"go": {"status": "ran", BESIDE_ELAPSED_KEY: 6.5}});
+        assert_eq!(record.conditions().beside_elapsed, Some(("Go".to_string(), 6.5)));
+        // An experiment with no runtime beside it shows none, whatever its config holds.
+        record.name = crate::stride::EXPERIMENT.into();
+        assert_eq!(record.conditions().beside_elapsed, None);
+    }
+
+    #[test]
+    fn runs_written_before_elapsed_time_was_recorded_still_read() {
+        let mut saved = serde_json::to_value(ExperimentRecord::unlisted("stride", 2)).unwrap();
+        saved.as_object_mut().unwrap().remove("elapsed_s");
+        let record: ExperimentRecord = serde_json::from_value(saved).unwrap();
+        assert_eq!(record.elapsed_s, None);
     }
 }

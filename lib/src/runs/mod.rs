@@ -22,7 +22,9 @@ pub use check::MAX_CSV_BYTES;
 pub use error::RunsError;
 use files::RunFiles;
 pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
-pub use manifest::{ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION};
+pub use manifest::{
+    ExperimentRecord, Manifest, Profile, State, BESIDE_ELAPSED_KEY, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION,
+};
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
 use rows::{boxed, Loaded};

@@ -18,13 +18,14 @@ mod stride;
 
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::Result;
 use contention::experiment::Measure;
 use contention::harness::Progress;
 use contention::present::Present;
 use contention::runs::pack::PACK_EXTENSION;
-use contention::runs::Profile;
+use contention::runs::{Profile, BESIDE_ELAPSED_KEY};
 use contention::Experiment;
 
 use crate::cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
@@ -82,8 +83,18 @@ impl<O: ExperimentOptions> Planned for Plan<O> {
 
     fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()> {
         run.save::<O::Kind>(&self.config, &mut *progress)?;
+        let started = Instant::now();
         match (<O::Kind as Measure>::BESIDE, O::beside(&self.config, &self.args, run.dir(), progress)) {
-            (Some(beside), Some(status)) => run.update(|record| record.config[beside.key] = status),
+            (Some(beside), Some(mut status)) => {
+                // A skipped runtime took no time worth showing.
+                if let Some(fields) = status
+                    .as_object_mut()
+                    .filter(|fields| fields.get("status").and_then(|s| s.as_str()) != Some("skipped"))
+                {
+                    fields.insert(BESIDE_ELAPSED_KEY.into(), started.elapsed().as_secs_f64().into());
+                }
+                run.update(|record| record.config[beside.key] = status)
+            }
             _ => Ok(()),
         }
     }
@@ -131,7 +142,6 @@ experiment_options! {
 /// What the command was asked to do.
 #[derive(Debug)]
 pub enum Options {
-    /// Measure into a new run folder under `out`, printing each experiment's findings.
     /// Measure into a new run folder under `out`, printing each experiment's findings, then
     /// send its pack to a live room when `send` says where.
     Run {
