@@ -242,11 +242,28 @@ fn a_copied_binary_renders_the_article_numbers_from_an_empty_folder() {
     std::fs::copy(env!("CARGO_BIN_EXE_contention"), &binary).unwrap();
     let work = empty.join("work");
     std::fs::create_dir_all(&work).unwrap();
-    let output = Command::new(&binary)
-        .current_dir(&work)
-        .args(["report", "--from", fixture().to_str().unwrap(), "--format", "markdown", "--out", "report.md"])
-        .output()
-        .unwrap();
+    let mut render = Command::new(&binary);
+    render.current_dir(&work).args([
+        "report",
+        "--from",
+        fixture().to_str().unwrap(),
+        "--format",
+        "markdown",
+        "--out",
+        "report.md",
+    ]);
+    // A test forking a child at the moment of the copy lends that child our write handle
+    // until it execs; the kernel refuses to run a file open for writing (ETXTBSY) meanwhile.
+    let mut tries = 0;
+    let output = loop {
+        match render.output() {
+            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            result => break result.unwrap(),
+        }
+    };
     assert!(output.status.success(), "{}", stderr(&output));
     let text = std::fs::read_to_string(work.join("report.md")).unwrap();
     // The article's numbers, from the reference tables compiled into the binary.

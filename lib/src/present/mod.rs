@@ -13,6 +13,7 @@ pub mod locks;
 pub mod machine;
 mod measured;
 pub mod pool;
+pub mod prose;
 pub mod refill;
 pub mod rich;
 pub mod room;
@@ -24,7 +25,7 @@ pub mod text;
 
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
 pub use measured::{one_way_of, Measured};
-pub use sections::{paragraphs, section, sections};
+pub use sections::{section, sections};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -65,7 +66,7 @@ pub struct Section {
     /// The experiment's name (e.g. `contention::stride::EXPERIMENT`), also its anchor.
     pub experiment: &'static str,
     pub title: &'static str,
-    /// The article's story in markdown paragraphs ([`Present::PROSE`]); empty for sections
+    /// The article's story in markdown blocks ([`prose::blocks`] of [`Present::PROSE`]); empty for sections
     /// that are not an experiment's (the room).
     #[serde(skip)]
     pub prose: Vec<String>,

@@ -54,17 +54,12 @@ pub fn section(section: &Section) -> Rich {
     parts.into_iter().reduce(Rich::then).unwrap_or_else(|| Rich { html: String::new(), plain: String::new() })
 }
 
-/// The article's story as the section tells it (the same words as the page and the markdown).
-pub fn prose(section: &Section) -> Rich {
-    let html = section.prose.iter().map(|paragraph| format!("<p>{}</p>", escape(&text::plain(paragraph)))).collect();
+/// The article's story in the same words as the page and the markdown: the blocks of
+/// [`super::prose::of`] an experiment, or a section's `prose`.
+pub fn prose(blocks: &[String]) -> Rich {
     Rich {
-        html,
-        plain: section
-            .prose
-            .iter()
-            .map(|paragraph| text::wrap(&text::plain(paragraph), 100))
-            .collect::<Vec<_>>()
-            .join("\n\n"),
+        html: blocks.iter().map(|block| super::prose::html(block)).collect(),
+        plain: blocks.iter().map(|block| text::prose_block(block)).collect::<Vec<_>>().join("\n\n"),
     }
 }
 

@@ -41,27 +41,7 @@ impl Visitor for SectionOf<'_> {
 
     fn visit<K: Present>(self) -> Result<Option<Section>, PresentError> {
         let Some(mut section) = K::section(self.runs)? else { return Ok(None) };
-        section.prose = paragraphs(K::PROSE);
+        section.prose = super::prose::blocks(K::PROSE);
         Ok(Some(section))
-    }
-}
-
-/// Markdown paragraphs: blocks separated by blank lines, each joined into one line.
-pub fn paragraphs(markdown: &str) -> Vec<String> {
-    markdown
-        .split("\n\n")
-        .map(|block| block.lines().map(str::trim).collect::<Vec<_>>().join(" "))
-        .filter(|paragraph| !paragraph.is_empty())
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paragraphs_split_on_blank_lines_and_join_lines() {
-        assert_eq!(paragraphs("One\nline.\n\nTwo.\n"), ["One line.", "Two."]);
-        assert!(paragraphs("").is_empty());
     }
 }

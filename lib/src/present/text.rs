@@ -8,7 +8,7 @@ use super::{Column, Figure, Finding, Section, Table};
 /// figures, tables and notes.
 pub fn section(section: &Section) -> String {
     let mut blocks = vec![format!("{}\n{}", section.title, "=".repeat(section.title.chars().count()))];
-    blocks.extend(section.prose.iter().map(|paragraph| wrap(&plain(paragraph), 100)));
+    blocks.extend(section.prose.iter().map(|block| prose_block(block)));
     if !section.status.is_empty() {
         blocks.push(notes(&section.status, false));
     }
@@ -25,6 +25,20 @@ pub fn section(section: &Section) -> String {
         blocks.push(notes(&section.notes, section.comparing()));
     }
     blocks.join("\n\n")
+}
+
+/// A block of the article's prose ([`super::prose::blocks`]) as plain text: a paragraph
+/// wrapped, a list or a table line by line, with their marks dropped; a code block's lines
+/// indented, its fences dropped.
+pub fn prose_block(block: &str) -> String {
+    if super::prose::is_paragraph(block) {
+        return wrap(&plain(block), 100);
+    }
+    if block.trim_start().starts_with("```") {
+        let code = block.lines().filter(|line| !line.trim_start().starts_with("```"));
+        return code.map(|line| format!("    {line}")).collect::<Vec<_>>().join("\n");
+    }
+    block.lines().map(plain).collect::<Vec<_>>().join("\n")
 }
 
 /// A paragraph of the lib's markdown prose as plain text: emphasis and code marks dropped.

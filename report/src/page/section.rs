@@ -2,14 +2,14 @@
 //! what the template cannot compute (group headers, whether machines are compared) worked
 //! out here, so `section.html` holds nothing but `if` and `for`.
 
-use contention::present::{Cell, Figure, Finding, Section, Table};
+use contention::present::{prose, Cell, Figure, Finding, Section, Table};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
 pub struct SectionView {
     pub experiment: &'static str,
     pub title: &'static str,
-    /// The article's story as HTML paragraphs: escaped, then emphasis and code marked.
+    /// The article's story as HTML, a string per markdown block (paragraph, list, code).
     pub prose: Vec<String>,
     pub measured: bool,
     pub comparing: bool,
@@ -52,7 +52,7 @@ impl SectionView {
         Self {
             experiment: section.experiment,
             title: section.title,
-            prose: section.prose.iter().map(|paragraph| inline_markdown(paragraph)).collect(),
+            prose: section.prose.iter().map(|block| prose::html(block)).collect(),
             measured: section.measured(),
             comparing: section.comparing(),
             summary: section.summary(),
@@ -65,41 +65,6 @@ impl SectionView {
             status: section.status.clone(),
         }
     }
-}
-
-/// One paragraph of the lib's prose as HTML: every character escaped, then `**strong**`,
-/// `*emphasis*` and `` `code` `` marked (the only markdown the prose uses).
-pub fn inline_markdown(paragraph: &str) -> String {
-    let escaped = paragraph.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
-    let mut html = String::with_capacity(escaped.len());
-    let mut open: Vec<&str> = Vec::new();
-    let mut rest = escaped.as_str();
-    while let Some(at) = rest.find(['*', '`']) {
-        html.push_str(&rest[..at]);
-        rest = &rest[at..];
-        let (marker, tag) = if rest.starts_with("**") {
-            ("**", "strong")
-        } else if rest.starts_with('*') {
-            ("*", "em")
-        } else {
-            ("`", "code")
-        };
-        if open.last() == Some(&tag) {
-            open.pop();
-            html.push_str(&format!("</{tag}>"));
-        } else if tag == "code" || !open.contains(&"code") {
-            open.push(tag);
-            html.push_str(&format!("<{tag}>"));
-        } else {
-            html.push_str(marker);
-        }
-        rest = &rest[marker.len()..];
-    }
-    html.push_str(rest);
-    while let Some(tag) = open.pop() {
-        html.push_str(&format!("</{tag}>"));
-    }
-    html
 }
 
 pub fn table_view(table: &Table) -> TableView {
@@ -132,15 +97,6 @@ pub fn table_view(table: &Table) -> TableView {
 mod tests {
     use super::*;
     use contention::present::Column;
-
-    #[test]
-    fn prose_is_escaped_then_marked() {
-        assert_eq!(
-            inline_markdown("a **b** *c* `Mutex<i64>` <x>"),
-            "a <strong>b</strong> <em>c</em> <code>Mutex&lt;i64&gt;</code> &lt;x&gt;"
-        );
-        assert_eq!(inline_markdown("*open"), "<em>open</em>");
-    }
 
     #[test]
     fn neighbouring_columns_of_one_group_share_a_header() {
