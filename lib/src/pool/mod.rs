@@ -17,7 +17,8 @@
 //! completed or been dropped; the run's wall time, CPU time and context switches
 //! (`getrusage`, whole process) cover exactly that span, and each serving thread's
 //! run-queue delay (schedstat) its own life. The capacity probe then serves the same mix
-//! from a closed loop of callers for `capacity_window` and counts completions.
+//! from a closed loop of callers for `capacity_window` and counts completions; requests still
+//! waiting in a queue when it ends leave unserved (they could no longer count).
 
 mod arrivals;
 mod closed;
