@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use contention::runs::{load_all, shown, visible, visible_lines, FoundRuns, Run};
 
-use crate::options::{MeasureOptions, Options, PackOut, ReportOptions, SendTo, Source};
+use crate::options::{Options, PackOut, ReportOptions, SendTo, Source};
 use crate::output::{resolve_out, Format};
-use crate::store;
+use crate::store::{self, MeasureOptions};
 use crate::usage::usage;
 use crate::write::write_atomic;
 use crate::{json, markdown, page, terminal};

@@ -1,12 +1,12 @@
 //! `contention`: runs the lab's experiments into data/runs and renders the report.
 //!
-//! The crate reads top to bottom: [`cli`] (clap types) -> [`options`] (plain settings, the
-//! only reader of clap values) -> [`commands`] -> [`store`] (measuring and saving) and the
+//! The crate reads top to bottom: [`options`] (the clap types of `options::cli`, turned into
+//! plain settings: the only reader of clap values) -> [`commands`] -> [`store`] (measuring
+//! and saving, over the plans the options built) and the
 //! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
 //! lib's presentation model (`contention::present::sections`). [`room`] serves the live
 //! room of a workshop over the same pieces; [`send`] posts a run's pack to it.
 
-mod cli;
 mod commands;
 mod flag_values;
 mod gc_go;
@@ -29,11 +29,11 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let matches = match cli::Cli::command().try_get_matches() {
+    let matches = match options::cli::Cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) => return usage::clap_failure(&error),
     };
-    let cli = match cli::Cli::from_arg_matches(&matches) {
+    let cli = match options::cli::Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => return usage::clap_failure(&error),
     };

@@ -11,13 +11,31 @@ use contention::experiment::Measure;
 use contention::fitness::assess::{assess, MachineRun};
 use contention::harness::Progress;
 use contention::limits::saved::MAX_WRITTEN_TEXT_BYTES;
-use contention::runs::{default_label, ExperimentRecord, Manifest, Run, State, MANIFEST};
+use contention::runs::{default_label, ExperimentRecord, Manifest, Profile, Run, State, MANIFEST};
 use contention::{Experiment, Machine};
 
-use crate::options::MeasureOptions;
 use crate::progress::Reporter;
 use crate::usage::usage;
 use crate::write::{write_atomic, write_csv};
+
+/// One selected experiment with its config, ready to measure (built by the options).
+pub trait Planned: std::fmt::Debug + Send + Sync {
+    fn experiment(&self) -> Experiment;
+    /// Measures it into `run`: its rows, then what runs beside it.
+    fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()>;
+}
+
+/// Everything a run needs, decided and validated before anything is measured (by
+/// `MeasureOptions::from_args`, where the command line is read).
+#[derive(Debug)]
+pub struct MeasureOptions {
+    /// The selected experiments, in the order given, each with its config.
+    pub plans: Vec<Box<dyn Planned>>,
+    /// `--label`, checked; `None`: the hostname and a random suffix.
+    pub label: Option<String>,
+    pub profile: Profile,
+    pub command_line: String,
+}
 
 /// Beside the rows of a run that included the machine experiment: the verdict and its facts.
 pub const VERDICT_FILE: &str = "verdict.json";

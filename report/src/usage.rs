@@ -83,15 +83,17 @@ mod tests {
 
     #[test]
     fn refused_values_are_named_with_what_is_allowed() {
-        let error = crate::cli::Cli::try_parse_from(["contention", "run", "stride", "--threads=-1"]).unwrap_err();
+        let error =
+            crate::options::cli::Cli::try_parse_from(["contention", "run", "stride", "--threads=-1"]).unwrap_err();
         let message = value_message(&error).unwrap();
         assert_eq!(
             message,
             "invalid threads = -1: 1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc"
         );
-        let error = crate::cli::Cli::try_parse_from(["contention", "run", "gc", "--seconds", "1e400"]).unwrap_err();
+        let error =
+            crate::options::cli::Cli::try_parse_from(["contention", "run", "gc", "--seconds", "1e400"]).unwrap_err();
         assert_eq!(value_message(&error).unwrap(), "invalid seconds = 1e400: 0.001 to 600 seconds");
-        let error = crate::cli::Cli::try_parse_from(["contention", "run", "gc", "--bogus"]).unwrap_err();
+        let error = crate::options::cli::Cli::try_parse_from(["contention", "run", "gc", "--bogus"]).unwrap_err();
         assert_eq!(value_message(&error), None);
     }
 }

@@ -3,8 +3,8 @@
 use anyhow::Result;
 use contention::c2c::Config;
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The core-to-core latency's flags.

@@ -3,9 +3,9 @@
 use anyhow::Result;
 use contention::counters::Config;
 
+use super::cli::MeasureArgs;
 use super::sharing::one_thread_count;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 
 /// The counter layouts's flags.
 #[derive(Debug, Clone, Default, clap::Args)]

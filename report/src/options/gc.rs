@@ -8,8 +8,8 @@ use contention::harness::Progress;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::ConfigError;
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The GC sweep's flags.

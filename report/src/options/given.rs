@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
 
-use crate::cli::MeasureArgs;
+use super::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// Flags that name or shape a run without setting an experiment's sizes.
@@ -52,7 +52,7 @@ mod tests {
     use clap::CommandFactory;
 
     fn given(line: &[&str]) -> Vec<String> {
-        let matches = crate::cli::Cli::command().try_get_matches_from(line).unwrap();
+        let matches = crate::options::cli::Cli::command().try_get_matches_from(line).unwrap();
         measure_flags(&matches)
     }
 

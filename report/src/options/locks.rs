@@ -6,8 +6,8 @@ use anyhow::Result;
 use contention::harness::Progress;
 use contention::locks::{Case, Config};
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 use crate::flag_values::{self, Number};
 
 /// The locks experiment's own flags (`--threads` and `--trials` are shared).

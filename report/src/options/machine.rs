@@ -3,8 +3,8 @@
 use anyhow::Result;
 use contention::fitness::Config;
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 
 /// The machine check's flags.
 #[derive(Debug, Clone, Default, clap::Args)]

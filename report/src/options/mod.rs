@@ -5,6 +5,7 @@
 //! [`experiment_options!`]'s list below.
 
 mod c2c;
+pub mod cli;
 mod counters;
 mod gc;
 pub mod given;
@@ -28,10 +29,11 @@ use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::{Profile, BESIDE_ELAPSED_KEY};
 use contention::Experiment;
 
-use crate::cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
 use crate::output::Format;
-use crate::store::RunWriter;
-pub use room::{RoomOptions, SendTo};
+use crate::room::RoomOptions;
+use crate::store::{MeasureOptions, Planned, RunWriter};
+use cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
+pub use room::SendTo;
 
 /// One experiment's flags turned into its config, and what runs beside its model.
 /// The type is a clap `Args` group holding the experiment's own flags (flags several
@@ -55,13 +57,6 @@ pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync 
     ) -> Option<serde_json::Value> {
         None
     }
-}
-
-/// One selected experiment with its config, ready to measure.
-pub trait Planned: Debug + Send + Sync {
-    fn experiment(&self) -> Experiment;
-    /// Measures it into `run`: its rows, then what runs beside it.
-    fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()>;
 }
 
 struct Plan<O: ExperimentOptions> {
@@ -233,17 +228,6 @@ impl Options {
             }
         })
     }
-}
-
-/// Everything a run needs, decided and validated before anything is measured.
-#[derive(Debug)]
-pub struct MeasureOptions {
-    /// The selected experiments, in the order given, each with its config.
-    pub plans: Vec<Box<dyn Planned>>,
-    /// `--label`, checked; `None`: the hostname and a random suffix.
-    pub label: Option<String>,
-    pub profile: Profile,
-    pub command_line: String,
 }
 
 impl MeasureOptions {

@@ -6,8 +6,8 @@ use anyhow::Result;
 use contention::limits::{MAX_TRIAL, MIN_TRIAL};
 use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
 
+use super::cli::{MeasureArgs, VariantArg};
 use super::ExperimentOptions;
-use crate::cli::{MeasureArgs, VariantArg};
 use crate::flag_values::Number;
 use crate::usage::usage;
 

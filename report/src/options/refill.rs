@@ -4,8 +4,8 @@
 use anyhow::Result;
 use contention::refill::Config;
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 
 /// The refill experiment's flags.
 #[derive(Debug, Clone, Default, clap::Args)]

@@ -1,14 +1,11 @@
 //! `room serve`'s flags, checked, and `--send`'s destination.
 
-use std::net::IpAddr;
-use std::path::PathBuf;
-
 use anyhow::Result;
 use contention::limits::check_range;
 use contention::runs::pack::MAX_PACK_BYTES;
 
-use crate::cli::{SendArgs, ServeArgs};
-use crate::room::code;
+use super::cli::{SendArgs, ServeArgs};
+use crate::room::{code, RoomOptions};
 use crate::send;
 use crate::usage::usage;
 
@@ -16,19 +13,8 @@ use crate::usage::usage;
 const MIN_UPLOAD_BYTES: u64 = 1 << 10;
 const MAX_UPLOADS_PER_MINUTE: u32 = 100_000;
 
-/// Where and how the room serves.
-#[derive(Debug)]
-pub struct RoomOptions {
-    pub bind: IpAddr,
-    pub port: u16,
-    pub dir: PathBuf,
-    /// `None`: a random code, drawn on start.
-    pub code: Option<String>,
-    pub max_upload: u64,
-    pub max_uploads_per_minute: u32,
-}
-
 impl RoomOptions {
+    /// `room serve`'s flags, checked.
     pub fn from_args(args: ServeArgs) -> Result<Self> {
         if let Some(given) = &args.code {
             code::check(given)?;

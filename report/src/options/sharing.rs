@@ -3,8 +3,8 @@
 use anyhow::Result;
 use contention::sharing::Config;
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The one thread count `--threads` gives, if any; a list is refused when `selected`.

@@ -3,8 +3,8 @@
 use anyhow::Result;
 use contention::stride::Config;
 
+use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::cli::MeasureArgs;
 use crate::usage::usage;
 
 /// The stride sweep's flags.

@@ -43,12 +43,23 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::options::RoomOptions;
 use app::App;
 use state::Room;
 
 /// How long a stop waits for requests in progress (an upload being read) before it leaves.
 const STOP_GRACE: Duration = Duration::from_secs(10);
+
+/// Where and how the room serves (`room serve`'s flags, checked by the options).
+#[derive(Debug)]
+pub struct RoomOptions {
+    pub bind: std::net::IpAddr,
+    pub port: u16,
+    pub dir: std::path::PathBuf,
+    /// `None`: a random code, drawn on start.
+    pub code: Option<String>,
+    pub max_upload: u64,
+    pub max_uploads_per_minute: u32,
+}
 
 /// Serves the room until Ctrl-C (or SIGTERM).
 pub fn serve(options: &RoomOptions) -> Result<()> {

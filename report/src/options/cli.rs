@@ -1,5 +1,6 @@
-//! The command line's clap types, and nothing else: the `options` module turns them into
-//! plain settings, so no other module sees clap.
+//! The command line's clap types, and nothing else: its parent module turns them into plain
+//! settings, so no other module sees clap. Each experiment's own flags are its options
+//! file's clap group ([`super::ExperimentFlags`]).
 
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -213,7 +214,7 @@ pub struct MeasureArgs {
     pub capacity_clients: Option<usize>,
     /// Each experiment's own flags, from its options file.
     #[command(flatten)]
-    pub experiments: crate::options::ExperimentFlags,
+    pub experiments: super::ExperimentFlags,
 }
 
 #[derive(Debug, Args)]
