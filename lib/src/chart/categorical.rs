@@ -1,21 +1,24 @@
 //! The drawing shared by charts whose x axis is a list of named cases (the four-way
-//! control, the counter layouts): each series a row of markers with interval bars, nudged
-//! sideways so machines side by side stay readable; y logarithmic; the legend below.
+//! control, the counter layouts, the lock primitives): each series a row of markers with
+//! interval bars, nudged sideways so machines side by side stay readable; y logarithmic,
+//! ticked at 1, 2 and 5 per decade; the legend below.
 
 use plotters::prelude::*;
 
+use super::gc::log_axis;
 use super::style::{draw_with_intervals, Chart, Legend};
 use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 
 /// How far apart (in category widths) the series' dots sit within one category.
 const NUDGE: f64 = 0.12;
 
-/// Draws `series` over `categories`; a point's `x` is its category's index.
+/// Draws `series` over `categories`; a point's `x` is its category's index; `y_label`
+/// writes a tick's value.
 pub fn categorical_chart(
     chart_name: &'static str,
     title: &str,
     categories: &[&str],
-    y_desc: &str,
+    (y_desc, y_label): (&str, fn(f64) -> String),
     series: &[Series],
 ) -> Result<Chart, ChartError> {
     let error = |e: &dyn std::fmt::Display| ChartError::new(chart_name, e);
@@ -38,16 +41,14 @@ pub fn categorical_chart(
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            // Base 2: plotters labels only powers of the base at or above the range's start,
-            // and base 10 left the lower half of these charts unlabelled.
-            .build_cartesian_2d(-0.5..last + 0.5, y_range.log_scale().base(2.0))
+            .build_cartesian_2d(-0.5..last + 0.5, log_axis(y_range.start, y_range.end))
             .map_err(|e| error(&e))?;
         chart
             .configure_mesh()
             .y_desc(y_desc)
             .x_labels(categories.len())
             .x_label_formatter(&label_of)
-            .y_label_formatter(&|y| axis_number(*y))
+            .y_label_formatter(&|y| y_label(*y))
             .label_style((FONT, LABEL_PX))
             .light_line_style(WHITE.mix(0.0))
             .disable_x_mesh()
@@ -68,7 +69,7 @@ pub fn categorical_chart(
 }
 
 /// "0.25", "1.5", "16", "256": at most two decimals, trailing zeros dropped.
-fn axis_number(value: f64) -> String {
+pub fn axis_number(value: f64) -> String {
     if value >= 10.0 {
         return format!("{value:.0}");
     }

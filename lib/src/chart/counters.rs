@@ -2,7 +2,7 @@
 //! machine, the article's compact and padded figures beside them. Memory is in the table
 //! beside the chart.
 
-use super::categorical::categorical_chart;
+use super::categorical::{axis_number, categorical_chart};
 use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::counters::{Layout, LayoutSummary};
 
@@ -24,5 +24,5 @@ pub fn series_from_summaries(label: impl Into<String>, summaries: &[LayoutSummar
 /// Draws the seven layouts.
 pub fn counters_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError> {
     let categories: Vec<&str> = Layout::ALL.iter().map(|layout| layout.short_label()).collect();
-    categorical_chart(CHART, title, &categories, "ns per increment, per thread (log scale)", series)
+    categorical_chart(CHART, title, &categories, ("ns per increment, per thread (log scale)", axis_number), series)
 }

@@ -1,5 +1,6 @@
 //! The locks experiment's two charts: a figure per primitive (one marker with its interval
-//! per series, categories on x) and a figure against threads (one line per series). Every
+//! per series, categories on x: [`super::categorical`]) and a figure against threads (one
+//! line per series). Every
 //! series has its own colour, dash and marker from the shared style ([`super::style`]), so a
 //! reader who cannot tell the colours apart (or prints in grey) can still tell the series
 //! apart; the legend sits below the plot. y is logarithmic in both: primitives differ by
@@ -7,14 +8,13 @@
 
 use plotters::prelude::*;
 
+use super::categorical::categorical_chart;
 use super::gc::{format_rate, log_axis};
 use super::style::{draw_with_intervals, Chart, Legend};
 use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
 use crate::locks::{CellSummary, Primitive};
 
 const CHART: &str = "locks";
-/// How far apart (in category widths) the series' dots sit within one category.
-const NUDGE: f64 = 0.14;
 
 /// Points of `primitives` from `summaries`: x is the primitive's index in `primitives`,
 /// y what `figure` takes from the cell (its median and interval).
@@ -41,49 +41,7 @@ pub fn by_primitive_chart(
     y_desc: &str,
     series: &[Series],
 ) -> Result<Chart, ChartError> {
-    let error = |e: &dyn std::fmt::Display| ChartError::new(CHART, e);
-    let y = log_range(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
-    let last = categories.len().saturating_sub(1) as f64;
-    let mut legend = Legend::of_markers();
-    let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(-0.5..last + 0.5, log_axis(y.start, y.end))
-            .map_err(|e| error(&e))?;
-        let name = |x: &f64| {
-            let index = x.round();
-            let whole = (x - index).abs() < 1e-6 && index >= 0.0;
-            whole.then(|| categories.get(index as usize)).flatten().map_or(String::new(), |c| (*c).to_string())
-        };
-        chart
-            .configure_mesh()
-            .y_desc(y_desc)
-            .x_labels(categories.len())
-            .x_label_formatter(&name)
-            .y_label_formatter(&|v| format_rate(*v))
-            .label_style((FONT, LABEL_PX))
-            .disable_x_mesh()
-            .draw()
-            .map_err(|e| error(&e))?;
-        let middle = (series.len() as f64 - 1.0) / 2.0;
-        for (index, (one, &style)) in series.iter().zip(&styles).enumerate() {
-            let x = |p: &IntervalPoint| p.x + (index as f64 - middle) * NUDGE;
-            let medians = one.points.iter().map(|p| (x(p), p.median)).collect();
-            let bars = one.points.iter().map(|p| ((x(p), p.low), (x(p), p.high))).collect();
-            draw_with_intervals(&mut chart, medians, bars, style, false).map_err(|e| error(&e))?;
-        }
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+    categorical_chart(CHART, title, categories, (y_desc, format_rate), series)
 }
 
 /// One line per series against threads (x on a log2 axis: thread counts double).

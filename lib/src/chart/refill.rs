@@ -2,7 +2,7 @@
 //! thread ran, one pair of series per machine, and the article's 80-120 ns beside the cases
 //! where the other thread touched past L3 (a miss to memory, as the article's).
 
-use super::categorical::categorical_chart;
+use super::categorical::{axis_number, categorical_chart};
 use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::format;
 use crate::refill::{CaseSummary, Evicts};
@@ -43,5 +43,5 @@ pub fn article_series(names: &[String], cases: &[CaseSummary], (low, high): (f64
 
 pub fn refill_chart(title: &str, names: &[String], series: &[Series]) -> Result<Chart, ChartError> {
     let categories: Vec<&str> = names.iter().map(String::as_str).collect();
-    categorical_chart(CHART, title, &categories, "ns per line (log scale)", series)
+    categorical_chart(CHART, title, &categories, ("ns per line (log scale)", axis_number), series)
 }

@@ -1,7 +1,7 @@
 //! The room: one effect across a workshop's machines, one dot (with its interval) per
 //! machine that measured it.
 
-use super::categorical::categorical_chart;
+use super::categorical::{axis_number, categorical_chart};
 use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::stats::Ratio;
 
@@ -18,5 +18,11 @@ pub fn room_chart(title: &str, y_desc: &str, values: &[(&str, Option<Ratio>)]) -
             value.map(|v| IntervalPoint { x: index as f64, median: v.value, low: v.low, high: v.high })
         })
         .collect();
-    categorical_chart(CHART, title, &categories, y_desc, &[Series { label: "median (interval)".into(), points }])
+    categorical_chart(
+        CHART,
+        title,
+        &categories,
+        (y_desc, axis_number),
+        &[Series { label: "median (interval)".into(), points }],
+    )
 }

@@ -2,7 +2,7 @@
 //! machine, the article's published figures beside them. Time per increment, not per
 //! trial, so runs with different totals (quick, default, the article's) share one axis.
 
-use super::categorical::categorical_chart;
+use super::categorical::{axis_number, categorical_chart};
 use super::{Chart, ChartError, IntervalPoint, Series};
 use crate::sharing::{Case, CaseSummary};
 
@@ -24,5 +24,5 @@ pub fn series_from_summaries(label: impl Into<String>, summaries: &[CaseSummary]
 /// Draws the four cases.
 pub fn sharing_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError> {
     let categories: Vec<&str> = Case::ALL.iter().map(|case| case.name()).collect();
-    categorical_chart(CHART, title, &categories, "ns per increment, per thread (log scale)", series)
+    categorical_chart(CHART, title, &categories, ("ns per increment, per thread (log scale)", axis_number), series)
 }
