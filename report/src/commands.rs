@@ -18,7 +18,6 @@ pub fn execute(options: Options) -> Result<()> {
     match options {
         Options::Run { measure, out, send } => {
             let dir = measure_and_print(&measure, &out)?;
-            say(&format!("run saved in {}", shown(&dir)));
             match send {
                 Some(send) => {
                     let pack = contention::runs::pack::pack_run(&dir)
@@ -77,8 +76,9 @@ fn send_failed(send: &SendTo, run: &Path, why: &str) -> anyhow::Error {
 
 /// Measures into a new run folder, printing each experiment's findings as it finishes, then,
 /// when the machine was measured, the verdict over the whole run, and the articles'
-/// headlines with this machine's counterparts.
+/// headlines with this machine's counterparts, and where the run is saved.
 fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
+    let started = std::time::Instant::now();
     let dir = store::measure_into(out, measure, &mut |dir, experiment| {
         let run = Run::load(dir)?;
         if let Some(text) = terminal::finished(&run, experiment)? {
@@ -94,6 +94,11 @@ fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
     if let Some(headline) = terminal::headline(&run)? {
         say(&format!("\n{headline}\n"));
     }
+    let took = contention::format::seconds(started.elapsed().as_secs_f64());
+    say(&format!(
+        "run saved in {} (measured in {took}; each experiment's time: \"ran for\" in its conditions)",
+        shown(&dir)
+    ));
     Ok(dir)
 }
 
@@ -107,9 +112,7 @@ fn write_report(report: ReportOptions) -> Result<()> {
     let dirs = match report.source {
         Source::Saved(dirs) => dirs,
         Source::Measure(measure, runs) => {
-            let dir = measure_and_print(&measure, &runs)?;
-            say(&format!("run saved in {}", shown(&dir)));
-            vec![dir]
+            vec![measure_and_print(&measure, &runs)?]
         }
     };
     // A run that cannot be read is skipped and named on the page; with none readable the
