@@ -95,10 +95,7 @@ fn measure_and_print(measure: &MeasureOptions, out: &Path) -> Result<PathBuf> {
         say(&format!("\n{headline}\n"));
     }
     let took = contention::format::seconds(started.elapsed().as_secs_f64());
-    say(&format!(
-        "run saved in {} (measured in {took}; each experiment's time: \"ran for\" in its conditions)",
-        shown(&dir)
-    ));
+    say(&format!("run saved in {} (measured in {took})", shown(&dir)));
     Ok(dir)
 }
 
