@@ -11,7 +11,7 @@ use crate::counters::format_count;
 use crate::fitness::assess::{assess, MachineRun};
 use crate::format;
 use crate::gc::compare::CellFigures;
-use crate::gc::summary::MIN_TRIALS_FOR_A_CLAIM as GC_MIN_TRIALS;
+use crate::gc::summary::{MIN_CYCLES_TO_JUDGE, MIN_TRIALS_FOR_A_CLAIM as GC_MIN_TRIALS};
 use crate::gc::{GcRatio, GoRow};
 use crate::pool::{format_ms, PoolSummary, Variant, MIN_TRIALS_FOR_CLAIM as POOL_MIN_TRIALS};
 use crate::runs::Run;
@@ -39,6 +39,9 @@ pub enum Status {
     NeedsCores(u64),
     /// Below the experiment's minimum-evidence rule: nothing is claimed.
     TooFewTrials,
+    /// A collector's cell with too few collections over its trials to stand for its ratio's
+    /// steady state (article B; GOGC=off, which never collects, is exempt): nothing is claimed.
+    TooFewCycles,
     /// The run did not measure it.
     NotMeasured,
 }
@@ -51,19 +54,22 @@ impl Status {
             Status::NotShown => "not shown".into(),
             Status::NeedsCores(cores) => format!("needs {cores} cores (this machine has {cpus})"),
             Status::TooFewTrials => "claims nothing: too few trials".into(),
+            Status::TooFewCycles => {
+                format!("claims nothing: under {MIN_CYCLES_TO_JUDGE} collections in a compared cell's trials")
+            }
             Status::NotMeasured => "not measured in this run".into(),
         }
     }
 
-    /// The status of a measured ratio (`None`: too few trials for a claim) that the article
-    /// reported as `article` (above 1), on `cpus` CPUs where the article's setting had
+    /// The status of a measured ratio (`Err`: why the evidence allows no claim) that the
+    /// article reported as `article` (above 1), on `cpus` CPUs where the article's setting had
     /// `article_cores` (`None`: the experiment scales the article's setting to any CPUs).
-    pub fn judge(measured: Option<Ratio>, article: f64, article_cores: Option<u64>, cpus: u64) -> Self {
+    pub fn judge(measured: Result<Ratio, Status>, article: f64, article_cores: Option<u64>, cpus: u64) -> Self {
         match measured {
-            None => Status::TooFewTrials,
-            Some(ratio) if ratio.clearly_above_one() && ratio.high >= article => Status::Reproduced,
-            Some(ratio) if ratio.clearly_above_one() => Status::Smaller,
-            Some(_) => match article_cores {
+            Err(short) => short,
+            Ok(ratio) if ratio.clearly_above_one() && ratio.high >= article => Status::Reproduced,
+            Ok(ratio) if ratio.clearly_above_one() => Status::Smaller,
+            Ok(_) => match article_cores {
                 Some(cores) if cpus < cores => Status::NeedsCores(cores),
                 _ => Status::NotShown,
             },
@@ -76,8 +82,8 @@ impl Status {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Counterpart {
     pub text: String,
-    /// `None`: too few trials for a claim.
-    pub ratio: Option<Ratio>,
+    /// `Err`: why the evidence allows no claim ([`Status::TooFewTrials`], ...).
+    pub ratio: Result<Ratio, Status>,
 }
 
 /// One article: its row's name and section, its figure in words and as a ratio, the cores
@@ -161,7 +167,7 @@ fn false_sharing(run: &Run) -> Option<Counterpart> {
         }
         None => format!("{threads} threads on {threads} adjacent shards: {}", headline.measured_text),
     };
-    Some(Counterpart { text, ratio })
+    Some(Counterpart { text, ratio: ratio.ok_or(Status::TooFewTrials) })
 }
 
 /// B: the best ratio over ratio 100 at the most threads measured, from real Go where it ran
@@ -178,10 +184,14 @@ fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str) -> Opti
     let at_most = || cells.iter().filter(|cell| cell.threads() == most);
     let base = at_most().find(|cell| cell.ratio() == GcRatio::DEFAULT)?;
     let best = at_most().max_by(|a, b| a.ops_per_sec().median.total_cmp(&b.ops_per_sec().median))?;
-    let enough = [base, best].iter().all(|cell| {
-        cell.ops_per_sec().samples >= GC_MIN_TRIALS && (!cell.too_few_cycles() || cell.ratio() == GcRatio::Off)
-    });
     let ratio = Ratio::between(best.ops_per_sec(), base.ops_per_sec());
+    let claim = if [base, best].iter().any(|cell| cell.ops_per_sec().samples < GC_MIN_TRIALS) {
+        Err(Status::TooFewTrials)
+    } else if [base, best].iter().any(|cell| cell.too_few_cycles() && cell.ratio() != GcRatio::Off) {
+        Err(Status::TooFewCycles)
+    } else {
+        Ok(ratio)
+    };
     let text = if best.ratio() == GcRatio::DEFAULT {
         format!("{who}, {most} {unit}: no ratio ran faster than 100 ({} operations/s)", per_second(base))
     } else {
@@ -193,7 +203,7 @@ fn best_over_default<C: CellFigures>(cells: &[C], who: &str, unit: &str) -> Opti
             per_second(base)
         )
     };
-    Some(Counterpart { text, ratio: enough.then_some(ratio) })
+    Some(Counterpart { text, ratio: claim })
 }
 
 /// C: p99 of the fixed pool at the incident's 40 threads per CPU over the fix's 8 per CPU
@@ -222,7 +232,7 @@ fn pool_sizing(run: &Run) -> Option<Counterpart> {
         with_interval(&ratio)
     );
     let enough = incident.trials.min(fix.trials) >= POOL_MIN_TRIALS;
-    Some(Counterpart { text, ratio: enough.then_some(ratio) })
+    Some(Counterpart { text, ratio: if enough { Ok(ratio) } else { Err(Status::TooFewTrials) } })
 }
 
 /// A cell's median throughput as the article writes it: "78 941".
@@ -302,7 +312,8 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         "Status: reproduced when this machine's interval lies above 1 and reaches the article's figure; smaller when \
          it lies above 1 but short of the article's figure; not shown when it includes 1; needs N cores when it is \
          not shown on a machine with fewer CPUs than the article's setting had cores; claims nothing below the \
-         experiment's minimum trials. The article's name leads to its section.",
+         experiment's minimum trials, or for the collector when a compared ratio collected too seldom in its trials \
+         to stand for its steady state. The article's name leads to its section.",
     ));
     Ok(Some(section))
 }
@@ -317,14 +328,62 @@ mod tests {
 
     #[test]
     fn the_status_follows_the_interval_and_the_cores() {
-        let judge = |r: Option<Ratio>, cpus| Status::judge(r, 10.0, Some(8), cpus);
-        assert_eq!(judge(Some(ratio(12.0, 9.0, 15.0)), 2), Status::Reproduced);
-        assert_eq!(judge(Some(ratio(2.0, 1.5, 3.0)), 2), Status::Smaller);
-        assert_eq!(judge(Some(ratio(1.1, 0.9, 1.3)), 2), Status::NeedsCores(8));
-        assert_eq!(judge(Some(ratio(1.1, 0.9, 1.3)), 16), Status::NotShown);
-        assert_eq!(judge(None, 16), Status::TooFewTrials);
-        assert_eq!(Status::judge(Some(ratio(0.9, 0.8, 1.0)), 10.0, None, 2), Status::NotShown);
+        let judge = |r: Result<Ratio, Status>, cpus| Status::judge(r, 10.0, Some(8), cpus);
+        assert_eq!(judge(Ok(ratio(12.0, 9.0, 15.0)), 2), Status::Reproduced);
+        assert_eq!(judge(Ok(ratio(2.0, 1.5, 3.0)), 2), Status::Smaller);
+        assert_eq!(judge(Ok(ratio(1.1, 0.9, 1.3)), 2), Status::NeedsCores(8));
+        assert_eq!(judge(Ok(ratio(1.1, 0.9, 1.3)), 16), Status::NotShown);
+        assert_eq!(judge(Err(Status::TooFewTrials), 16), Status::TooFewTrials);
+        assert_eq!(judge(Err(Status::TooFewCycles), 16), Status::TooFewCycles);
+        assert_eq!(Status::judge(Ok(ratio(0.9, 0.8, 1.0)), 10.0, None, 2), Status::NotShown);
         assert_eq!(Status::NeedsCores(8).text(2), "needs 8 cores (this machine has 2)");
+    }
+
+    /// A collector cell with only what the headline reads.
+    struct Cell {
+        ratio: GcRatio,
+        ops: crate::stats::Summary,
+        too_few_cycles: bool,
+    }
+
+    impl CellFigures for Cell {
+        fn threads(&self) -> u64 {
+            8
+        }
+        fn ratio(&self) -> GcRatio {
+            self.ratio
+        }
+        fn ops_per_sec(&self) -> &crate::stats::Summary {
+            &self.ops
+        }
+        fn cycles_per_sec(&self) -> &crate::stats::Summary {
+            &self.ops
+        }
+        fn pause_share(&self) -> &crate::stats::Summary {
+            &self.ops
+        }
+        fn cpu_share(&self) -> Option<&crate::stats::Summary> {
+            None
+        }
+        fn too_few_cycles(&self) -> bool {
+            self.too_few_cycles
+        }
+    }
+
+    #[test]
+    fn the_collector_claims_nothing_from_too_few_trials_or_too_few_collections() {
+        let cell = |ratio, per_s: f64, trials: usize, too_few_cycles| Cell {
+            ratio,
+            ops: crate::stats::Summary::of(&vec![per_s; trials]).unwrap(),
+            too_few_cycles,
+        };
+        let claim = |cells: &[Cell]| best_over_default(cells, "Go", "goroutines").unwrap().ratio;
+        let base = || cell(GcRatio::DEFAULT, 100.0, 5, false);
+        assert!(claim(&[base(), cell(GcRatio::Percent(2400), 150.0, 5, false)]).is_ok());
+        assert_eq!(claim(&[base(), cell(GcRatio::Percent(2400), 150.0, 5, true)]), Err(Status::TooFewCycles));
+        assert!(claim(&[base(), cell(GcRatio::Off, 150.0, 5, true)]).is_ok(), "off never collects");
+        assert_eq!(claim(&[base(), cell(GcRatio::Percent(2400), 150.0, 1, true)]), Err(Status::TooFewTrials));
+        assert!(Status::TooFewCycles.text(2).starts_with("claims nothing: under 10 collections"));
     }
 
     #[test]
