@@ -135,7 +135,7 @@ fn amount(column: &'static str, value: f64) -> Result<(), BadValue> {
 
 /// A number as a message quotes it: as Rust writes it, or in exponent form when that would
 /// run to many digits ("1e-320", not 320 zeros).
-fn number_text(value: f64) -> String {
+pub(crate) fn number_text(value: f64) -> String {
     let magnitude = value.abs();
     if magnitude != 0.0 && !(1e-6..1e16).contains(&magnitude) {
         format!("{value:e}")

@@ -223,6 +223,22 @@ fn manifest_contents_are_checked_before_they_are_trusted() {
         "background_share: 5: a share from 0 to 1",
     );
     manifest_refused(
+        "elapsed",
+        |m| {
+            let index = stride(m);
+            m["experiments"][index]["elapsed_s"] = (-3.0).into();
+        },
+        "elapsed_s: -3: seconds from 0 to 172800",
+    );
+    manifest_refused(
+        "runtime-elapsed",
+        |m| {
+            let index = m["experiments"].as_array().unwrap().iter().position(|r| r["name"] == "gc").unwrap();
+            m["experiments"][index]["config"]["go"]["elapsed_s"] = 1e300.into();
+        },
+        "config's runtime elapsed_s: 1e300: seconds from 0 to 172800",
+    );
+    manifest_refused(
         "version-text",
         |m| m["format_version"] = "3".into(),
         "format_version = \"3\" is not a whole number",

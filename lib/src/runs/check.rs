@@ -7,9 +7,10 @@
 use std::path::Path;
 
 use super::{check_label, check_text, Manifest, RunsError, State};
+use crate::checked::number_text;
 use crate::limits::cpus::cpu_ids;
 use crate::limits::saved::MAX_TEXT_BYTES;
-use crate::limits::{MAX_CPUS, MAX_ROWS};
+use crate::limits::{MAX_BUDGET, MAX_CPUS, MAX_ROWS};
 use crate::registry::Experiment;
 
 /// The longest host name read (Linux allows 64 bytes; other systems up to 255).
@@ -18,6 +19,10 @@ const MAX_HOSTNAME_CHARS: usize = 255;
 const MAX_KEY_CHARS: usize = 64;
 /// The most cache levels and kinds a machine description lists.
 const MAX_CACHES: usize = 64;
+
+/// The longest an experiment (or its runtime beside it) may have run, in seconds: twice the
+/// longest budget, which a last trial may overrun.
+const MAX_ELAPSED_S: f64 = 2.0 * MAX_BUDGET.as_secs_f64();
 
 /// The largest experiment CSV read back: every file the lab writes stays below it (at most
 /// [`MAX_ROWS`] rows of under 64 bytes; experiments with longer lines have far fewer rows).
@@ -52,7 +57,14 @@ pub(super) fn check_manifest(path: &Path, manifest: &Manifest) -> Result<(), Run
         }
         for (field, share) in [("steal_share", record.steal_share), ("background_share", record.background_share)] {
             if let Some(share) = share.filter(|share| !(0.0..=1.0).contains(share)) {
-                return Err(invalid(index, field, format!("{share}: a share from 0 to 1")));
+                return Err(invalid(index, field, format!("{}: a share from 0 to 1", number_text(share))));
+            }
+        }
+        let beside = record.beside_elapsed().map(|(_, seconds)| seconds);
+        for (field, seconds) in [("elapsed_s", record.elapsed_s), ("config's runtime elapsed_s", beside)] {
+            if let Some(seconds) = seconds.filter(|seconds| !(0.0..=MAX_ELAPSED_S).contains(seconds)) {
+                let message = format!("{}: seconds from 0 to {MAX_ELAPSED_S}", number_text(seconds));
+                return Err(invalid(index, field, message));
             }
         }
     }

@@ -200,7 +200,7 @@ impl ExperimentRecord {
     }
 
     /// The real runtime run beside this experiment and its seconds, when it was tried.
-    fn beside_elapsed(&self) -> Option<(String, f64)> {
+    pub(crate) fn beside_elapsed(&self) -> Option<(String, f64)> {
         let beside = crate::registry::Experiment::from_name(&self.name)?.beside()?;
         let seconds = self.config.get(beside.key)?.get(BESIDE_ELAPSED_KEY)?.as_f64()?;
         Some((beside.runtime.to_string(), seconds))
