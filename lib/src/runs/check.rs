@@ -22,7 +22,7 @@ const MAX_CACHES: usize = 64;
 
 /// The longest an experiment (or its runtime beside it) may have run, in seconds: twice the
 /// longest budget, which a last trial may overrun.
-const MAX_ELAPSED_S: f64 = 2.0 * MAX_BUDGET.as_secs_f64();
+const MAX_ELAPSED_S: f64 = 2.0 * MAX_BUDGET.as_secs() as f64;
 
 /// The largest experiment CSV read back: every file the lab writes stays below it (at most
 /// [`MAX_ROWS`] rows of under 64 bytes; experiments with longer lines have far fewer rows).
