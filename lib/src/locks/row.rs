@@ -81,6 +81,8 @@ pub(crate) struct Tally {
     pub blocked_ns: u64,
     pub remote_calls: u64,
     pub hits: u64,
+    /// Stopped at the trial's cap before its work was done (summed: any worker did).
+    pub cut: bool,
 }
 
 /// One slot per worker, each written once when its worker finishes.
@@ -125,6 +127,7 @@ impl Totals {
             sum.blocked_ns += tally.blocked_ns;
             sum.remote_calls += tally.remote_calls;
             sum.hits += tally.hits;
+            sum.cut |= tally.cut;
         }
         sum.switches = tallies.iter().map(|tally| tally.switches).sum();
         let share = |ops: Option<u64>| ops.map_or(0.0, |ops| ops as f64 / sum.ops.max(1) as f64);

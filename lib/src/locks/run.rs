@@ -15,6 +15,8 @@ use crate::limits::MAX_INCREMENTS_PER_TRIAL;
 const START_WORK: u64 = 1_000;
 /// Sizing grows the work until a trial takes this share of the trial time, then scales it.
 const SIZING_SHARE: u32 = 4;
+/// A hand-off trial stops at this many times the trial time (as the JVM's do).
+pub const TRIAL_CAP: u32 = 5;
 
 /// Measures every cell of `config`: `trials` rounds of one trial per cell. The budget counts
 /// from the start (warm-up and sizing included) and is checked before every trial after the
@@ -50,7 +52,7 @@ pub fn trial(cell: &Cell, config: &Config, work: u64, trial: (usize, usize)) -> 
     match (cell.case, cell.primitive) {
         (Case::LockAcrossWait, _) => wait::trial(cell, config, trial),
         (Case::ReadMostly, _) | (Case::Uncontended, Primitive::StdRwLock) => read_mostly::trial(cell, work, trial),
-        _ => handoff::trial(cell, work, trial),
+        _ => handoff::trial(cell, work, config.trial * TRIAL_CAP, trial),
     }
 }
 
@@ -64,12 +66,24 @@ fn size(cell: &Cell, config: &Config) -> Result<u64, RunError> {
     let enough = config.trial / SIZING_SHARE;
     let mut work = START_WORK.min(most);
     loop {
-        let elapsed = Duration::from_nanos(trial(cell, config, work, (0, 1))?.elapsed_ns);
+        let row = trial(cell, config, work, (0, 1))?;
+        let elapsed = Duration::from_nanos(row.elapsed_ns);
         if elapsed >= enough || work >= most {
-            let scaled = work as f64 * config.trial.as_secs_f64() / elapsed.as_secs_f64().max(1e-9);
+            // The work done: less than asked when the trial was cut at its cap.
+            let done = work as f64 * (row.ops as f64 / (work * planned_ops_per_unit(cell)) as f64).min(1.0);
+            let scaled = done * config.trial.as_secs_f64() / elapsed.as_secs_f64().max(1e-9);
             return Ok((scaled.ceil() as u64).clamp(1, most));
         }
         work = work.saturating_mul(growth(elapsed, enough)).min(most);
+    }
+}
+
+/// Operations a trial does per unit of its work: one per acquisition asked, or each
+/// worker's operations (read-mostly and the uncontended `RwLock` read count per thread).
+fn planned_ops_per_unit(cell: &Cell) -> u64 {
+    match (cell.case, cell.primitive) {
+        (Case::ReadMostly, _) | (Case::Uncontended, Primitive::StdRwLock) => cell.threads as u64,
+        _ => 1,
     }
 }
 
