@@ -11,7 +11,6 @@ mod counterparts;
 use super::{Cell, Column, Finding, PresentError, Section, Table};
 use crate::counters::format_count;
 use crate::fitness::assess::{assess, MachineRun};
-use crate::gc::summary::MIN_CYCLES_TO_JUDGE;
 use crate::gc::GcRatio;
 use crate::runs::Run;
 use crate::sharing::{
@@ -39,9 +38,6 @@ pub enum Status {
     NeedsCores(u64),
     /// Below the experiment's minimum-evidence rule: nothing is claimed.
     TooFewTrials,
-    /// A collector's cell with too few collections over its trials to stand for its ratio's
-    /// steady state (article B; GOGC=off, which never collects, is exempt): nothing is claimed.
-    TooFewCycles,
     /// The run did not measure it.
     NotMeasured,
 }
@@ -54,9 +50,6 @@ impl Status {
             Status::NotShown => "not shown".into(),
             Status::NeedsCores(cores) => format!("needs {cores} cores (this machine has {cpus})"),
             Status::TooFewTrials => "claims nothing: too few trials".into(),
-            Status::TooFewCycles => {
-                format!("claims nothing: under {MIN_CYCLES_TO_JUDGE} collections in a compared cell's trials")
-            }
             Status::NotMeasured => "not measured in this run".into(),
         }
     }
@@ -221,8 +214,7 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         "Status: reproduced when this machine's interval lies above 1 and reaches the article's figure; smaller when \
          it lies above 1 but short of the article's figure; not shown when it includes 1; needs N cores when it is \
          not shown on a machine with fewer CPUs than the article's setting had cores; claims nothing below the \
-         experiment's minimum trials, or for the collector when a compared ratio collected too seldom in its trials \
-         to stand for its steady state. The article's name leads to its section.",
+         experiment's minimum trials. The article's name leads to its section.",
     ));
     Ok(Some(section))
 }
@@ -243,7 +235,6 @@ mod tests {
         assert_eq!(judge(Ok(ratio(1.1, 0.9, 1.3)), 2), Status::NeedsCores(8));
         assert_eq!(judge(Ok(ratio(1.1, 0.9, 1.3)), 16), Status::NotShown);
         assert_eq!(judge(Err(Status::TooFewTrials), 16), Status::TooFewTrials);
-        assert_eq!(judge(Err(Status::TooFewCycles), 16), Status::TooFewCycles);
         assert_eq!(Status::judge(Ok(ratio(0.9, 0.8, 1.0)), 10.0, None, 2), Status::NotShown);
         assert_eq!(Status::NeedsCores(8).text(2), "needs 8 cores (this machine has 2)");
     }
