@@ -1,5 +1,7 @@
 //! Progress on the terminal: a bar when stderr is a terminal, plain lines otherwise (CI
-//! logs, pipes), where a bar's carriage returns would be noise.
+//! logs, pipes), where a bar's carriage returns would be noise. Plain lines come at the
+//! first step, at every tenth of the way and at the last: a quick report runs some 700
+//! trials, and a line for each buried the log.
 
 use std::io::IsTerminal;
 
@@ -10,6 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub struct Reporter {
     experiment: &'static str,
     bar: Option<ProgressBar>,
+    /// The tenth of the way the last plain line reported (plain lines only).
+    last_tenth: Option<usize>,
 }
 
 impl Reporter {
@@ -23,7 +27,7 @@ impl Reporter {
             bar.set_prefix(experiment);
             bar
         });
-        Self { experiment, bar }
+        Self { experiment, bar, last_tenth: None }
     }
 
     pub fn update(&mut self, event: &ProgressEvent) {
@@ -34,6 +38,8 @@ impl Reporter {
                 bar.set_message(event.label.clone());
             }
             None => {
+                let Some(tenth) = line_due(event.done, event.total, self.last_tenth) else { return };
+                self.last_tenth = Some(tenth);
                 #[allow(clippy::print_stderr)] // progress lines are the CLI's job
                 {
                     eprintln!("{}: {}/{} {}", self.experiment, event.done, event.total, event.label);
@@ -46,5 +52,38 @@ impl Reporter {
         if let Some(bar) = self.bar {
             bar.finish();
         }
+    }
+}
+
+/// The tenth of the way `done` of `total` reached, when it deserves a plain line: the first
+/// step, a tenth not reported yet, or the last step.
+fn line_due(done: usize, total: usize, last_tenth: Option<usize>) -> Option<usize> {
+    let tenth = (done * 10).checked_div(total).unwrap_or(10);
+    (last_tenth.map_or(true, |last| tenth > last) || done >= total).then_some(tenth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_lines_come_at_the_start_each_tenth_and_the_end() {
+        let mut last = None;
+        let lines: Vec<usize> = (1..=700)
+            .filter(|&done| {
+                let due = line_due(done, 700, last);
+                last = due.or(last);
+                due.is_some()
+            })
+            .collect();
+        assert_eq!(lines, [1, 70, 140, 210, 280, 350, 420, 490, 560, 630, 700]);
+        // Short runs keep every step; an unknown total still says something.
+        let mut last = None;
+        assert!((1..=3).all(|done| {
+            let due = line_due(done, 3, last);
+            last = due.or(last);
+            due.is_some()
+        }));
+        assert_eq!(line_due(1, 0, None), Some(10));
     }
 }

@@ -257,7 +257,8 @@ fn a_copied_binary_renders_the_article_numbers_from_an_empty_folder() {
     let mut tries = 0;
     let output = loop {
         match render.output() {
-            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+            // ETXTBSY is 26 on Linux (io::ErrorKind::ExecutableFileBusy is newer than the MSRV).
+            Err(error) if error.raw_os_error() == Some(26) && tries < 100 => {
                 tries += 1;
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
