@@ -13,6 +13,7 @@ use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 use serde::Serialize;
 
+use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::write::{write_atomic, write_csv};
 
 const MAIN_GO: &str = include_str!("../gc-go/main.go");
@@ -48,12 +49,8 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
     let Some(go_version) = go_version() else {
         return GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") };
     };
-    measure_with(config, go_version, dir, progress).unwrap_or_else(|error| {
-        let reason = contention::runs::visible_lines(&format!("{error:#}"));
-        GoStatus::Failed {
-            reason: contention::runs::clipped(&reason, contention::limits::saved::MAX_WRITTEN_TEXT_BYTES),
-        }
-    })
+    measure_with(config, go_version, dir, progress)
+        .unwrap_or_else(|error| GoStatus::Failed { reason: failure_reason(&error) })
 }
 
 fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progress) -> Result<GoStatus> {
@@ -86,26 +83,9 @@ fn go_version() -> Option<String> {
     output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
-/// The folder for this source and this Go: under the user's cache folder, never data/.
-fn cache_dir(go_version: &str) -> Result<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .context("neither XDG_CACHE_HOME nor HOME is set: no cache folder for the Go benchmark")?;
-    Ok(base.join("contention-lab").join(format!("gc-go-{:016x}", fnv1a(&[MAIN_GO, GO_MOD, go_version]))))
-}
-
-/// FNV-1a over the texts: a cache key stable across Rust versions (std's hasher is not).
-fn fnv1a(texts: &[&str]) -> u64 {
-    texts
-        .iter()
-        .flat_map(|text| text.bytes().chain([0]))
-        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
 /// Builds the benchmark once per source and Go version; later runs reuse the binary.
 fn build(go_version: &str) -> Result<PathBuf> {
-    let dir = cache_dir(go_version)?;
+    let dir = cache_dir("gc-go", "the Go benchmark", &[MAIN_GO, GO_MOD, go_version])?;
     let binary = dir.join("gc-go-bench");
     if binary.is_file() {
         return Ok(binary);
@@ -172,6 +152,7 @@ fn run_cell(binary: &Path, config: &Config, threads: usize, ratio: GcRatio) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime_cache::fnv1a;
 
     #[test]
     fn the_cache_key_follows_source_and_go_version() {

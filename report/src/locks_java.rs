@@ -12,6 +12,7 @@ use contention::harness::{Progress, ProgressEvent};
 use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
 use serde::Serialize;
 
+use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::write::{write_atomic, write_csv};
 
 const LOCKS_JAVA: &str = include_str!("../locks-java/Locks.java");
@@ -48,7 +49,7 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
         return JavaStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") };
     };
     measure_with(config, java_version, dir, progress)
-        .unwrap_or_else(|error| JavaStatus::Failed { reason: format!("{error:#}") })
+        .unwrap_or_else(|error| JavaStatus::Failed { reason: failure_reason(&error) })
 }
 
 fn measure_with(config: &Config, java_version: String, dir: &Path, progress: Progress) -> Result<JavaStatus> {
@@ -73,26 +74,9 @@ fn version_of(tool: &str) -> Option<String> {
     first.filter(|line| output.status.success() && !line.is_empty())
 }
 
-/// The folder for this source and this JDK: under the user's cache folder, never data/.
-fn cache_dir(java_version: &str) -> Result<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .context("neither XDG_CACHE_HOME nor HOME is set: no cache folder for the JVM's locks")?;
-    Ok(base.join("contention-lab").join(format!("locks-java-{:016x}", fnv1a(&[LOCKS_JAVA, java_version]))))
-}
-
-/// FNV-1a over the texts: a cache key stable across Rust versions (std's hasher is not).
-fn fnv1a(texts: &[&str]) -> u64 {
-    texts
-        .iter()
-        .flat_map(|text| text.bytes().chain([0]))
-        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
 /// Compiles `Locks.java` once per source and JDK; later runs reuse the classes.
 fn build(java_version: &str) -> Result<PathBuf> {
-    let dir = cache_dir(java_version)?;
+    let dir = cache_dir("locks-java", "the JVM's locks", &[LOCKS_JAVA, java_version])?;
     let classes = dir.join("classes");
     if classes.join("Locks.class").is_file() {
         return Ok(classes);
@@ -169,6 +153,7 @@ fn run(classes: &Path, config: &Config) -> Result<Vec<JavaRow>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime_cache::fnv1a;
 
     #[test]
     fn the_cache_key_follows_source_and_jdk() {

@@ -18,6 +18,7 @@ mod output;
 mod page;
 mod progress;
 mod room;
+mod runtime_cache;
 mod send;
 mod store;
 mod terminal;

@@ -40,7 +40,7 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
     }
 }
 
-/// A command line clap refused: a flag's value our parsers refused (`crate::flag_values`)
+/// A command line clap refused: a flag's value our parsers refused (the flag_values module)
 /// is written as every bad value is, `invalid {flag} = {value as given}: {allowed}`, exit 2;
 /// anything else (an unknown flag, `--help`) as clap writes it, with clap's exit status.
 pub fn clap_failure(error: &clap::Error) -> ExitCode {

@@ -15,6 +15,12 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// Its work is reads and writes, counted per thread (read-mostly, and the uncontended
+    /// `RwLock` read); every other cell's is acquisitions shared by its threads.
+    pub fn reads_and_writes(&self) -> bool {
+        matches!((self.case, self.primitive), (Case::ReadMostly, _) | (Case::Uncontended, Primitive::StdRwLock))
+    }
+
     /// "read-mostly std-rwlock, 2 threads, 99% reads": for progress and errors.
     pub fn label(&self) -> String {
         let threads = if self.threads == 1 { "1 thread".to_string() } else { format!("{} threads", self.threads) };

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::{cells, handoff, read_mostly, wait, Case, Cell, Config, Primitive, Row, EXPERIMENT};
+use super::{cells, handoff, read_mostly, wait, Case, Cell, Config, Row, EXPERIMENT};
 use crate::error::RunError;
 use crate::harness::{warm_up, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS};
 use crate::limits::MAX_INCREMENTS_PER_TRIAL;
@@ -49,10 +49,12 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 /// `RwLock` read); the lock-across-wait case takes its requests from `config` instead.
 /// `(trial, trials_planned)` label the row.
 pub fn trial(cell: &Cell, config: &Config, work: u64, trial: (usize, usize)) -> Result<Row, RunError> {
-    match (cell.case, cell.primitive) {
-        (Case::LockAcrossWait, _) => wait::trial(cell, config, trial),
-        (Case::ReadMostly, _) | (Case::Uncontended, Primitive::StdRwLock) => read_mostly::trial(cell, work, trial),
-        _ => handoff::trial(cell, work, config.trial * TRIAL_CAP, trial),
+    if cell.case == Case::LockAcrossWait {
+        wait::trial(cell, config, trial)
+    } else if cell.reads_and_writes() {
+        read_mostly::trial(cell, work, trial)
+    } else {
+        handoff::trial(cell, work, config.trial * TRIAL_CAP, trial)
     }
 }
 
@@ -78,12 +80,13 @@ fn size(cell: &Cell, config: &Config) -> Result<u64, RunError> {
     }
 }
 
-/// Operations a trial does per unit of its work: one per acquisition asked, or each
-/// worker's operations (read-mostly and the uncontended `RwLock` read count per thread).
+/// Operations a trial does per unit of its work: one per acquisition asked, or one per
+/// thread for work counted per thread ([`Cell::reads_and_writes`]).
 fn planned_ops_per_unit(cell: &Cell) -> u64 {
-    match (cell.case, cell.primitive) {
-        (Case::ReadMostly, _) | (Case::Uncontended, Primitive::StdRwLock) => cell.threads as u64,
-        _ => 1,
+    if cell.reads_and_writes() {
+        cell.threads as u64
+    } else {
+        1
     }
 }
 
