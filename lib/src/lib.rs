@@ -11,7 +11,7 @@
 //! # Layers
 //!
 //! Imports point down only. At the bottom the neutral modules: [`harness`], [`stats`],
-//! [`evidence`], [`verdict`], [`machine`] (with [`placement`]), [`usage`], [`arena`],
+//! [`evidence`], [`judgement`], [`verdict`], [`machine`] (with [`placement`]), [`usage`], [`arena`],
 //! [`limits`], [`format`]. Above them the experiments, which never import each other; [`fitness`],
 //! which judges the machine from the experiments' rows; [`transfers`], which counts a
 //! penalty in core-to-core transfers; [`chart`], which draws their data;
@@ -53,6 +53,7 @@ pub mod format;
 pub mod gc;
 pub mod group;
 pub mod harness;
+pub mod judgement;
 pub mod limits;
 pub mod locks;
 pub mod machine;

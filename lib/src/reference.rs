@@ -121,6 +121,9 @@ pub struct ClaimReference {
     pub low: Option<f64>,
     pub high: Option<f64>,
     pub experiment: String,
+    /// The threads of the article's setting, where the figure's size depends on them: a
+    /// machine with fewer CPUs never reproduces it.
+    pub threads: Option<u64>,
 }
 
 impl ClaimReference {

@@ -152,9 +152,9 @@ fn every_claim_gets_a_sentence_even_when_it_could_not_be_measured() {
     assert!(claims.iter().all(|c| !c.sentence.is_empty() && !c.figure.is_empty()));
     let of = |claim| claims.iter().find(|c| c.claim == claim).unwrap();
     // Two trials: below the minimum-evidence rule, said as such.
-    assert_eq!(of(Claim::UncontendedCost).status, Status::TooFewTrials);
+    assert_eq!(of(Claim::UncontendedCost).status, Status::NotBeyondNoise);
     assert!(of(Claim::UncontendedCost).sentence.contains("too few trials (n=2"));
-    assert_eq!(of(Claim::OptimisticReads).status, Status::NotMeasured);
+    assert_eq!(of(Claim::OptimisticReads).status, Status::NotMeasurable);
     assert!(of(Claim::OptimisticReads).sentence.contains("not measured here"));
     let c13 = &of(Claim::BargingOverQueue).sentence;
     assert!(c13.contains("needs 2 or more threads") || c13.contains("1 logical CPU"), "{c13}");

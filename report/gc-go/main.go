@@ -27,6 +27,8 @@ const (
 	cyclesMetric  = "/gc/cycles/total:gc-cycles"
 	bytesMetric   = "/gc/heap/allocs:bytes"
 	objectsMetric = "/gc/heap/allocs:objects"
+	// The heap size the pacer aims the next cycle at (gctrace's "goal"), read at a trial's end.
+	goalMetric = "/gc/heap/goal:bytes"
 )
 
 // The pause histogram moved in Go 1.22; the first name this Go knows is used.
@@ -35,8 +37,8 @@ var pauseMetrics = []string{"/sched/pauses/total/gc:seconds", "/gc/pauses:second
 var message = []byte("testing")
 
 type reading struct {
-	cycles, bytes, objects uint64
-	pauseSeconds         float64
+	cycles, bytes, objects, goal uint64
+	pauseSeconds                 float64
 }
 
 func pauseMetric() (string, error) {
@@ -70,13 +72,16 @@ func histogramSeconds(histogram *metrics.Float64Histogram) float64 {
 }
 
 func read(pauses string) reading {
-	samples := []metrics.Sample{{Name: cyclesMetric}, {Name: bytesMetric}, {Name: objectsMetric}, {Name: pauses}}
+	samples := []metrics.Sample{
+		{Name: cyclesMetric}, {Name: bytesMetric}, {Name: objectsMetric}, {Name: pauses}, {Name: goalMetric},
+	}
 	metrics.Read(samples)
 	return reading{
 		cycles:       samples[0].Value.Uint64(),
 		bytes:        samples[1].Value.Uint64(),
 		objects:      samples[2].Value.Uint64(),
 		pauseSeconds: histogramSeconds(samples[3].Value.Float64Histogram()),
+		goal:         samples[4].Value.Uint64(),
 	}
 }
 
@@ -150,7 +155,8 @@ func main() {
 	length := time.Duration(*seconds * float64(time.Second))
 	trial(key, procs, time.Duration(*warmup*float64(time.Second)))
 	fmt.Println("threads,ratio,trial,go_version,elapsed_ns,operations,ops_per_sec,cycles,cycles_per_sec," +
-		"pause_total_ns,pause_share,pause_metric,alloc_bytes_per_op,alloc_objects_per_op,verified,cpu_share")
+		"pause_total_ns,pause_share,pause_metric,alloc_bytes_per_op,alloc_objects_per_op,verified,cpu_share," +
+		"heap_goal_bytes")
 	for t := 0; t < *trials; t++ {
 		before := read(pauses)
 		cpuBefore := cpuSeconds()
@@ -162,11 +168,16 @@ func main() {
 		cycles := after.cycles - before.cycles
 		pause := (after.pauseSeconds - before.pauseSeconds) * 1e9
 		perOp := math.Max(float64(operations), 1)
-		fmt.Printf("%d,%s,%d,%s,%d,%d,%.3f,%d,%.3f,%.0f,%.6f,%s,%.1f,%.2f,%t,%.6f\n",
+		// With the collector off the goal is unbounded (MaxInt64): no goal, written as 0.
+		goal := after.goal
+		if goal > math.MaxInt64/2 {
+			goal = 0
+		}
+		fmt.Printf("%d,%s,%d,%s,%d,%d,%.3f,%d,%.3f,%.0f,%.6f,%s,%.1f,%.2f,%t,%.6f,%d\n",
 			procs, ratio, t, runtime.Version(), elapsed.Nanoseconds(), operations,
 			float64(operations)/elapsed.Seconds(), cycles, float64(cycles)/elapsed.Seconds(),
 			pause, pause/float64(elapsed.Nanoseconds()), pauses,
 			float64(after.bytes-before.bytes)/perOp, float64(after.objects-before.objects)/perOp,
-			verified && operations > 0, cpuShare)
+			verified && operations > 0, cpuShare, goal)
 	}
 }

@@ -24,7 +24,7 @@ fn small_run_writes_verified_rows_and_renders_both_sections() {
             "counters.csv",
             "layout,threads,trial,trials_planned,total_increments,increments_per_thread,cells,bytes_used,\
              increments_per_write,elapsed_ns,ns_per_increment,pinned,cpus,part",
-            (7 + 2 * 5) * 2,
+            (7 + 2 * 6) * 2,
             false,
         ),
     ] {

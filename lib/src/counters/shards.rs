@@ -1,4 +1,4 @@
-//! The shard-count sweep (article A's first wrong turn: "4 to 64 shards changed nothing"):
+//! The shard-count sweep (article A's first wrong turn: "2 to 64 shards changed nothing"):
 //! the compact and the cache-padded array at each shard count, the same threads, summarised
 //! per layout and count, and the sentences the data supports. Worker `i` writes shard
 //! `i mod shards`, as the article's goroutine `i` wrote shard `i`: with at least as many

@@ -232,6 +232,7 @@ mod tests {
                     alloc_objects_per_op: 33.5,
                     verified: true,
                     cpu_share: 0.5,
+                    heap_goal_bytes: 4_194_304.0,
                 })
             })
             .collect()

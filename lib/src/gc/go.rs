@@ -47,12 +47,16 @@ pub struct GoRow {
     /// `runtime.NumCPU()`; 0 where unknown (a run saved before this column).
     #[serde(default)]
     pub cpu_share: f64,
+    /// `/gc/heap/goal:bytes` at the trial's end: the heap the pacer aims the next cycle at;
+    /// 0 where unknown (a run saved before this column).
+    #[serde(default)]
+    pub heap_goal_bytes: f64,
 }
 
 crate::checked::checked_row!(
     GoRow,
     counts: [],
-    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op, cpu_share],
+    amounts: [ops_per_sec, cycles_per_sec, pause_share, alloc_bytes_per_op, alloc_objects_per_op, cpu_share, heap_goal_bytes],
     threads: [threads],
     texts: [go_version, pause_metric],
     checked: [verified],
@@ -74,6 +78,9 @@ pub struct GoCell {
     pub too_few_cycles: bool,
     pub alloc_bytes_per_op: f64,
     pub alloc_objects_per_op: f64,
+    /// The pacer's heap goal at the trials' ends, bytes; `None` when some trial did not
+    /// record it.
+    pub heap_goal_bytes: Option<Summary>,
 }
 
 /// Groups Go rows by cell, ordered by threads then ratio (`off` last).
@@ -96,6 +103,11 @@ pub fn summarize_go(rows: &[GoRow]) -> Vec<GoCell> {
                 too_few_cycles: cycles < MIN_CYCLES_TO_JUDGE,
                 alloc_bytes_per_op: of(|row| row.alloc_bytes_per_op)?.median,
                 alloc_objects_per_op: of(|row| row.alloc_objects_per_op)?.median,
+                heap_goal_bytes: if group.iter().all(|row| row.heap_goal_bytes > 0.0) {
+                    of(|row| row.heap_goal_bytes)
+                } else {
+                    None
+                },
             })
         })
         .collect()
@@ -123,6 +135,7 @@ mod tests {
             alloc_objects_per_op: 33.5,
             verified: true,
             cpu_share: 0.5,
+            heap_goal_bytes: 4_194_304.0,
         }
     }
 

@@ -9,6 +9,7 @@ use super::claims_text;
 use super::summary::{threads_of, CellSummary};
 use super::Case;
 use crate::fitness::Verdict;
+use crate::judgement::{Judgement, Target};
 use crate::reference::LocksReference;
 use crate::stats::Ratio;
 
@@ -60,36 +61,7 @@ impl Claim {
     }
 }
 
-/// How this machine's figure stands against the article's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// The interval reaches the article's figure or range.
-    Agrees,
-    /// A clear effect in the article's direction, outside its range.
-    SameDirection,
-    /// A clear effect the other way, or an absolute figure outside the article's range.
-    Differs,
-    /// The interval includes no difference (a ratio's includes 1), or has no end.
-    WithinNoise,
-    /// Below the minimum-evidence rule.
-    TooFewTrials,
-    /// Not measured in this run, or not measurable on this machine.
-    NotMeasured,
-}
-
-impl Status {
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Agrees => "agrees",
-            Status::SameDirection => "same direction, other size",
-            Status::Differs => "differs",
-            Status::WithinNoise => "within the noise",
-            Status::TooFewTrials => "too few trials",
-            Status::NotMeasured => "not measured",
-        }
-    }
-}
+pub use crate::judgement::Status;
 
 /// One claim as this machine answers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,21 +109,20 @@ pub(crate) fn article_range(article: &[LocksReference], claim: Claim) -> Option<
     Some(ArticleRange { low, high, printed })
 }
 
-/// The status of a measured figure against the article's: `is_ratio` claims have a
-/// direction (above 1) and claim nothing while their interval includes 1; absolute ones
-/// only a range.
-pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
-    if !(measured.low.is_finite() && measured.high.is_finite()) {
-        return Status::WithinNoise;
+/// The article's figure or range as the lab's one rule compares against it.
+impl ArticleRange {
+    pub fn target(&self) -> Target {
+        Target::range(self.low, self.high)
     }
-    let overlaps = measured.low <= article.high && article.low <= measured.high;
-    let effect = measured.clearly_above_one() || measured.clearly_below_one();
-    match (is_ratio, overlaps) {
-        (true, _) if !effect => Status::WithinNoise,
-        (_, true) => Status::Agrees,
-        (false, false) => Status::Differs,
-        _ if measured.clearly_above_one() => Status::SameDirection,
-        _ => Status::Differs,
+}
+
+/// The status of a measured figure against the article's: `is_ratio` claims are effects
+/// (a direction above 1, [`Judgement::effect`]); absolute ones only a range.
+pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
+    if is_ratio {
+        Judgement::effect(measured, article.target()).status
+    } else {
+        Judgement::figure(measured.low, measured.high, article.target()).status
     }
 }
 
@@ -174,7 +145,7 @@ pub(crate) fn not_measured(claim: Claim, article: &str, why: &str) -> ClaimFindi
         article: article.to_string(),
         measured: None,
         figure: format!("not measured: {why}"),
-        status: Status::NotMeasured,
+        status: Status::NotMeasurable,
         sentence: format!("{} ({}): not measured here: {why}.", claim.id(), claim.what()),
     }
 }
@@ -208,16 +179,15 @@ mod tests {
     }
 
     #[test]
-    fn statuses_follow_the_intervals() {
+    fn statuses_follow_the_one_rule() {
         let range = ArticleRange { low: 3.0, high: 7.0, printed: "3-7x" };
         let ratio = |low, high| Ratio { value: (low + high) / 2.0, low, high };
-        assert_eq!(judge(&ratio(2.5, 3.5), &range, true), Status::Agrees);
-        assert_eq!(judge(&ratio(1.5, 2.0), &range, true), Status::SameDirection);
+        assert_eq!(judge(&ratio(2.5, 3.5), &range, true), Status::Reproduced);
+        assert_eq!(judge(&ratio(1.5, 2.0), &range, true), Status::Smaller);
+        assert_eq!(judge(&ratio(8.0, 35.0), &range, true), Status::Larger);
         assert_eq!(judge(&ratio(0.5, 0.8), &range, true), Status::Differs);
-        assert_eq!(judge(&ratio(0.9, 1.2), &range, true), Status::WithinNoise);
-        let point = ArticleRange { low: 1.15, high: 1.15, printed: "1.15x" };
-        assert_eq!(judge(&ratio(0.88, 1.91), &point, true), Status::WithinNoise, "an interval with 1 claims nothing");
+        assert_eq!(judge(&ratio(0.9, 1.2), &range, true), Status::NotBeyondNoise);
         assert_eq!(judge(&ratio(8.0, 9.0), &range, false), Status::Differs);
-        assert_eq!(judge(&ratio(0.0, f64::INFINITY), &range, false), Status::WithinNoise, "an unbounded interval");
+        assert_eq!(judge(&ratio(0.0, f64::INFINITY), &range, false), Status::NotBeyondNoise, "an unbounded interval");
     }
 }

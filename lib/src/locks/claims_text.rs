@@ -47,7 +47,7 @@ pub(crate) fn too_few(claim: Claim, range: &ArticleRange, short: TooFewTrials) -
         article: range.printed.into(),
         measured: None,
         figure: short.to_string(),
-        status: Status::TooFewTrials,
+        status: Status::NotBeyondNoise,
         sentence: format!("{} ({}) claims nothing: {short}.", claim.id(), claim.what()),
     }
 }

@@ -190,7 +190,7 @@ fn shard_table(machines: &[Measured<'_, Row>], sweeps: &[Vec<ShardSummary>]) -> 
     let rows = counts
         .iter()
         .map(|&shards| {
-            let mut row = vec![Cell::from(shards.to_string()), Cell::from("no change (4 to 64 shards)")];
+            let mut row = vec![Cell::from(shards.to_string()), Cell::from("no change (2 to 64 shards)")];
             for sweep in sweeps {
                 let at = |layout: Layout| sweep.iter().find(|s| s.shards == shards && s.layout == layout);
                 let per_add = |s: Option<&ShardSummary>| {

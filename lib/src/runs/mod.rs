@@ -104,6 +104,19 @@ impl Run {
         beside.into_iter().find_map(|rows| rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
     }
 
+    /// The rows of type `R`, an experiment's or a runtime's beside it, to reshape: what a
+    /// test of a judge over rows builds its cases from.
+    #[doc(hidden)]
+    pub fn rows_mut<R: SavedRow>(&mut self) -> Option<&mut Vec<R>> {
+        self.loaded.iter_mut().find_map(|loaded| {
+            let Loaded { rows, beside, .. } = loaded;
+            if rows.as_any().is::<Vec<R>>() {
+                return rows.as_any_mut().downcast_mut::<Vec<R>>();
+            }
+            beside.as_mut().and_then(|beside| beside.as_any_mut().downcast_mut::<Vec<R>>())
+        })
+    }
+
     /// The manifest's record of the experiment whose rows are of type `R`, when it was read.
     pub fn record_of<R: SavedRow>(&self) -> Option<&ExperimentRecord> {
         let loaded = self.loaded.iter().find(|loaded| loaded.rows.as_any().is::<Vec<R>>())?;

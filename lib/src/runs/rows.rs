@@ -10,6 +10,7 @@ use crate::registry::Experiment;
 /// Rows of some saved row type.
 pub(super) trait AnyRows: Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
     fn len(&self) -> usize;
     fn clone_box(&self) -> Box<dyn AnyRows>;
     fn equals(&self, other: &dyn AnyRows) -> bool;
@@ -17,6 +18,10 @@ pub(super) trait AnyRows: Debug + Send + Sync {
 
 impl<R: SavedRow> AnyRows for Vec<R> {
     fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
 

@@ -1,7 +1,6 @@
 //! The articles' numbered claims, one row each: the article's figure, each machine's with
-//! its interval, and a status computed from the run (reproduced, differs, not beyond the
-//! noise, not measurable here and why, or not in this run), each row linking to the section
-//! that measures it. The claims come from `data/reference/claims.csv`; what answers each is
+//! its interval, and a status computed from the run by the lab's one rule
+//! ([`crate::judgement`]), each row linking to the section that measures it. The claims come from `data/reference/claims.csv`; what answers each is
 //! looked up by its id in [`answer`], one function per claim in [`false_sharing`], [`gc`],
 //! [`pool`], and [`locks`] for the lock claims another experiment answers.
 
@@ -26,36 +25,8 @@ const MAX_MACHINES_IN_TABLE: usize = 2;
 pub const CLAIMS: &str = "claims";
 pub const TITLE: &str = "The articles' claims, one by one";
 
-/// How a machine's figure stands against the article's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// The effect shows as the article says (in its direction, or within its range).
-    Reproduced,
-    /// A clear effect the other way, or a figure clearly outside the article's range.
-    Differs,
-    /// The intervals overlap, or too few trials to claim anything.
-    NotBeyondNoise,
-    /// This machine cannot show it (too few cores, no counter), or it is not a number.
-    NotMeasurable,
-    /// The experiment that answers it did not run.
-    NotInRun,
-}
-
-impl Status {
-    pub const ALL: [Status; 5] =
-        [Status::Reproduced, Status::Differs, Status::NotBeyondNoise, Status::NotMeasurable, Status::NotInRun];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Reproduced => "reproduced",
-            Status::Differs => "differs",
-            Status::NotBeyondNoise => "not beyond the noise",
-            Status::NotMeasurable => "not measurable here",
-            Status::NotInRun => "not in this run",
-        }
-    }
-}
+pub use crate::judgement::Status;
+use crate::judgement::{Judgement, Target, LEGEND};
 
 /// One claim as one machine answers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -63,13 +34,18 @@ pub struct Answer {
     /// This machine's figure in words, with its interval; empty when there is none.
     pub figure: String,
     pub status: Status,
-    /// Why, where the status needs it ("needs 8 cores, this machine has 2").
+    /// Why, where the status needs it ("2 CPUs against the article's 8 threads").
     pub why: String,
 }
 
 impl Answer {
     pub fn new(figure: impl Into<String>, status: Status, why: impl Into<String>) -> Self {
         Self { figure: figure.into(), status, why: why.into() }
+    }
+
+    /// `figure` judged as `judgement` says.
+    pub fn judged(figure: impl Into<String>, judgement: Judgement) -> Self {
+        Self::new(figure, judgement.status, judgement.why)
     }
 
     /// Nothing to show: `status` and why.
@@ -82,77 +58,73 @@ impl Answer {
         Self::without_figure(Status::NotInRun, format!("run `contention run {experiment}`"))
     }
 
-    /// A figure this machine has too few CPUs to judge: shown, but not judged.
-    pub fn needs_cores(figure: impl Into<String>, cores: usize, cpus: usize) -> Self {
-        Self::new(figure, Status::NotMeasurable, format!("needs {cores} cores, this machine has {cpus}"))
+    /// A figure the lab set up itself (an input, a config, arithmetic): shown, never evidence.
+    pub fn set_up(figure: impl Into<String>, why: impl Into<String>) -> Self {
+        Self::new(figure, Status::SetUp, why)
     }
 
     /// The status with its why, as a table cell says it.
     pub fn status_text(&self) -> String {
-        if self.why.is_empty() {
-            self.status.label().to_string()
-        } else {
-            format!("{}: {}", self.status.label(), self.why)
-        }
+        Judgement::new(self.status, self.why.clone()).to_string()
     }
 }
 
-/// What one claim's answer reads: one saved run and its machine's CPUs.
+/// What one claim's answer reads: one saved run, the CPUs its process could use, and the
+/// article's figure for the claim.
 #[derive(Debug)]
 pub struct Context<'a> {
     pub run: &'a Run,
-    pub cpus: usize,
+    pub cpus: u64,
+    /// The article's figure or range, where it printed a number.
+    pub target: Option<Target>,
 }
 
-/// The answer to claim `claim` on `run`: looked up by the claim's id.
+impl Context<'_> {
+    /// The article's figure, else `fallback` (the reference data always has it; a test may not).
+    pub fn target_or(&self, fallback: Target) -> Target {
+        self.target.unwrap_or(fallback)
+    }
+}
+
+/// The answer to claim `claim` on `run`: looked up by the claim's id, then held to the
+/// article's setting (a machine with fewer CPUs than its threads never reproduces it).
 pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
-    let context = Context { run, cpus: run.manifest.machine.logical_cpus };
-    let range = claim.range();
-    match claim.id.as_str() {
-        "C15" => false_sharing::striped(&context),
+    let cpus = run.manifest.machine.available_parallelism.max(1) as u64;
+    let context = Context { run, cpus, target: claim.range().map(|(low, high)| Target::range(low, high)) };
+    let answer = match claim.id.as_str() {
         id if locks::CLAIMS.contains(&id) => locks::answer(id, &context),
         id if id.starts_with('A') => false_sharing::answer(id, &context),
-        id if id.starts_with('B') => gc::answer(id, &context, range),
-        id if id.starts_with('C') => pool::answer(id, &context, range),
+        id if id.starts_with('B') => gc::answer(id, &context),
+        id if id.starts_with('C') => pool::answer(id, &context),
         _ => Answer::without_figure(Status::NotMeasurable, "no measurement answers this claim yet"),
-    }
-}
-
-/// A ratio's status: its interval wholly above 1 is the article's direction.
-pub(crate) fn direction(ratio: &Ratio, enough_trials: bool) -> Status {
-    if !enough_trials {
-        Status::NotBeyondNoise
-    } else if ratio.clearly_above_one() {
-        Status::Reproduced
-    } else if ratio.clearly_below_one() {
-        Status::Differs
-    } else {
-        Status::NotBeyondNoise
-    }
-}
-
-/// A ratio's answer: [`direction`]'s status, and why where it claims nothing or differs.
-pub(crate) fn judged(figure: impl Into<String>, ratio: &Ratio, enough_trials: bool) -> Answer {
-    let status = direction(ratio, enough_trials);
-    let why = match status {
-        Status::NotBeyondNoise if !enough_trials => "too few trials",
-        Status::NotBeyondNoise => "the interval includes no difference",
-        Status::Differs => "a clear effect the other way",
-        _ => "",
     };
-    Answer::new(figure, status, why)
-}
-
-/// An interval's status against the article's range: reaching into it reproduces it.
-pub(crate) fn within((low, high): (f64, f64), (article_low, article_high): (f64, f64)) -> (Status, &'static str) {
-    if high < article_low {
-        (Status::Differs, "below the article's")
-    } else if low > article_high {
-        (Status::Differs, "above the article's")
-    } else {
-        (Status::Reproduced, "")
+    match claim.threads {
+        Some(setting) => {
+            let held = Judgement::new(answer.status, answer.why).at_setting(setting, cpus);
+            Answer::judged(answer.figure, held)
+        }
+        None => answer,
     }
 }
+
+/// An effect's answer: too few trials claim nothing, else [`Judgement::effect`].
+pub(crate) fn effect(figure: impl Into<String>, ratio: &Ratio, enough_trials: bool, target: Target) -> Answer {
+    let judgement = if enough_trials { Judgement::effect(ratio, target) } else { Judgement::too_few_trials() };
+    Answer::judged(figure, judgement)
+}
+
+/// An absolute figure's answer (its interval against the article's range).
+pub(crate) fn figure(text: impl Into<String>, summary: &Summary, enough_trials: bool, target: Target) -> Answer {
+    let judgement = if enough_trials {
+        Judgement::figure(summary.median_low, summary.median_high, target)
+    } else {
+        Judgement::too_few_trials()
+    };
+    Answer::judged(text, judgement)
+}
+
+/// A claim with a direction and no number ("slower", "gain gone"): any clear effect its way.
+pub(crate) const DIRECTION: Target = Target { low: 1.0, high: f64::INFINITY };
 
 /// "3.87x (3.52x–4.10x)".
 pub(crate) fn ratio_text(ratio: &Ratio) -> String {
@@ -183,8 +155,8 @@ pub fn section(runs: &[Run]) -> Result<Section, PresentError> {
     section.machines = runs.iter().map(Run::label).collect();
     let answers: Vec<Vec<Answer>> =
         runs.iter().map(|run| claims.iter().map(|claim| answer(claim, run)).collect()).collect();
-    for (run, answers) in runs.iter().zip(&answers) {
-        section.findings.push(Finding::about(&run.label(), tally(answers)));
+    for ((run, answers), cpus) in runs.iter().zip(&answers).zip(runs.iter().map(cpus_of)) {
+        section.findings.push(Finding::about(&run.label(), tally(&claims, answers, cpus)));
     }
     if runs.len() > MAX_MACHINES_IN_TABLE {
         section.notes.push(Finding::general(format!(
@@ -195,27 +167,41 @@ pub fn section(runs: &[Run]) -> Result<Section, PresentError> {
         return Ok(section);
     }
     section.tables.push(table(&claims, runs, &answers));
-    section.notes.push(Finding::general(
-        "Reproduced: the effect shows in the article's direction, beyond the noise (a ratio's interval wholly on \
-         the article's side of 1), or the figure's interval reaches the article's range. Differs: a clear effect \
-         the other way, or a figure clearly outside the range. Not beyond the noise: the intervals overlap, or too \
-         few trials. Figures from a small machine are shown even where the claim needs more cores than it has.",
-    ));
+    section.notes.push(Finding::general(format!(
+        "{LEGEND} A claim is judged from the runtime the article used where the run holds its rows (Go for B, the \
+         JVM for the locks), the Rust analogue shown beside it."
+    )));
     Ok(section)
 }
 
-/// "Of 42 claims: 20 reproduced, 3 differ, ...".
-fn tally(answers: &[Answer]) -> String {
-    let counts: Vec<String> = Status::ALL
+/// The CPUs a run's process could use, which the claims' settings are held to.
+fn cpus_of(run: &Run) -> u64 {
+    run.manifest.machine.available_parallelism.max(1) as u64
+}
+
+/// "Of the articles' 42 claims: 5 reproduced, 11 same direction, smaller (9 of them on 2 CPUs
+/// against the articles' 8 to 48 threads), 4 differ, ...".
+fn tally(claims: &[ClaimReference], answers: &[Answer], cpus: u64) -> String {
+    let statuses: Vec<Status> = answers.iter().map(|answer| answer.status).collect();
+    let mut text = crate::judgement::tally(&statuses);
+    let settings: Vec<u64> = claims
         .iter()
-        .map(|&status| (status, answers.iter().filter(|answer| answer.status == status).count()))
-        .filter(|&(_, count)| count > 0)
-        .map(|(status, count)| match status {
-            Status::Differs => format!("{count} differ"),
-            _ => format!("{count} {}", status.label()),
-        })
+        .zip(answers)
+        .filter(|(_, answer)| answer.status == Status::Smaller)
+        .filter_map(|(claim, _)| claim.threads.filter(|&threads| threads > cpus))
         .collect();
-    format!("Of the articles' {} claims: {}.", answers.len(), counts.join(", "))
+    if let (Some(low), Some(high)) = (settings.iter().min(), settings.iter().max()) {
+        let threads = if low == high { low.to_string() } else { format!("{low} to {high}") };
+        let smaller = crate::judgement::Status::Smaller.kind();
+        let at = text.find(smaller).map_or(text.len(), |at| at + smaller.len());
+        let of = if settings.len() == statuses.iter().filter(|s| **s == Status::Smaller).count() {
+            String::new()
+        } else {
+            format!("{} of them ", settings.len())
+        };
+        text.insert_str(at, &format!(" ({of}on {cpus} CPUs against the articles' {threads} threads)"));
+    }
+    format!("Of the articles' {} claims: {text}.", answers.len())
 }
 
 fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Table {
@@ -256,6 +242,9 @@ fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Ta
 }
 
 #[cfg(test)]
+mod reachable;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -270,7 +259,8 @@ mod tests {
         assert_eq!(table.columns.len(), 6, "four about the claim, two for the one machine");
         for row in &table.rows {
             let status = &row[5].text;
-            assert!(Status::ALL.iter().any(|s| status.starts_with(s.label())), "{status}");
+            let known = Status::ALL.iter().any(|s| status.starts_with(&s.label()));
+            assert!(known || status.starts_with("needs "), "{status}");
             let experiment = &row[3].text;
             let linked = Experiment::from_name(experiment).is_some();
             assert_eq!(row[0].link.is_some(), linked, "{}", row[0].text);
@@ -279,23 +269,34 @@ mod tests {
             }
         }
         let c11 = table.rows.iter().find(|row| row[0].text == "C11").unwrap();
-        assert!(c11[5].text.contains("C11: one uncontended acquire"), "answered by the locks rows: {}", c11[5].text);
+        assert!(c11[5].text.contains("judged from the JVM's rows"), "the JVM ran beside: {}", c11[5].text);
         assert!(section.findings[0].text.starts_with("Of the articles' 42 claims: "), "{:?}", section.findings);
         let room = super::section(&[run.clone(), run.clone(), run]).unwrap();
         assert!(room.table("claims").is_none() && room.findings.len() == 3, "a room gets each machine's tally");
     }
 
     #[test]
-    fn statuses_follow_the_intervals() {
-        let ratio = |low, high| Ratio { value: (low + high) / 2.0, low, high };
-        assert_eq!(direction(&ratio(1.2, 1.5), true), Status::Reproduced);
-        assert_eq!(direction(&ratio(0.5, 0.8), true), Status::Differs);
-        assert_eq!(direction(&ratio(0.9, 1.2), true), Status::NotBeyondNoise);
-        assert_eq!(direction(&ratio(1.2, 1.5), false), Status::NotBeyondNoise, "too few trials claim nothing");
-        assert_eq!(within((85.0, 95.0), (80.0, 120.0)).0, Status::Reproduced);
-        assert_eq!(within((10.0, 20.0), (80.0, 120.0)), (Status::Differs, "below the article's"));
-        assert_eq!(within((400.0, 500.0), (300.0, f64::INFINITY)).0, Status::Reproduced);
-        let answer = Answer::needs_cores("1.2x", 8, 2);
-        assert_eq!(answer.status_text(), "not measurable here: needs 8 cores, this machine has 2");
+    fn the_tally_says_where_smaller_figures_came_from_fewer_cpus() {
+        let claims = crate::reference::claims().unwrap();
+        let answer =
+            |id: &str, status| (claims.iter().find(|c| c.id == id).unwrap().clone(), Answer::new("", status, ""));
+        let (claims, answers): (Vec<_>, Vec<_>) = [
+            answer("A1", Status::Smaller),
+            answer("B5", Status::Smaller),
+            answer("C1", Status::Smaller),
+            answer("A9", Status::SetUp),
+            answer("A4", Status::Reproduced),
+        ]
+        .into_iter()
+        .unzip();
+        assert_eq!(
+            tally(&claims, &answers, 2),
+            "Of the articles' 5 claims: 1 reproduced, 3 same direction, smaller (2 of them on 2 CPUs against the \
+             articles' 8 to 48 threads), 1 set up, not measured."
+        );
+        assert_eq!(
+            tally(&claims, &answers, 64),
+            "Of the articles' 5 claims: 1 reproduced, 3 same direction, smaller, 1 set up, not measured."
+        );
     }
 }

@@ -41,11 +41,11 @@ pub(crate) fn java_status(claim: Claim, figure: &Ratio, range: &crate::locks::cl
 }
 
 /// One row per claim: the article's figure, then per machine its Rust figure, the JVM's,
-/// and the status (computed from the Rust figure, the lab's own measurement).
+/// and the Rust figure's status (the claims section judges from the JVM's where it ran).
 pub(crate) fn claims(answered: &[Answered], article: &[LocksReference]) -> Table {
     let mut columns = vec![Column::text("claim"), Column::text("what"), Column::text("article")];
     for machine in answered {
-        for label in ["this machine (Rust)", "JVM here", "status"] {
+        for label in ["this machine (Rust)", "JVM here", "Rust's status"] {
             columns.push(Column::text(label).in_group(machine.label));
         }
     }
