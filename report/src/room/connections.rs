@@ -67,7 +67,7 @@ pub fn raise_file_limit() -> u64 {
             break;
         }
     }
-    u64::try_from(limit.rlim_cur).unwrap_or(u64::MAX)
+    limit.rlim_cur
 }
 
 /// The client a connection or an upload counts against.
