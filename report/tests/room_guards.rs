@@ -98,6 +98,11 @@ fn posts_from_other_pages_or_to_other_hosts_are_refused_and_cost_nothing() {
             assert!(answer.contains(why) && answer.contains(&format!("http://127.0.0.1:{port}")), "{answer}");
         }
     }
+    let (_, page) = server.request("GET", "/", b"");
+    assert!(
+        page.contains("method: \"POST\", body: file, credentials: \"omit\""),
+        "the page's form posts without cookies"
+    );
     let own = format!("Host: localhost:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n");
     let (status, answer) = post(port, &own, &pack);
     assert_eq!(status, 201, "refused POSTs spent none of the minute: {answer}");

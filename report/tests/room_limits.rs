@@ -27,7 +27,9 @@ fn half_sent_heads_from_one_address_do_not_keep_another_out() {
     let server = Server::start_with_file_limit(&scratch("room-flood").join("room"), &[], FILE_LIMIT);
     let banner = server.log.lock().unwrap().clone();
     assert!(
-        banner.contains("(at most 128 connections at once, 32 from one address (file limit 256))"),
+        banner.contains(
+            "room code: test-room (at most 128 connections at once, 32 from one address, under a file limit of 256)"
+        ),
         "the caps are printed beside the code: {banner}"
     );
     let flood_started = Instant::now();

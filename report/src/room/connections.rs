@@ -42,7 +42,7 @@ impl Limits {
     /// The banner's words for them.
     pub fn text(&self) -> String {
         format!(
-            "at most {} connections at once, {} from one address (file limit {})",
+            "at most {} connections at once, {} from one address, under a file limit of {}",
             self.connections, self.per_client, self.file_limit
         )
     }

@@ -29,8 +29,9 @@
 //!   tables (about 100 KiB each).
 //!
 //! Measured (release build, loopback): 40 concurrent uploads of the fixture's pack (40 KiB)
-//! peak at about 41 MiB resident; 40 concurrent 15 MB uploads that the reader refuses peak at
-//! 192 MiB; ten 14 MB packs kept hold 384 MiB.
+//! and a render peak at about 82 MiB resident (78 MiB before uploads were staged as they
+//! arrive); 400 half-sent request heads under `ulimit -n 256` hold 8 to 9 MiB and 80 open
+//! files. Measured before that change: ten 14 MB packs kept hold 384 MiB.
 
 mod app;
 mod body;
