@@ -55,7 +55,7 @@ pub fn execute(options: Options) -> Result<()> {
 /// Posts the pack of the run at `run` to the room `send` names; a refusal or a failure
 /// says why and how to send again (the run stays on disk either way).
 fn send_pack(send: &SendTo, run: &Path, pack: &[u8]) -> Result<()> {
-    match crate::send::post_pack(&send.room, send.code.as_deref(), pack) {
+    match crate::send::post_pack(&send.room, send.code.as_deref(), pack, &mut |note| warn(note)) {
         Ok(answer) if answer.status == 201 => {
             say(&format!("sent to {}: {}", send.room.url, answer.line));
             Ok(())

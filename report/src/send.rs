@@ -5,19 +5,29 @@
 //! with a known length, and the answer is one line, so about a hundred lines replace a
 //! dependency and its build time. Only `http://` URLs are taken; the client asks
 //! `Expect: 100-continue`, so a refusal (a wrong code, a pack too large) arrives before
-//! the pack is sent.
+//! the pack is sent. One deadline covers connecting, sending and the answer; a 429 or 503
+//! (the room busy, or this address's minute spent) is tried again after the room's
+//! `Retry-After` (or 1, 2, 4 s), [`MAX_TRIES`] times in all.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// How long connecting, and then each read or write, may take.
+use crate::room::MIN_BYTES_PER_SECOND;
+
+/// How long connecting may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-const IO_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the room has to answer, beyond connecting and the time the pack takes to send
+/// at the slowest rate a room takes ([`MIN_BYTES_PER_SECOND`]): one deadline for the whole.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long to wait for the server's go-ahead before sending the pack anyway (RFC 9110).
 const CONTINUE_WAIT: Duration = Duration::from_secs(3);
 /// The most of the server's answer read: it is one line.
 const MAX_ANSWER_BYTES: u64 = 64 << 10;
+/// Tries in all when the room answers 429 (too many uploads) or 503 (busy).
+const MAX_TRIES: u32 = 4;
+/// The longest wait between two tries, whatever the room's `Retry-After` says.
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(30);
 
 /// A room to send to: `http://HOST[:PORT][/PATH]`, its runs at `PATH/runs`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,12 +90,52 @@ fn split_authority(authority: &str) -> Result<(&str, u16), String> {
 pub struct Answer {
     pub status: u16,
     pub line: String,
+    /// Its `Retry-After`, in seconds.
+    retry_after: Option<u64>,
 }
 
-/// Posts `pack` to `room` with `code`; `Err` says why nothing was answered, an `Answer`
-/// with a status other than 201 is a refusal with the server's reason.
-pub fn post_pack(room: &Room, code: Option<&str>, pack: &[u8]) -> Result<Answer, String> {
-    let mut stream = connect(room)?;
+/// Posts `pack` to `room` with `code`, trying again on a 429 or 503 (each retry told to
+/// `on_retry` first); `Err` says why nothing was answered, an `Answer` with a status other
+/// than 201 is a refusal with the server's reason.
+pub fn post_pack(
+    room: &Room,
+    code: Option<&str>,
+    pack: &[u8],
+    on_retry: &mut dyn FnMut(&str),
+) -> Result<Answer, String> {
+    let mut tries = 1;
+    loop {
+        let answer = post_once(room, code, pack, time_allowed(pack.len()))?;
+        if !matches!(answer.status, 429 | 503) || tries >= MAX_TRIES {
+            return Ok(answer);
+        }
+        let backoff = Duration::from_secs(1 << (tries - 1));
+        let wait = answer.retry_after.map_or(backoff, Duration::from_secs).clamp(backoff, MAX_RETRY_WAIT);
+        on_retry(&format!(
+            "the room answered {}: {}; trying again in {} s ({} of {MAX_TRIES})",
+            answer.status,
+            answer.line,
+            wait.as_secs(),
+            tries + 1
+        ));
+        std::thread::sleep(wait);
+        tries += 1;
+    }
+}
+
+/// The one deadline for sending `bytes`: connecting, the pack at the slowest rate a room
+/// takes, and the answer.
+fn time_allowed(bytes: usize) -> Duration {
+    CONNECT_TIMEOUT + ANSWER_TIMEOUT + Duration::from_secs_f64(bytes as f64 / MIN_BYTES_PER_SECOND as f64)
+}
+
+/// One POST, connecting, sending and the answer all `within` one deadline.
+fn post_once(room: &Room, code: Option<&str>, pack: &[u8], within: Duration) -> Result<Answer, String> {
+    let deadline = Instant::now() + within;
+    let silent = || format!("the room accepted the connection but did not answer within {} s", within.as_secs());
+    let stream = Deadlined { stream: connect(room)?, deadline };
+    let mut writer = stream.try_clone().map_err(|error| error.to_string())?;
+    let mut reader = BufReader::new(stream);
     let query = code.map_or(String::new(), |code| format!("?code={}", percent_encode(code)));
     let head = format!(
         "POST {}{query} HTTP/1.1\r\nHost: {}\r\nUser-Agent: contention/{}\r\nContent-Type: application/octet-stream\r\n\
@@ -95,29 +145,76 @@ pub fn post_pack(room: &Room, code: Option<&str>, pack: &[u8]) -> Result<Answer,
         env!("CARGO_PKG_VERSION"),
         pack.len()
     );
-    stream.write_all(head.as_bytes()).map_err(|error| format!("sending to {}: {error}", room.url))?;
-    let mut reader = BufReader::new(stream.try_clone().map_err(|error| error.to_string())?);
-    stream.set_read_timeout(Some(CONTINUE_WAIT)).map_err(|error| error.to_string())?;
-    match read_status(&mut reader) {
+    writer.write_all(head.as_bytes()).map_err(|error| format!("sending to {}: {error}", room.url))?;
+    // A short deadline for the go-ahead; no go-ahead in time: a server that ignores Expect.
+    reader.get_mut().deadline = deadline.min(Instant::now() + CONTINUE_WAIT);
+    let first = read_status(&mut reader);
+    reader.get_mut().deadline = deadline;
+    match first {
         // 100 Continue: the server wants the pack; skip the interim answer's blank line.
         Ok(100) => {
             let mut blank = String::new();
             reader.read_line(&mut blank).map_err(|error| error.to_string())?;
         }
         Ok(status) => return read_answer(reader, status),
-        // No go-ahead in time: a server that ignores Expect; send anyway.
-        Err(error)
-            if error.kind() == std::io::ErrorKind::WouldBlock || error.kind() == std::io::ErrorKind::TimedOut => {}
+        Err(error) if timed_out(&error) => {}
         Err(error) => return Err(format!("reading {}'s answer: {error}", room.url)),
     }
-    stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|error| error.to_string())?;
-    let sent = stream.write_all(pack);
+    let sent = writer.write_all(pack);
     match read_status(&mut reader) {
         Ok(status) => read_answer(reader, status),
         Err(error) => match sent {
+            Err(sending) if timed_out(&sending) => {
+                Err(format!("the room accepted the connection but did not take the pack within {} s", within.as_secs()))
+            }
             Err(sending) => Err(format!("sending the pack to {}: {sending}", room.url)),
+            Ok(()) if timed_out(&error) => Err(silent()),
             Ok(()) => Err(format!("reading {}'s answer: {error}", room.url)),
         },
+    }
+}
+
+fn timed_out(error: &std::io::Error) -> bool {
+    matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+}
+
+/// A connection every read and write of which ends by one deadline: each waits at most
+/// the time left, so a server that answers a byte at a time cannot stretch it.
+#[derive(Debug)]
+struct Deadlined {
+    stream: TcpStream,
+    deadline: Instant,
+}
+
+impl Deadlined {
+    fn time_left(&self) -> std::io::Result<Duration> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        match left.is_zero() {
+            true => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the deadline passed")),
+            false => Ok(left),
+        }
+    }
+
+    fn try_clone(&self) -> std::io::Result<Self> {
+        Ok(Self { stream: self.stream.try_clone()?, deadline: self.deadline })
+    }
+}
+
+impl Read for Deadlined {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.time_left()?))?;
+        self.stream.read(buf)
+    }
+}
+
+impl Write for Deadlined {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.time_left()?))?;
+        self.stream.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stream.flush()
     }
 }
 
@@ -128,9 +225,13 @@ fn connect(room: &Room) -> Result<TcpStream, String> {
     let mut last = format!("{} has no address", room.host);
     for address in addresses {
         match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-            Ok(stream) => {
-                stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|error| error.to_string())?;
-                return Ok(stream);
+            Ok(stream) => return Ok(stream),
+            Err(error) if timed_out(&error) => {
+                last = format!(
+                    "no room answers at {address}: it did not accept a connection within {} s (is `contention room \
+                     serve` running there, and this machine on its network?)",
+                    CONNECT_TIMEOUT.as_secs()
+                )
             }
             Err(error) => {
                 last = format!("no room answers at {address}: {error} (is `contention room serve` running there?)")
@@ -148,12 +249,19 @@ fn read_status(reader: &mut impl BufRead) -> std::io::Result<u16> {
     status.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not an HTTP answer: {line:?}")))
 }
 
-/// The rest of an answer after its status line: headers skipped, the body's first line.
+/// The rest of an answer after its status line: its `Retry-After`, the body's first line.
 fn read_answer(reader: impl BufRead, status: u16) -> Result<Answer, String> {
     let mut text = String::new();
-    reader.take(MAX_ANSWER_BYTES).read_to_string(&mut text).map_err(|error| format!("reading the answer: {error}"))?;
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, body)| body);
-    Ok(Answer { status, line: body.lines().next().unwrap_or("").trim().to_string() })
+    reader.take(MAX_ANSWER_BYTES).read_to_string(&mut text).map_err(|error| match timed_out(&error) {
+        true => "the room began its answer but did not finish it in time".to_string(),
+        false => format!("reading the answer: {error}"),
+    })?;
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let retry_after = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim().eq_ignore_ascii_case("retry-after").then(|| value.trim().parse().ok())?
+    });
+    Ok(Answer { status, line: body.lines().next().unwrap_or("").trim().to_string(), retry_after })
 }
 
 /// `text` with every byte but `A-Z a-z 0-9 - . _ ~` written `%XX` (RFC 3986's unreserved).
@@ -184,6 +292,67 @@ mod tests {
         for bad in ["https://h", "h:1", "http://:1", "http://h:port", "http://h/a b", "http://u@h"] {
             assert!(Room::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// A server on loopback that accepts, reads the request head, then runs `answer` on the
+    /// connection; its address.
+    fn fake_room(answer: fn(&mut TcpStream)) -> Room {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut head = [0u8; 1024];
+            let _ = stream.read(&mut head);
+            answer(&mut stream);
+        });
+        Room::parse(&format!("http://127.0.0.1:{port}")).unwrap()
+    }
+
+    #[test]
+    fn one_deadline_covers_a_room_that_answers_a_byte_at_a_time() {
+        let room = fake_room(|stream| {
+            let _ = stream.write_all(b"HTTP/1.1 201 Created\r\n");
+            for byte in b"X-Slow: yes\r\n".iter().cycle().take(200) {
+                if stream.write_all(&[*byte]).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(300));
+            }
+        });
+        let started = Instant::now();
+        let error = post_once(&room, None, b"pack", Duration::from_secs(2)).unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+        assert_eq!(error, "the room began its answer but did not finish it in time");
+    }
+
+    #[test]
+    fn a_silent_room_is_named_with_the_time_it_had() {
+        let room = fake_room(|stream| {
+            let mut sink = Vec::new();
+            let _ = stream.read_to_end(&mut sink);
+        });
+        let error = post_once(&room, None, b"pack", Duration::from_secs(4)).unwrap_err();
+        assert_eq!(error, "the room accepted the connection but did not answer within 4 s");
+        assert_eq!(time_allowed(0), Duration::from_secs(70));
+    }
+
+    #[test]
+    fn a_busy_room_is_tried_again_after_its_retry_after() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let room = Room::parse(&format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port())).unwrap();
+        std::thread::spawn(move || {
+            for status in ["503 Service Unavailable\r\nRetry-After: 1", "201 Created"] {
+                let (mut stream, _) = listener.accept().unwrap();
+                let mut head = [0u8; 1024];
+                let _ = stream.read(&mut head);
+                let line = if status.starts_with("503") { "refused: busy" } else { "stored as x (1 run in the room)" };
+                let _ = write!(stream, "HTTP/1.1 {status}\r\nConnection: close\r\n\r\n{line}\n");
+            }
+        });
+        let mut notes = Vec::new();
+        let answer = post_pack(&room, None, b"pack", &mut |note| notes.push(note.to_string())).unwrap();
+        assert_eq!((answer.status, answer.line.as_str()), (201, "stored as x (1 run in the room)"));
+        assert_eq!(notes, ["the room answered 503: refused: busy; trying again in 1 s (2 of 4)"]);
     }
 
     #[test]

@@ -135,9 +135,11 @@ fn a_restarted_room_keeps_its_runs_and_names_a_corrupt_file() {
 #[test]
 fn uploads_past_the_rate_limit_are_refused() {
     let server = Server::start(&scratch("room-rate").join("room"), &["--max-uploads-per-minute", "2"]);
-    assert_eq!(server.request("POST", "/runs", b"").0, 401, "a refused upload counts too");
-    assert_eq!(server.upload(&fixture_pack("seat-rate")).0, 201);
-    let (status, answer) = server.upload(&fixture_pack("seat-rate"));
+    assert_eq!(server.request("POST", "/runs", b"").0, 401, "a wrong code is counted apart");
+    let pack = fixture_pack("seat-rate");
+    assert_eq!(server.upload(&pack).0, 201);
+    assert_eq!(server.upload(&pack).0, 201);
+    let (status, answer) = server.upload(&pack);
     assert_eq!(status, 429, "{answer}");
     assert!(answer.starts_with("refused: more than 2 uploads a minute from 127.0.0.1: retry in "), "{answer}");
 }
@@ -193,7 +195,7 @@ fn chunked_upload(port: u16, body: &[u8]) -> (u16, String) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     let head = format!(
-        "POST /runs?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        "POST /runs?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
     );
     let mut request = head.into_bytes();
     for chunk in body.chunks(8192) {

@@ -6,6 +6,8 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use unicode_normalization::UnicodeNormalization as _;
+
 use crate::ConfigError;
 
 /// The longest label accepted (it heads table columns and legends).
@@ -28,16 +30,26 @@ pub fn default_label(hostname: &str) -> String {
     format!("{host}-{:04x}", hasher.finish() & 0xffff)
 }
 
-/// A label (given with `--label`, or read from a run folder or a pack): 1 to
-/// [`MAX_LABEL_CHARS`] characters, no control characters or bidirectional overrides, not
-/// only spaces, not one of the [`RESERVED_LABELS`].
+/// `label` in Unicode's composed form (NFC), as every label is kept and compared: "é" typed
+/// as one character or as "e" and a combining accent is one label.
+pub fn normalize_label(label: &str) -> String {
+    label.nfc().collect()
+}
+
+/// A label (given with `--label`, or read from a run folder or a pack), checked as
+/// [`normalize_label`] makes it: 1 to [`MAX_LABEL_CHARS`] characters, no control
+/// characters, bidirectional overrides or invisible format characters (a zero-width
+/// space would make two labels read alike), not only spaces, not one of the
+/// [`RESERVED_LABELS`].
 pub fn check_label(label: &str) -> Result<(), ConfigError> {
     let shown = || format!("\"{}\"", super::visible(&label.chars().take(MAX_LABEL_CHARS + 1).collect::<String>()));
     let allowed = format!(
-        "1 to {MAX_LABEL_CHARS} printable characters, not only spaces, without control characters or \
-         bidirectional overrides"
+        "1 to {MAX_LABEL_CHARS} printable characters, not only spaces, without control characters, \
+         bidirectional overrides or invisible format characters (such as a zero-width space)"
     );
-    if label.trim().is_empty() || super::check_text(label, MAX_LABEL_CHARS, false).is_err() {
+    let label = &normalize_label(label);
+    let invisible = label.chars().any(super::text::is_format);
+    if label.trim().is_empty() || invisible || super::check_text(label, MAX_LABEL_CHARS, false).is_err() {
         return Err(ConfigError::new("label", shown(), allowed));
     }
     if RESERVED_LABELS.iter().any(|reserved| label.trim().eq_ignore_ascii_case(reserved)) {
@@ -92,8 +104,24 @@ mod tests {
         assert!(error.starts_with("invalid label = \"seat \\u{202e}21\": "), "{error}");
         let error = check_label("Room Median").unwrap_err().to_string();
         assert!(error.ends_with("a label other than \"room median\": the room table names its own row so"), "{error}");
+        let error = check_label("seat\u{200B}12").unwrap_err().to_string();
+        assert!(error.starts_with("invalid label = \"seat\\u{200b}12\": "), "{error}");
+        assert!(error.ends_with("or invisible format characters (such as a zero-width space)"), "{error}");
+        assert!(check_label("\u{2060}seat").is_err() && check_label("seat\u{AD}1").is_err());
+        assert!(check_label(&default_label("host\u{200B}name")).is_ok(), "a host name's are written out");
         assert!(check_label(&default_label(&"h".repeat(300))).is_ok());
         assert!(check_label(&default_label("evil\u{1b}[2Jhost")).is_ok());
+    }
+
+    #[test]
+    fn labels_are_kept_composed() {
+        let decomposed = "cafe\u{0301}";
+        assert_eq!(normalize_label(decomposed), "caf\u{e9}");
+        assert_eq!(normalize_label("caf\u{e9}"), "caf\u{e9}");
+        let mut labels = vec![normalize_label(decomposed), normalize_label("caf\u{e9}")];
+        disambiguate(&mut labels);
+        assert_eq!(labels, ["caf\u{e9}", "caf\u{e9} (2)"], "alike labels are told apart");
+        assert!(check_label(decomposed).is_ok());
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub use crate::checked::{BadValue, CheckedRow};
 pub use check::MAX_CSV_BYTES;
 pub use error::RunsError;
 use files::RunFiles;
-pub use label::{check_label, default_label, disambiguate, MAX_LABEL_CHARS};
+pub use label::{check_label, default_label, disambiguate, normalize_label, MAX_LABEL_CHARS};
 pub use manifest::{
     ExperimentRecord, Manifest, Profile, State, BESIDE_ELAPSED_KEY, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION,
 };
@@ -58,7 +58,7 @@ impl Run {
         let manifest = parse_manifest(&manifest_path, &files.text(path, MANIFEST)?)?;
         let label = match manifest.label.as_str() {
             "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
-            given => given.to_string(),
+            given => normalize_label(given),
         };
         let mut run = Self { dir: path.to_path_buf(), manifest, label, loaded: Vec::new(), notes: Vec::new() };
         listed_files(&run.manifest, &manifest_path)?;

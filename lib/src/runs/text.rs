@@ -19,6 +19,37 @@ pub fn is_hidden(c: char) -> bool {
     c.is_control() || BIDI_CONTROLS.contains(&c) || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
 }
 
+/// Unicode's format characters (general category Cf, Unicode 15.1): drawn as nothing, or
+/// not as themselves, so "seat\u{200B}12" (a zero-width space) reads as "seat12" beside it.
+const FORMAT_RANGES: [(char, char); 21] = [
+    ('\u{00AD}', '\u{00AD}'),
+    ('\u{0600}', '\u{0605}'),
+    ('\u{061C}', '\u{061C}'),
+    ('\u{06DD}', '\u{06DD}'),
+    ('\u{070F}', '\u{070F}'),
+    ('\u{0890}', '\u{0891}'),
+    ('\u{08E2}', '\u{08E2}'),
+    ('\u{180E}', '\u{180E}'),
+    ('\u{200B}', '\u{200F}'),
+    ('\u{202A}', '\u{202E}'),
+    ('\u{2060}', '\u{2064}'),
+    ('\u{2066}', '\u{206F}'),
+    ('\u{FEFF}', '\u{FEFF}'),
+    ('\u{FFF9}', '\u{FFFB}'),
+    ('\u{110BD}', '\u{110BD}'),
+    ('\u{110CD}', '\u{110CD}'),
+    ('\u{13430}', '\u{1343F}'),
+    ('\u{1BCA0}', '\u{1BCA3}'),
+    ('\u{1D173}', '\u{1D17A}'),
+    ('\u{E0001}', '\u{E0001}'),
+    ('\u{E0020}', '\u{E007F}'),
+];
+
+/// Whether `c` is a format character (zero-width space, joiner, soft hyphen, tag ...).
+pub fn is_format(c: char) -> bool {
+    FORMAT_RANGES.iter().any(|&(first, last)| (first..=last).contains(&c))
+}
+
 /// Why `text` cannot be shown as it is, if it cannot: a hidden character (line breaks and
 /// tabs allowed only in `prose`) or more than `max_chars` characters.
 pub fn check_text(text: &str, max_chars: usize, prose: bool) -> Result<(), String> {
@@ -66,14 +97,16 @@ pub fn shown(path: &std::path::Path) -> String {
     visible(&path.display().to_string())
 }
 
+/// Hidden characters and format characters are written out, so a message shows them.
 fn escape(text: &str, keep: impl Fn(char) -> bool) -> String {
-    if !text.chars().any(is_hidden) {
+    let written_out = |c: char| is_hidden(c) || is_format(c);
+    if !text.chars().any(written_out) {
         return text.to_string();
     }
     let mut shown = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         match c {
-            c if !is_hidden(c) || keep(c) => shown.push(c),
+            c if !written_out(c) || keep(c) => shown.push(c),
             '\n' | '\r' | '\t' => shown.extend(c.escape_debug()),
             c => shown.extend(c.escape_unicode()),
         }
@@ -96,10 +129,21 @@ mod tests {
     }
 
     #[test]
+    fn format_characters_are_known() {
+        for c in ['\u{200B}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{AD}', '\u{E0041}'] {
+            assert!(is_format(c), "U+{:04X}", u32::from(c));
+        }
+        for c in ['a', ' ', 'é', '\u{0301}', '\u{3000}', '😀'] {
+            assert!(!is_format(c), "U+{:04X}", u32::from(c));
+        }
+    }
+
+    #[test]
     fn visible_text_shows_what_it_holds_on_one_line() {
         assert_eq!(visible("plain"), "plain");
         assert_eq!(visible("a\u{1b}[31mb\u{7}\n"), "a\\u{1b}[31mb\\u{7}\\n");
         assert_eq!(visible("\u{202E}abc"), "\\u{202e}abc");
+        assert_eq!(visible("seat\u{200B}12\u{AD}"), "seat\\u{200b}12\\u{ad}");
         assert_eq!(visible_lines("a\nb\u{1b}"), "a\nb\\u{1b}");
         assert_eq!(clipped("short", 64), "short");
         let long = clipped(&"é".repeat(100), 64);

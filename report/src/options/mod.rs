@@ -261,7 +261,7 @@ impl MeasureOptions {
         plans.sort_by_key(|plan| unique.iter().position(|&experiment| experiment == plan.experiment()));
         Ok(Self {
             plans,
-            label: args.label.clone(),
+            label: args.label.as_deref().map(contention::runs::normalize_label),
             profile,
             command_line: contention::runs::clipped(
                 &contention::runs::visible(&std::env::args().collect::<Vec<_>>().join(" ")),

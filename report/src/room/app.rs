@@ -2,59 +2,65 @@
 //! answers. No path of a request reaches the file system: a pack is found by its label
 //! among the room's runs, and served from the name the server gave it.
 
-use std::net::SocketAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 
-use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
 use tokio::sync::Semaphore;
 
 use super::limit::RateLimit;
+use super::origin::Addressed;
 use super::pages::Pages;
 use super::state::Room;
 use super::{routes, upload};
 
-/// Uploads read and checked at once; more wait their turn before their body is read, so
-/// at most this many packs are in memory beside the room.
-pub const UPLOAD_SLOTS: usize = 2;
+/// Uploads received at once: each is written to its staging file as it arrives, so it holds
+/// hyper's buffer in memory (at most 32 KiB) and at most `--max-upload` on disk. More wait
+/// their turn (at most [`upload::SLOT_WAIT`]) before their body is read.
+pub const RECEIVING_SLOTS: usize = 16;
+/// Received uploads read and checked at once: each holds its staged file, its files and its
+/// rows, about four times its size, so at most this many are in memory beside the room.
+pub const CHECKING_SLOTS: usize = 2;
 
 #[derive(Debug)]
 pub struct App {
     pub room: Arc<RwLock<Room>>,
     pub pages: Pages,
     pub limit: RateLimit,
+    /// The addresses POSTs must be sent to.
+    pub addressed: Addressed,
     pub code: String,
     pub max_upload: u64,
-    pub upload_slots: Semaphore,
+    pub receiving: Semaphore,
+    pub checking: Semaphore,
     /// Numbers the staged uploads.
     pub staged: AtomicU64,
 }
 
 impl App {
-    pub fn new(room: Room, code: String, max_upload: u64, per_minute: u32) -> Self {
+    pub fn new(room: Room, code: String, max_upload: u64, per_minute: u32, addressed: Addressed) -> Self {
         Self {
             room: Arc::new(RwLock::new(room)),
             pages: Pages::default(),
             limit: RateLimit::new(per_minute),
+            addressed,
             code,
             max_upload,
-            upload_slots: Semaphore::new(UPLOAD_SLOTS),
+            receiving: Semaphore::new(RECEIVING_SLOTS),
+            checking: Semaphore::new(CHECKING_SLOTS),
             staged: AtomicU64::new(1),
         }
     }
 }
 
-/// The room's routes, with each request's client address.
-pub fn router(app: Arc<App>) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
-    let body_limit = usize::try_from(app.max_upload).unwrap_or(usize::MAX);
+/// The room's routes.
+pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(routes::live_page))
         .route("/room.html", get(routes::standalone_page))
-        .route("/runs", get(routes::list).post(upload::upload).layer(DefaultBodyLimit::max(body_limit)))
+        .route("/runs", get(routes::list).post(upload::upload))
         .route("/runs/{file}", get(routes::pack))
         .fallback(routes::not_found)
         .with_state(app)
-        .into_make_service_with_connect_info::<SocketAddr>()
 }

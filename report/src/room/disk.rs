@@ -1,17 +1,17 @@
 //! The room's folder: one pack per run, named by the server, and a staging folder for
 //! uploads being read.
 //!
-//! An upload is written whole into `DIR/.incoming/` under a number, read back with the lib's
+//! An upload is written into `DIR/.incoming/` under a number as it arrives, read back with the lib's
 //! pack reader, and only then renamed to `NNNN-<label>.contention-pack` in `DIR` (the same
 //! file system, so the rename is atomic): a run in `DIR` is always a whole file that read
 //! once. No name from a request reaches the file system: staged files are numbered, kept
 //! files are named from the pack's label with every character but `a-z A-Z 0-9 - .`
 //! replaced, behind a sequence number, so a name cannot leave `DIR` nor clash, and sorting
 //! the names gives the order runs arrived in. What `.incoming` holds at start is an upload
-//! a stop interrupted: it is removed.
+//! a stop interrupted: it is removed (one server per folder: [`super::folder_lock`]). A
+//! symbolic link in `DIR` is skipped and named, as a run's files are: it could lead anywhere.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -24,6 +24,9 @@ const MAX_NAME_LABEL_CHARS: usize = 40;
 /// Creates `dir` and its staging folder, emptying the staging folder of interrupted uploads.
 pub fn prepare(dir: &Path) -> Result<()> {
     let incoming = dir.join(INCOMING);
+    if is_link(&incoming) {
+        anyhow::bail!("{} is a symbolic link: the room stages uploads only in a folder of its own", incoming.display());
+    }
     fs::create_dir_all(&incoming).with_context(|| format!("creating {}", incoming.display()))?;
     for entry in fs::read_dir(&incoming).with_context(|| format!("reading {}", incoming.display()))? {
         let path = entry?.path();
@@ -48,6 +51,22 @@ pub fn names(dir: &Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// Whether `path` is a symbolic link (not followed).
+pub fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
+}
+
+/// The bytes of the kept pack at `path`, opened without following a link made since it was
+/// read.
+pub fn read_kept(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let mut file = fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// The sequence number a kept pack's name starts with.
 pub fn sequence(name: &str) -> Option<u32> {
     name.split_once('-').and_then(|(number, _)| number.parse().ok())
@@ -58,20 +77,9 @@ pub fn is_pack(name: &str) -> bool {
     name.strip_suffix(PACK_EXTENSION).is_some_and(|stem| stem.ends_with('.'))
 }
 
-/// Writes `bytes` whole to the staging file numbered `number` (created new, flushed to
-/// disk) and returns its path.
-pub fn stage(dir: &Path, number: u64, bytes: &[u8]) -> Result<PathBuf> {
-    let path = dir.join(INCOMING).join(format!("{number}.{PACK_EXTENSION}"));
-    let written = (|| -> std::io::Result<()> {
-        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&path)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })();
-    if let Err(error) = written {
-        let _ = fs::remove_file(&path);
-        return Err(error).with_context(|| format!("staging an upload in {}", path.display()));
-    }
-    Ok(path)
+/// The staging file numbered `number` (created new by the upload that writes it).
+pub fn staged_path(dir: &Path, number: u64) -> PathBuf {
+    dir.join(INCOMING).join(format!("{number}.{PACK_EXTENSION}"))
 }
 
 /// The name a run labelled `label` is kept under, as the room's `sequence`th arrival.
@@ -128,10 +136,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("contention-room-disk-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         prepare(&dir).unwrap();
-        let staged = stage(&dir, 1, b"pack").unwrap();
+        let stage = |number: u64, bytes: &[u8]| {
+            let path = staged_path(&dir, number);
+            fs::write(&path, bytes).unwrap();
+            path
+        };
+        let staged = stage(1, b"pack");
         let kept = keep(&staged, &dir, &file_name(1, "a")).unwrap();
         assert_eq!(fs::read(&kept).unwrap(), b"pack");
-        let again = stage(&dir, 2, b"other").unwrap();
+        let again = stage(2, b"other");
         assert!(keep(&again, &dir, &file_name(1, "a")).is_err(), "a kept pack is never replaced");
         prepare(&dir).unwrap();
         assert!(!again.exists(), "an interrupted upload is removed on start");

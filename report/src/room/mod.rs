@@ -6,48 +6,57 @@
 //! | route | what |
 //! | --- | --- |
 //! | `GET /` | the room page: the runs as they arrived, the compare page's sections, an upload form; it polls `/runs` and brings new runs in |
-//! | `POST /runs?code=CODE` | one pack in the body: 201 with the label it is shown under, or 400/401/408/413/429/507 with why |
+//! | `POST /runs?code=CODE` | one pack in the body: 201 with the label it is shown under, or 400/401/403/408/413/429/503/507 with why |
 //! | `GET /runs` | JSON: each run's label, arrival, and status (shown, or skipped with why) |
 //! | `GET /runs/<label>.contention-pack` | a shown run's pack |
 //! | `GET /room.html` | the standalone page, as `report --compare` writes it |
 //!
 //! # Memory
 //!
-//! Bounded by the room and the uploads in flight, whatever the clients do:
+//! Bounded by the room, the uploads in flight and the connections, whatever the clients do
+//! (the connection limits are in [`serve`] and [`connections`]):
 //! - the room: at most [`state::MAX_RUNS`] runs and [`state::MAX_KEPT_BYTES`] (128 MiB) of
 //!   packs, held as the lib's typed rows (about 2.5 times a pack's size), plus one
 //!   rendering of each page: at most about 350 MiB;
-//! - uploads: [`app::UPLOAD_SLOTS`] (2) are read and checked at once; each holds its body
-//!   (up to `--max-upload`, twice while it is gathered), then the staged file, its files and
-//!   its rows: about 5 x 16 MiB with the defaults, 160 MiB for both slots. Other uploads
-//!   wait before their body is read (hyper buffers at most a few hundred KiB of each);
-//! - the rate limiter remembers at most [`limit::MAX_CLIENTS`] addresses (about 100 KiB).
+//! - uploads: [`app::RECEIVING_SLOTS`] (16) are received at once, each written to its
+//!   staging file as it arrives (hyper's buffer in memory, at most `--max-upload` on disk:
+//!   256 MiB of disk with the defaults); [`app::CHECKING_SLOTS`] (2) are then read and
+//!   checked at once, each holding its staged file, its files and its rows: about 4 x 16 MiB
+//!   with the defaults, 128 MiB for both. Other uploads wait before their body is read;
+//! - connections: at most [`connections::MAX_CONNECTIONS`] (fewer under a low file limit),
+//!   each reading at most [`serve::MAX_BUFFER_BYTES`] (32 KiB) ahead: 32 MiB;
+//! - the rate limiter remembers at most [`limit::MAX_CLIENTS`] addresses in each of its two
+//!   tables (about 100 KiB each).
 //!
 //! Measured (release build, loopback): 40 concurrent uploads of the fixture's pack (40 KiB)
-//! peak at about 41 MiB resident; 40 concurrent 15 MB uploads that the reader refuses peak at
-//! 192 MiB; ten 14 MB packs kept hold 384 MiB.
+//! and a render peak at about 82 MiB resident (78 MiB before uploads were staged as they
+//! arrive); 400 half-sent request heads under `ulimit -n 256` hold 8 to 9 MiB and 80 open
+//! files. Measured before that change: ten 14 MB packs kept hold 384 MiB.
 
 mod app;
+mod body;
 pub mod code;
+mod connections;
 mod disk;
+mod folder_lock;
 mod limit;
+mod origin;
 mod pages;
 mod routes;
+mod serve;
 mod share;
 mod state;
 mod upload;
 
-use std::future::IntoFuture;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use app::App;
-use state::Room;
+pub use body::MIN_BYTES_PER_SECOND;
 
-/// How long a stop waits for requests in progress (an upload being read) before it leaves.
-const STOP_GRACE: Duration = Duration::from_secs(10);
+use app::App;
+use connections::{Connections, Limits};
+use state::Room;
 
 /// Where and how the room serves (`room serve`'s flags, checked by the options).
 #[derive(Debug)]
@@ -69,28 +78,18 @@ pub fn serve(options: &RoomOptions) -> Result<()> {
 }
 
 async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
+    let _lock = folder_lock::lock(&options.dir)?;
     let room = Room::restore(&options.dir)?;
+    let limits = Limits::from_file_limit(connections::raise_file_limit());
     let listener = tokio::net::TcpListener::bind((options.bind, options.port))
         .await
         .with_context(|| format!("listening on {}:{}", options.bind, options.port))?;
     let address = listener.local_addr().context("reading the room's address")?;
     let code = options.code.clone().unwrap_or_else(code::generate);
-    say(&share::banner(&room, address, &code));
-    let app = Arc::new(App::new(room, code, options.max_upload, options.max_uploads_per_minute));
-    let stop = Arc::new(tokio::sync::Notify::new());
-    let stopping = stop.clone();
-    let serving = axum::serve(listener, app::router(app)).with_graceful_shutdown(async move {
-        stop_signal().await;
-        say("stopping: finishing the requests in progress (the room's runs stay in its folder)");
-        stopping.notify_one();
-    });
-    tokio::select! {
-        served = serving.into_future() => served.context("serving the room")?,
-        () = async { stop.notified().await; tokio::time::sleep(STOP_GRACE).await } => {
-            let seconds = STOP_GRACE.as_secs();
-            say(&format!("stopped after {seconds} s with requests still open; an upload not yet kept was dropped"));
-        }
-    }
+    say(&share::banner(&room, address, &code, &limits.text()));
+    let addressed = origin::Addressed::new(&share::shared(address));
+    let app = Arc::new(App::new(room, code, options.max_upload, options.max_uploads_per_minute, addressed));
+    serve::serve(listener, app, Connections::new(limits), stop_signal()).await?;
     say("room stopped");
     Ok(())
 }

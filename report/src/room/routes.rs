@@ -89,9 +89,10 @@ pub async fn pack(State(app): State<Arc<App>>, Path(file): Path<String>) -> Resp
     let Some((path, download)) = found else {
         return text(StatusCode::NOT_FOUND, "no run of the room has that label (GET /runs lists them)");
     };
-    let loaded = tokio::task::spawn_blocking(move || match path.is_dir() {
-        true => pack::pack_run(&path).map(String::into_bytes).map_err(|error| error.to_string()),
-        false => std::fs::read(&path).map_err(|error| format!("reading {}: {error}", path.display())),
+    let loaded = tokio::task::spawn_blocking(move || match (super::disk::is_link(&path), path.is_dir()) {
+        (true, _) => Err(format!("{} has become a symbolic link since the room read it", path.display())),
+        (false, true) => pack::pack_run(&path).map(String::into_bytes).map_err(|error| error.to_string()),
+        (false, false) => super::disk::read_kept(&path).map_err(|error| format!("reading {}: {error}", path.display())),
     })
     .await;
     match loaded {

@@ -5,8 +5,9 @@ use std::net::{IpAddr, SocketAddr, UdpSocket};
 
 use super::state::Room;
 
-/// The lines printed on start.
-pub fn banner(room: &Room, address: SocketAddr, code: &str) -> String {
+/// The lines printed on start: the room's runs, its code beside the connections its file
+/// limit leaves (`limits`), where it listens, and the [`shared`] addresses.
+pub fn banner(room: &Room, address: SocketAddr, code: &str, limits: &str) -> String {
     let skipped = room.skipped().len();
     let mut lines = vec![format!(
         "room: {} runs restored from {}{}",
@@ -14,32 +15,36 @@ pub fn banner(room: &Room, address: SocketAddr, code: &str) -> String {
         room.dir().display(),
         if skipped > 0 { format!(" ({skipped} skipped, named on the page)") } else { String::new() }
     )];
-    lines.push(format!("room code: {code}"));
+    lines.push(format!("room code: {code} ({limits})"));
     let ip = address.ip();
-    let shared: Vec<IpAddr> = if ip.is_loopback() {
-        lines.push(format!(
-            "listening on {address}: this machine only (open the room to the network with --bind 0.0.0.0)"
-        ));
-        vec![ip]
+    lines.push(if ip.is_loopback() {
+        format!("listening on {address}: this machine only (open the room to the network with --bind 0.0.0.0)")
     } else if ip.is_unspecified() {
-        lines.push(format!(
+        format!(
             "listening on {address}: OPEN to every network this machine is on; anyone who reaches it with the code \
              can send runs"
-        ));
-        primary_address(ip).into_iter().chain([loopback(ip)]).collect()
+        )
     } else {
-        lines.push(format!(
+        format!(
             "listening on {address}: open to the network of {ip}; anyone who reaches it with the code can send runs"
-        ));
-        vec![ip]
-    };
-    for ip in shared {
-        let url = format!("http://{}", SocketAddr::new(ip, address.port()));
+        )
+    });
+    for shared in shared(address) {
+        let url = format!("http://{shared}");
         lines.push(format!("page: {url}/"));
         lines.push(format!("send: contention run stride --quick --label seat-N --send {url} --code {code}"));
     }
     lines.push(format!("Ctrl-C stops the room; its runs stay in {}.", room.dir().display()));
     lines.join("\n")
+}
+
+/// The addresses the room prints for others to use, listening on `address`: itself, or
+/// for every network, the one other machines reach this one at and loopback.
+pub fn shared(address: SocketAddr) -> Vec<SocketAddr> {
+    let ip = address.ip();
+    let ips: Vec<IpAddr> =
+        if ip.is_unspecified() { primary_address(ip).into_iter().chain([loopback(ip)]).collect() } else { vec![ip] };
+    ips.into_iter().map(|ip| SocketAddr::new(ip, address.port())).collect()
 }
 
 /// The address other machines reach this one at: the one the system would send from

@@ -74,7 +74,12 @@ impl Room {
             let arrived = fs::metadata(&path).and_then(|meta| meta.modified()).unwrap_or(UNIX_EPOCH);
             room.next_sequence = room.next_sequence.max(disk::sequence(&name).map_or(0, |n| n.saturating_add(1)));
             let bytes = size_of(&path);
-            let read = if disk::is_pack(&name) || path.is_dir() {
+            let read = if disk::is_link(&path) {
+                Err(format!(
+                    "{name} is a symbolic link: a room reads only the packs and run folders in its own folder, not \
+                     links that could lead anywhere"
+                ))
+            } else if disk::is_pack(&name) || path.is_dir() {
                 room.has_room_for(bytes)
                     .and_then(|()| Run::load(&path).map_err(|error| room.shorten(&error.to_string())))
             } else {

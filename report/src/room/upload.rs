@@ -1,11 +1,14 @@
 //! `POST /runs?code=CODE`: one pack in the body, kept when it reads.
 //!
-//! Checks run cheapest first, and nothing is stored until every one passed: the client's
-//! rate (429), the room code (401), the declared size (413), then, holding one of
-//! [`UPLOAD_SLOTS`](super::app::UPLOAD_SLOTS), the body itself (413 past `--max-upload`,
-//! 408 when it does not arrive within [`BODY_TIMEOUT`]), the lib's pack reader on it (400
-//! with the reader's reason), the room's capacity (507). The answer is one line: the label
-//! the run is shown under, or `refused: <why>`.
+//! Checks run cheapest first, and nothing is kept until every one passed: the address the
+//! POST was sent to and the page it came from (403, [`super::origin`]), the client's wrong
+//! codes (429), the room code (401), the client's rate (429), the declared size (413), the
+//! room's capacity (507), then, holding one of [`RECEIVING_SLOTS`] (503 when none is free
+//! within [`SLOT_WAIT`]), the body itself, staged as it arrives (413 past `--max-upload`,
+//! 408 below the minimum rate of [`body`]), then, holding one of [`CHECKING_SLOTS`](super::app::CHECKING_SLOTS), the
+//! lib's pack reader on it (400 with the reader's reason) and the room's capacity again
+//! (507). The answer is one line: the label the run is shown under, or `refused: <why>`;
+//! a 429 or 503 says in `Retry-After` when to try again.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -13,21 +16,23 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::extract::{ConnectInfo, FromRequest, Query, Request, State};
+use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use contention::runs::Run;
 use serde::Deserialize;
 
-use super::app::App;
+use super::app::{App, RECEIVING_SLOTS};
+use super::body::{self, NotReceived};
+use super::connections::client_of;
+use super::limit::GUESSES_PER_MINUTE;
 use super::pages::{bytes_text, pack_href};
 use super::routes::text;
 use super::state::NotKept;
 use super::{code, disk, say};
 
-/// How long a client may take to send its pack (16 MiB at 2 Mbit/s takes about a minute).
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long an upload waits for one of the [`RECEIVING_SLOTS`] before it is told to retry.
+pub const SLOT_WAIT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Deserialize)]
 pub struct CodeQuery {
@@ -38,10 +43,19 @@ pub struct CodeQuery {
 struct Refusal {
     status: StatusCode,
     why: String,
+    /// When the client may try again (429, 503).
+    retry_after: Option<Duration>,
 }
 
 fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
-    Refusal { status, why: why.into() }
+    let retry_after = (status == StatusCode::SERVICE_UNAVAILABLE).then_some(SLOT_WAIT);
+    Refusal { status, why: why.into(), retry_after }
+}
+
+impl Refusal {
+    fn retry_after(self, wait: Duration) -> Self {
+        Self { retry_after: Some(wait.max(Duration::from_secs(1))), ..self }
+    }
 }
 
 pub async fn upload(
@@ -60,11 +74,11 @@ pub async fn upload(
             }
             response
         }
-        Err(Refusal { status, why }) => {
+        Err(Refusal { status, why, retry_after }) => {
             say(&format!("{}: refused an upload ({}): {why}", client.ip(), status.as_u16()));
             let mut response = text(status, &format!("refused: {why}"));
-            if status == StatusCode::TOO_MANY_REQUESTS {
-                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+            if let Some(wait) = retry_after {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait.as_secs()));
             }
             response
         }
@@ -78,64 +92,115 @@ async fn receive(
     given_code: Option<String>,
     request: Request,
 ) -> Result<(String, usize), Refusal> {
+    app.addressed.check(request.headers()).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
     admit(app, client, given_code.as_deref())?;
     let declared =
         request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
     if let Some(declared) = declared.filter(|&declared| declared > app.max_upload) {
         return Err(too_large(app, &format!("{declared} bytes")));
     }
-    let _slot = app
-        .upload_slots
-        .acquire()
-        .await
-        .map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping"))?;
-    let body = read_body(app, request).await?;
+    let dir = {
+        let room = super::pages::read(&app.room);
+        room.has_room_for(declared.unwrap_or(0)).map_err(|why| refuse(StatusCode::INSUFFICIENT_STORAGE, why))?;
+        room.dir().to_path_buf()
+    };
+    let receiving = match tokio::time::timeout(SLOT_WAIT, app.receiving.acquire()).await {
+        Ok(Ok(slot)) => slot,
+        Ok(Err(_)) => return Err(refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping")),
+        Err(_) => {
+            let why = format!(
+                "the room is busy receiving {RECEIVING_SLOTS} uploads at once: retry in a few seconds (--send \
+                 retries by itself)"
+            );
+            return Err(refuse(StatusCode::SERVICE_UNAVAILABLE, why));
+        }
+    };
+    let staged = disk::staged_path(&dir, app.staged.fetch_add(1, Ordering::Relaxed));
+    let received = stage(app, request.into_body(), &staged).await;
+    drop(receiving);
+    let bytes = match received {
+        Ok(bytes) => bytes,
+        Err(refusal) => {
+            let _ = std::fs::remove_file(&staged);
+            return Err(refusal);
+        }
+    };
+    let _checking =
+        app.checking.acquire().await.map_err(|_| refuse(StatusCode::SERVICE_UNAVAILABLE, "the room is stopping"))?;
     let app = app.clone();
-    tokio::task::spawn_blocking(move || keep(&app, body))
-        .await
-        .map_err(|error| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("reading the upload stopped: {error}")))?
+    let checked = tokio::task::spawn_blocking({
+        let staged = staged.clone();
+        move || keep(&app, &staged, bytes)
+    })
+    .await;
+    let kept = checked
+        .map_err(|error| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("reading the upload stopped: {error}")))
+        .and_then(|kept| kept);
+    if kept.is_err() {
+        let _ = std::fs::remove_file(&staged);
+    }
+    kept
 }
 
-/// The client's rate, then the room code.
+/// The client's count of wrong codes, the room code, then the client's rate.
 fn admit(app: &App, client: SocketAddr, given_code: Option<&str>) -> Result<(), Refusal> {
-    if let Err(wait) = app.limit.admit(client.ip(), Instant::now()) {
+    let (who, now) = (client_of(client.ip()), Instant::now());
+    if let Err(wait) = app.limit.guesses_left(who, now) {
         let why = format!(
-            "more than {} uploads a minute from {}: retry in {} s (--max-uploads-per-minute on the server)",
-            app.limit.per_minute(),
-            client.ip(),
+            "more than {GUESSES_PER_MINUTE} wrong room codes a minute from {who}: retry in {} s with the code \
+             `contention room serve` printed",
             wait.as_secs().max(1)
         );
-        return Err(refuse(StatusCode::TOO_MANY_REQUESTS, why));
+        return Err(refuse(StatusCode::TOO_MANY_REQUESTS, why).retry_after(wait));
     }
     let why = match given_code {
-        Some(given) if code::matches(&app.code, given) => return Ok(()),
-        Some(_) => "wrong room code: use the code `contention room serve` printed",
-        None => {
+        Some(given) if code::matches(&app.code, given) => None,
+        Some(_) => Some("wrong room code: use the code `contention room serve` printed"),
+        None => Some(
             "this room takes runs with its code: add ?code=CODE (with --send: --code CODE), the code `contention \
-             room serve` printed"
-        }
+             room serve` printed",
+        ),
     };
-    Err(refuse(StatusCode::UNAUTHORIZED, why))
+    if let Some(why) = why {
+        app.limit.count_guess(who, now);
+        return Err(refuse(StatusCode::UNAUTHORIZED, why));
+    }
+    app.limit.admit(who, now).map_err(|wait| {
+        let why = format!(
+            "more than {} uploads a minute from {who}: retry in {} s (--max-uploads-per-minute on the server)",
+            app.limit.per_minute(),
+            wait.as_secs().max(1)
+        );
+        refuse(StatusCode::TOO_MANY_REQUESTS, why).retry_after(wait)
+    })
 }
 
-/// The body, whole, within `--max-upload` and [`BODY_TIMEOUT`].
-async fn read_body(app: &App, request: Request) -> Result<Bytes, Refusal> {
-    let body = match tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &())).await {
-        Err(_) => {
-            let why = format!("the pack did not arrive within {} s", BODY_TIMEOUT.as_secs());
-            return Err(refuse(StatusCode::REQUEST_TIMEOUT, why));
-        }
-        Ok(Err(rejection)) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Err(too_large(app, "larger"))
-        }
-        Ok(Err(rejection)) => return Err(refuse(StatusCode::BAD_REQUEST, rejection.body_text())),
-        Ok(Ok(body)) => body,
+/// Writes the body to the staging file `staged`, within `--max-upload` and the minimum rate.
+async fn stage(app: &App, body: axum::body::Body, staged: &Path) -> Result<u64, Refusal> {
+    let failed = |error: std::io::Error| {
+        say(&format!("staging an upload in {} failed: {error}", staged.display()));
+        refuse(StatusCode::INTERNAL_SERVER_ERROR, "the server could not store the pack; its output says why")
     };
-    if body.is_empty() {
-        let why = "the upload is empty: send one pack (written by `contention pack RUN`) as the body";
-        return Err(refuse(StatusCode::BAD_REQUEST, why));
+    let mut file = tokio::fs::OpenOptions::new().write(true).create_new(true).open(staged).await.map_err(failed)?;
+    match body::receive(body, app.max_upload, &mut file).await {
+        Ok(0) => {
+            let why = "the upload is empty: send one pack (written by `contention pack RUN`) as the body";
+            Err(refuse(StatusCode::BAD_REQUEST, why))
+        }
+        Ok(bytes) => Ok(bytes),
+        Err(NotReceived::TooSlow { received }) => {
+            let why = format!(
+                "the pack arrived too slowly: {received} bytes in {} s; a room takes {} s plus 1 s per {} KiB",
+                body::allowed(received).as_secs(),
+                body::BODY_GRACE.as_secs(),
+                body::MIN_BYTES_PER_SECOND >> 10
+            );
+            Err(refuse(StatusCode::REQUEST_TIMEOUT, why))
+        }
+        Err(NotReceived::TooLarge) => Err(too_large(app, "larger")),
+        Err(NotReceived::Broken(why)) => Err(refuse(StatusCode::BAD_REQUEST, format!("the upload broke off: {why}"))),
+        Err(NotReceived::Disk(error)) => Err(failed(error)),
     }
-    Ok(body)
 }
 
 /// 413, saying how large the upload is (`size`) and the room's limit.
@@ -148,40 +213,20 @@ fn too_large(app: &App, size: &str) -> Refusal {
     refuse(StatusCode::PAYLOAD_TOO_LARGE, why)
 }
 
-/// Stages `body`, reads it with the lib's reader, and keeps it when it reads and the room
-/// has room; a refused upload leaves nothing behind.
-fn keep(app: &App, body: Bytes) -> Result<(String, usize), Refusal> {
-    let bytes = body.len() as u64;
-    let (dir, full) = {
-        let room = super::pages::read(&app.room);
-        (room.dir().to_path_buf(), room.has_room_for(bytes).err())
-    };
-    if let Some(why) = full {
-        return Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why));
-    }
+/// Reads the staged upload with the lib's reader, and keeps it when it reads and the room
+/// has room; the caller removes what is not kept.
+fn keep(app: &App, staged: &Path, bytes: u64) -> Result<(String, usize), Refusal> {
     let failed = |error: anyhow::Error| {
         say(&format!("storing an upload failed: {error:#}"));
         refuse(StatusCode::INTERNAL_SERVER_ERROR, "the server could not store the pack; its output says why")
     };
-    let staged = disk::stage(&dir, app.staged.fetch_add(1, Ordering::Relaxed), &body).map_err(failed)?;
-    drop(body);
-    let run = match Run::load(&staged) {
-        Ok(run) => run,
-        Err(error) => {
-            let _ = std::fs::remove_file(&staged);
-            return Err(refuse(StatusCode::BAD_REQUEST, as_upload(&error.to_string(), &staged)));
-        }
-    };
+    let run =
+        Run::load(staged).map_err(|error| refuse(StatusCode::BAD_REQUEST, as_upload(&error.to_string(), staged)))?;
     let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-    match room.keep(&staged, run, bytes) {
+    match room.keep(staged, run, bytes) {
         Ok(label) => Ok((label, room.runs().len())),
-        Err(not_kept) => {
-            let _ = std::fs::remove_file(&staged);
-            match not_kept {
-                NotKept::Full(why) => Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why)),
-                NotKept::Failed(error) => Err(failed(error)),
-            }
-        }
+        Err(NotKept::Full(why)) => Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why)),
+        Err(NotKept::Failed(error)) => Err(failed(error)),
     }
 }
 

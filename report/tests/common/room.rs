@@ -23,7 +23,19 @@ pub struct Server {
 impl Server {
     /// Starts a room keeping its runs in `dir`, with `extra` flags.
     pub fn start(dir: &Path, extra: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_contention"))
+        Self::start_command(Command::new(env!("CARGO_BIN_EXE_contention")), dir, extra)
+    }
+
+    /// Starts a room under a file limit of `files` (soft and hard, as `ulimit -n` sets it on
+    /// a laptop).
+    pub fn start_with_file_limit(dir: &Path, extra: &[&str], files: u32) -> Self {
+        let mut shell = Command::new("sh");
+        shell.args(["-c", &format!("ulimit -n {files} && exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_contention")]);
+        Self::start_command(shell, dir, extra)
+    }
+
+    fn start_command(mut command: Command, dir: &Path, extra: &[&str]) -> Self {
+        let mut child = command
             .args(["room", "serve", "--port", "0", "--code", CODE, "--dir"])
             .arg(dir)
             .args(extra)
@@ -126,7 +138,11 @@ fn port_or_panic(child: &mut Child, port: &Result<u16, std::sync::mpsc::RecvTime
 /// One HTTP/1.1 request on its own connection; a write the server cut short (it answered
 /// before reading the body) still yields its answer.
 pub fn http(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the room answers");
+    http_on(TcpStream::connect(("127.0.0.1", port)).expect("the room answers"), port, method, path, body)
+}
+
+/// [`http`] on `stream`, connected to the room at `port`.
+pub fn http_on(mut stream: TcpStream, port: u16, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -159,4 +175,48 @@ pub fn peak_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
     let line = status.lines().find(|line| line.starts_with("VmHWM:")).unwrap();
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A connection to 127.0.0.1:`port` from the loopback address `source` (127.0.0.2 is
+/// another client to the room), bound before it connects.
+#[cfg(target_os = "linux")]
+pub fn connect_from(source: [u8; 4], port: u16) -> std::io::Result<TcpStream> {
+    use std::os::fd::FromRawFd;
+    let address = |ip: [u8; 4], port: u16| {
+        // SAFETY: sockaddr_in is plain data, valid all zeroes.
+        let mut address: libc::sockaddr_in = unsafe { std::mem::zeroed() };
+        address.sin_family = libc::AF_INET as libc::sa_family_t;
+        address.sin_port = port.to_be();
+        address.sin_addr.s_addr = u32::from_ne_bytes(ip);
+        address
+    };
+    let (local, room) = (address(source, 0), address([127, 0, 0, 1], port));
+    let size = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    // SAFETY: a new socket, owned by the TcpStream made of it at once (which closes it).
+    let stream = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        TcpStream::from_raw_fd(fd)
+    };
+    use std::os::fd::AsRawFd;
+    // SAFETY: the addresses live on this stack frame for the calls; `size` is their size.
+    let bound = unsafe {
+        let fd = stream.as_raw_fd();
+        libc::bind(fd, (&local as *const libc::sockaddr_in).cast(), size) == 0
+            && libc::connect(fd, (&room as *const libc::sockaddr_in).cast(), size) == 0
+    };
+    if !bound {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(stream)
+}
+
+/// The server's resident memory now (VmRSS) and the files it holds open.
+pub fn rss_kib_and_open_files(pid: u32) -> (u64, usize) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|line| line.starts_with("VmRSS:")).unwrap();
+    let rss = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (rss, std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count())
 }
