@@ -22,6 +22,7 @@ mod runtime_cache;
 mod send;
 mod store;
 mod terminal;
+mod url;
 mod usage;
 mod write;
 

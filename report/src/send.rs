@@ -14,6 +14,7 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 use crate::room::MIN_BYTES_PER_SECOND;
+use crate::url::percent_encode;
 
 /// How long connecting may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -264,19 +265,6 @@ fn read_answer(reader: impl BufRead, status: u16) -> Result<Answer, String> {
     Ok(Answer { status, line: body.lines().next().unwrap_or("").trim().to_string(), retry_after })
 }
 
-/// `text` with every byte but `A-Z a-z 0-9 - . _ ~` written `%XX` (RFC 3986's unreserved).
-pub fn percent_encode(text: &str) -> String {
-    let mut encoded = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            encoded.push(char::from(byte));
-        } else {
-            encoded.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    encoded
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,11 +341,5 @@ mod tests {
         let answer = post_pack(&room, None, b"pack", &mut |note| notes.push(note.to_string())).unwrap();
         assert_eq!((answer.status, answer.line.as_str()), (201, "stored as x (1 run in the room)"));
         assert_eq!(notes, ["the room answered 503: refused: busy; trying again in 1 s (2 of 4)"]);
-    }
-
-    #[test]
-    fn codes_are_percent_encoded() {
-        assert_eq!(percent_encode("ab-C_9"), "ab-C_9");
-        assert_eq!(percent_encode("a b&c=é"), "a%20b%26c%3D%C3%A9");
     }
 }

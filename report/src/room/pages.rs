@@ -10,7 +10,7 @@ use tokio::sync::Mutex;
 use super::state::Room;
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
-use crate::send::percent_encode;
+use crate::url::percent_encode;
 
 /// Which page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
