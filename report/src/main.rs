@@ -7,6 +7,7 @@
 //! lib's presentation model (`contention::present::sections`). [`room`] serves the live
 //! room of a workshop over the same pieces; [`send`] posts a run's pack to it.
 
+mod child;
 mod commands;
 mod console;
 mod flag_values;
