@@ -227,6 +227,12 @@ impl Deadline {
     pub fn expired(&self) -> bool {
         self.start.elapsed() >= self.budget
     }
+
+    /// What is left of the budget (zero once spent): the longest a trial started now may run
+    /// before it is cut.
+    pub fn remaining(&self) -> Duration {
+        self.budget.saturating_sub(self.start.elapsed())
+    }
 }
 
 /// Rows reserved up front at most: a huge trial count grows the vector as rows arrive

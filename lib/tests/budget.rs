@@ -57,3 +57,51 @@ fn the_gc_sweep_with_ten_thousand_thread_counts_ends_at_its_budget() {
     // Budget, one trial, and the live graph's setup: seconds, not the 50 s the round would take.
     assert!(elapsed < config.budget + Duration::from_secs(3), "{elapsed:?}");
 }
+
+/// Issue 35, item 4: a flag that makes one trial long (`--wait-ms 1000`: every miss waits a
+/// second) used to run its trials whole, 44 s against a 12 s budget. A trial is now cut
+/// where the budget ends, and the first round shares what is left among the cells not yet
+/// measured, so both variants get a row and the run ends about one remote call late.
+#[test]
+fn a_second_long_remote_call_ends_the_locks_at_their_budget() {
+    use contention::locks::{self, Case, Config, Primitive};
+    let config = Config {
+        cases: vec![Case::LockAcrossWait],
+        wait_ms: 1000.0,
+        warmup: Duration::ZERO,
+        budget: Duration::from_secs(2),
+        ..Config::quick()
+    };
+    let started = Instant::now();
+    let outcome = locks::run(&config, &mut no_progress).expect("the locks run");
+    let elapsed = started.elapsed();
+    assert!(elapsed < config.budget + Duration::from_millis(2500), "{elapsed:?}");
+    let asked = config.requests_per_thread * config.wait_threads as u64;
+    for primitive in [Primitive::EntryUnderLock, Primitive::ComputeOutsideLock] {
+        let row = outcome.rows.iter().find(|row| row.primitive == primitive);
+        let seen: Vec<_> = outcome.rows.iter().map(|r| (r.primitive, r.ops, r.elapsed_ns)).collect();
+        let row = row.unwrap_or_else(|| panic!("no {primitive:?} row: {seen:?}"));
+        assert!(row.ops >= 1 && row.ops < asked, "{primitive:?}: {} of {asked}", row.ops);
+        assert_eq!(row.hits + row.remote_calls, row.ops, "{primitive:?}: every request counted is answered");
+    }
+}
+
+/// A list of thread counts makes many cells; the budget is checked inside the first round
+/// too (sizing included), not only after it.
+#[test]
+fn many_lock_cells_stop_at_the_budget_in_the_first_round() {
+    use contention::locks::{self, Case, Config};
+    let config = Config {
+        cases: vec![Case::Contended],
+        threads: (2..=40).collect(),
+        warmup: Duration::ZERO,
+        budget: Duration::from_millis(300),
+        ..Config::quick()
+    };
+    let started = Instant::now();
+    let outcome = locks::run(&config, &mut no_progress).expect("the locks run");
+    let elapsed = started.elapsed();
+    assert!(outcome.budget_exhausted && !outcome.rows.is_empty());
+    assert!(outcome.rows.len() < config.threads.len(), "the first round was cut: {} rows", outcome.rows.len());
+    assert!(elapsed < config.budget + Duration::from_secs(1), "{elapsed:?}");
+}

@@ -11,7 +11,9 @@
 // a trial takes about --trial-ms, then trials run in rounds over all cells (interleaved).
 // A trial still running at TRIAL_CAP times --trial-ms stops there, counting the operations
 // done: a fair lock sized in its fast phase can fall into a convoy (a thread wake-up per
-// hand-off, 100x slower) and would otherwise run for seconds.
+// hand-off, 100x slower) and would otherwise run for seconds. --budget-ms is checked before
+// every trial but the first, and a lock-across-wait trial is cut where it ends (in the first
+// round, at its share of what is left), as the Rust run does.
 //
 // Guards against the JIT (the `guard` column says which a row used):
 // - dontinline: the runner passes -XX:CompileCommand=dontinline for every `op*` method of
@@ -29,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -54,6 +57,8 @@ public final class Locks {
     static double waitMs = 1.0;
     static long keys = 200, requestsPerThread = 30;
     static long trialNs = 12_000_000L, warmupNs = 100_000_000L, budgetNs = Long.MAX_VALUE;
+    /** When the run started (System.nanoTime): the budget counts from here. */
+    static long started;
     /** A trial stops at this many times --trial-ms; the clock is read every CHECK_EVERY ops. */
     static final long TRIAL_CAP = 5, CHECK_EVERY = 1024;
 
@@ -258,7 +263,7 @@ public final class Locks {
 
     /** One trial of `cell` with `work` units: acquisitions in all, or operations per thread. */
     static Tally[] trial(Cell cell, long work, int trialIndex) throws Exception {
-        if (cell.kase.equals("lock-across-wait")) return WaitCase.trial(cell, trialIndex);
+        if (cell.kase.equals("lock-across-wait")) return WaitCase.trial(cell, trialIndex, Math.round(waitMs * 1e6));
         if (readsOnly(cell)) return readMostly(cell, work);
         return handOffs(cell, work);
     }
@@ -357,42 +362,63 @@ public final class Locks {
             return valueOf(key);
         }
 
-        static Tally[] trial(Cell cell, int trialIndex) throws Exception {
+        /** Set once the team has answered a request: the budget's cut applies from then on. */
+        static final AtomicBoolean answered = new AtomicBoolean();
+
+        /** Where the trial under way is cut (System.nanoTime), set before each trial. */
+        static volatile long stopAt;
+
+        /** Past the cut once a request was answered (as the Rust case cuts): a request is not
+         *  started, and one that waited for its bin gives up rather than call inside it. */
+        static boolean cut() {
+            return answered.get() && System.nanoTime() - stopAt > 0;
+        }
+
+        static Tally[] trial(Cell cell, int trialIndex, long waitNanos) throws Exception {
+            answered.set(false);
             ConcurrentHashMap<Long, Long> map = new ConcurrentHashMap<>();
             published = map;
-            long waitNanos = Math.round(waitMs * 1e6);
             boolean inside = cell.primitive.equals("compute-if-absent");
             Tally[] tallies = team(cell.threads, (worker, tally) -> {
                 @SuppressWarnings("unchecked") ConcurrentHashMap<Long, Long> shared = (ConcurrentHashMap<Long, Long>) published;
                 long[] seed = {((long) trialIndex << 32) | worker};
                 long sum = 0;
+                long answeredHere = 0;
                 for (long i = 0; i < requestsPerThread; i++) {
                     long key = skewedKey(splitMix(seed), keys);
+                    Long value = inside ? inside(shared, key, waitNanos, tally) : outside(shared, key, waitNanos, tally);
+                    if (value == null) break;
+                    if (answeredHere++ == 0) answered.set(true);
                     tally.keysAsked.add(key);
-                    sum += inside ? inside(shared, key, waitNanos, tally) : outside(shared, key, waitNanos, tally);
+                    sum += value;
                 }
-                tally.ops = requestsPerThread;
+                tally.ops = answeredHere;
                 tally.checksum = sum;
             });
             verifyMap(cell, map, tallies, inside);
             return tallies;
         }
 
-        static long inside(ConcurrentHashMap<Long, Long> map, long key, long waitNanos, Tally tally) {
+        static Long inside(ConcurrentHashMap<Long, Long> map, long key, long waitNanos, Tally tally) {
+            if (cut()) return null;
             long asked = System.nanoTime();
             long[] call = {0};
-            long value = map.computeIfAbsent(key, k -> {
-                long started = System.nanoTime();
+            // A mapping function's null inserts nothing: the request gives up.
+            Long value = map.computeIfAbsent(key, k -> {
+                if (cut()) return null;
+                long calling = System.nanoTime();
                 long v = remote(k, waitNanos);
-                call[0] = System.nanoTime() - started;
+                call[0] = System.nanoTime() - calling;
                 return v;
             });
+            if (value == null) return null;
             tally.blockedNs += Math.max(0, System.nanoTime() - asked - call[0]);
             if (call[0] > 0) { tally.remoteCalls++; tally.writes++; } else { tally.reads++; }
             return value;
         }
 
-        static long outside(ConcurrentHashMap<Long, Long> map, long key, long waitNanos, Tally tally) {
+        static Long outside(ConcurrentHashMap<Long, Long> map, long key, long waitNanos, Tally tally) {
+            if (cut()) return null;
             long asked = System.nanoTime();
             Long found = map.get(key);
             long inMap = System.nanoTime() - asked;
@@ -432,7 +458,9 @@ public final class Locks {
 
     /** Warms the cell up for --warmup-ms, then sizes its work to about --trial-ms. */
     static long prepare(Cell cell) throws Exception {
-        if (cell.kase.equals("lock-across-wait")) { trial(cell, 1, 0); return requestsPerThread; }
+        // The map's code warmed without the remote call's wait: the same paths for the JIT,
+        // without a trial of seconds (--wait-ms 1000) before the budget's first trial.
+        if (cell.kase.equals("lock-across-wait")) { WaitCase.trial(cell, 0, 0); return requestsPerThread; }
         long work = 1_000, warmEnd = System.nanoTime() + warmupNs;
         while (System.nanoTime() < warmEnd) {
             long took = elapsed(trial(cell, work, 0));
@@ -492,7 +520,8 @@ public final class Locks {
 
     public static void main(String[] args) throws Exception {
         parse(args);
-        long started = System.nanoTime();
+        started = System.nanoTime();
+        WaitCase.stopAt = started + Long.MAX_VALUE / 2; // no cut while the cells warm up
         List<Cell> cells = cells();
         long[] work = new long[cells.size()];
         for (int i = 0; i < cells.size(); i++) work[i] = prepare(cells.get(i));
@@ -500,7 +529,11 @@ public final class Locks {
         rounds:
         for (int round = 0; round < trials; round++) {
             for (int i = 0; i < cells.size(); i++) {
-                if (round > 0 && System.nanoTime() - started > budgetNs) break rounds;
+                long now = System.nanoTime(), left = budgetNs - (now - started);
+                if ((round > 0 || i > 0) && left < 0) break rounds;
+                // As the Rust run does: in the first round a trial takes its share of what is
+                // left among the cells not measured yet.
+                WaitCase.stopAt = now + Math.max(0, left) / (round == 0 ? cells.size() - i : 1);
                 out.append(row(cells.get(i), round, trial(cells.get(i), work[i], round))).append('\n');
             }
         }

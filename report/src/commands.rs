@@ -5,8 +5,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use contention::runs::{load_all, shown, visible, visible_lines, FoundRuns, Run};
+use contention::runs::{load_all, shown, visible, FoundRuns, Run};
 
+use crate::console::{say, warn};
 use crate::options::{Options, PackOut, ReportOptions, SendTo, Source};
 use crate::output::{resolve_out, Format};
 use crate::store::{self, MeasureOptions};
@@ -149,18 +150,4 @@ fn write_stdout(bytes: &[u8], what: &str) -> Result<()> {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         written => written.with_context(|| format!("writing {what} to standard output")),
     }
-}
-
-/// What a saved run holds otherwise than whole goes to stderr (stdout may be the report),
-/// on one line, its control characters shown rather than sent.
-#[allow(clippy::print_stderr)]
-fn warn(message: &str) {
-    eprintln!("note: {}", visible(message));
-}
-
-/// Messages and findings go to stdout so scripts can read them (progress goes to stderr);
-/// control characters are shown rather than sent, line breaks kept.
-#[allow(clippy::print_stdout)]
-fn say(message: &str) {
-    println!("{}", visible_lines(message));
 }

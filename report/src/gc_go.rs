@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use contention::gc::go::HOW_TO_ADD_GO;
@@ -13,6 +14,7 @@ use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 use serde::Serialize;
 
+use crate::child::{output_by, probe, probe_deadline, side_deadline};
 use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::write::{write_atomic, write_csv};
 
@@ -40,21 +42,29 @@ pub enum GoStatus {
 }
 
 /// Runs the Go benchmark over `config`'s grid into `dir/gc-go.csv`, unless `wanted` is
-/// false or no `go` is on PATH. A failure is reported in the status, never as an error:
-/// the model's rows, already saved, stay the run's result.
+/// false or no `go` is on PATH. A failure (a timeout among them: every `go` process runs
+/// under the side's deadline, [`side_deadline`]) is reported in the status, never as an
+/// error: the model's rows, already saved, stay the run's result.
 pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> GoStatus {
     if !wanted {
         return GoStatus::Skipped { reason: "--no-go was given".into() };
     }
-    let Some(go_version) = go_version() else {
-        return GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") };
-    };
-    measure_with(config, go_version, dir, progress)
-        .unwrap_or_else(|error| GoStatus::Failed { reason: failure_reason(&error) })
+    let deadline = side_deadline(config.budget);
+    let measured = go_version(deadline).and_then(|version| match version {
+        Some(go_version) => measure_with(config, go_version, dir, progress, deadline),
+        None => Ok(GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") }),
+    });
+    measured.unwrap_or_else(|error| GoStatus::Failed { reason: failure_reason(&error) })
 }
 
-fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progress) -> Result<GoStatus> {
-    let binary = build(&go_version)?;
+fn measure_with(
+    config: &Config,
+    go_version: String,
+    dir: &Path,
+    progress: Progress,
+    deadline: Instant,
+) -> Result<GoStatus> {
+    let binary = build(&go_version, deadline)?;
     let cells: Vec<(usize, GcRatio)> =
         config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
     let mut rows = Vec::with_capacity((cells.len() * config.trials).min(contention::harness::MAX_PREALLOCATED_ROWS));
@@ -65,7 +75,7 @@ fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progr
         if done > 0 && started.elapsed() >= config.budget {
             break;
         }
-        rows.extend(run_cell(&binary, config, threads, ratio)?);
+        rows.extend(run_cell(&binary, config, (threads, ratio), deadline)?);
         progress(&ProgressEvent {
             experiment: contention::gc::EXPERIMENT,
             done: done + 1,
@@ -77,14 +87,18 @@ fn measure_with(config: &Config, go_version: String, dir: &Path, progress: Progr
     Ok(GoStatus::Ran { go_version, file: GO_CSV.into(), rows: rows.len() })
 }
 
-/// `go version`'s answer, or `None` when there is no working `go`.
-fn go_version() -> Option<String> {
-    let output = Command::new("go").arg("version").env("GOTOOLCHAIN", "local").output().ok()?;
-    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+/// `go version`'s answer, or `None` when there is no working `go`; an error when it hangs.
+fn go_version(deadline: Instant) -> Result<Option<String>> {
+    let mut command = Command::new("go");
+    command.arg("version").env("GOTOOLCHAIN", "local");
+    let output = probe(&mut command, "`go version`", probe_deadline(deadline))?;
+    Ok(output
+        .filter(|output| output.status.success())
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string()))
 }
 
 /// Builds the benchmark once per source and Go version; later runs reuse the binary.
-fn build(go_version: &str) -> Result<PathBuf> {
+fn build(go_version: &str, deadline: Instant) -> Result<PathBuf> {
     let dir = cache_dir("gc-go", "the Go benchmark", &[MAIN_GO, GO_MOD, go_version])?;
     let binary = dir.join("gc-go-bench");
     if binary.is_file() {
@@ -94,7 +108,8 @@ fn build(go_version: &str) -> Result<PathBuf> {
     write_atomic(&dir.join("main.go"), MAIN_GO.as_bytes())?;
     write_atomic(&dir.join("go.mod"), GO_MOD.as_bytes())?;
     let building = dir.join(format!(".gc-go-bench.tmp-{}", std::process::id()));
-    let output = Command::new("go")
+    let mut command = Command::new("go");
+    command
         .args(["build", "-trimpath", "-o"])
         .arg(&building)
         .arg(".")
@@ -105,11 +120,13 @@ fn build(go_version: &str) -> Result<PathBuf> {
         .env("GOFLAGS", "-mod=mod")
         .env("GOPROXY", "off")
         .env("GOTOOLCHAIN", "local")
-        .env("CGO_ENABLED", "0")
-        .output()
-        .context("running `go build` for the Go GC benchmark")?;
-    if !output.status.success() {
+        .env("CGO_ENABLED", "0");
+    let output = output_by(&mut command, "`go build` of the Go GC benchmark", deadline);
+    if !output.as_ref().is_ok_and(|output| output.status.success()) {
         let _ = std::fs::remove_file(&building);
+    }
+    let output = output?;
+    if !output.status.success() {
         bail!(
             "`go build` of the Go GC benchmark in {} failed: {}",
             dir.display(),
@@ -121,18 +138,23 @@ fn build(go_version: &str) -> Result<PathBuf> {
 }
 
 /// One cell: a process with GOMAXPROCS = threads and GOGC = ratio, its trials checked.
-fn run_cell(binary: &Path, config: &Config, threads: usize, ratio: GcRatio) -> Result<Vec<GoRow>> {
+fn run_cell(
+    binary: &Path,
+    config: &Config,
+    (threads, ratio): (usize, GcRatio),
+    deadline: Instant,
+) -> Result<Vec<GoRow>> {
     let cell = format!("Go benchmark at GOMAXPROCS={threads} GOGC={ratio}");
-    let output = Command::new(binary)
+    let mut command = Command::new(binary);
+    command
         .args(["-seconds", &config.trial.as_secs_f64().to_string()])
         .args(["-trials", &config.trials.to_string()])
         .args(["-warmup", &WARMUP_SECONDS.to_string()])
         .env("GOMAXPROCS", threads.to_string())
         .env("GOGC", ratio.to_string())
         .env_remove("GOMEMLIMIT")
-        .env_remove("GODEBUG")
-        .output()
-        .with_context(|| format!("starting the {cell}"))?;
+        .env_remove("GODEBUG");
+    let output = output_by(&mut command, &format!("the {cell}"), deadline)?;
     if !output.status.success() {
         bail!("the {cell} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
     }

@@ -6,12 +6,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use contention::harness::{Progress, ProgressEvent};
 use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
 use serde::Serialize;
 
+use crate::child::{output_by, probe, probe_deadline, side_deadline};
 use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::write::{write_atomic, write_csv};
 
@@ -39,22 +41,31 @@ pub enum JavaStatus {
 }
 
 /// Runs `Locks.java` over `config`'s cases into `dir/locks-java.csv`, unless `wanted` is
-/// false or no `java` and `javac` are on PATH. A failure is reported in the status, never
-/// as an error: the Rust rows, already saved, stay the run's result.
+/// false or no `java` and `javac` are on PATH. A failure (a timeout among them: every JDK
+/// process runs under the side's deadline, [`side_deadline`]) is reported in the status,
+/// never as an error: the Rust rows, already saved, stay the run's result.
 pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> JavaStatus {
     if !wanted {
         return JavaStatus::Skipped { reason: "--no-java was given".into() };
     }
-    let (Some(java_version), Some(_)) = (version_of("java"), version_of("javac")) else {
-        return JavaStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") };
-    };
-    measure_with(config, java_version, dir, progress)
-        .unwrap_or_else(|error| JavaStatus::Failed { reason: failure_reason(&error) })
+    let deadline = side_deadline(config.budget);
+    let measured = version_of("java", deadline).and_then(|java| Ok((java, version_of("javac", deadline)?)));
+    let measured = measured.and_then(|versions| match versions {
+        (Some(java_version), Some(_)) => measure_with(config, java_version, dir, progress, deadline),
+        _ => Ok(JavaStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") }),
+    });
+    measured.unwrap_or_else(|error| JavaStatus::Failed { reason: failure_reason(&error) })
 }
 
-fn measure_with(config: &Config, java_version: String, dir: &Path, progress: Progress) -> Result<JavaStatus> {
-    let classes = build(&java_version)?;
-    let rows = run(&classes, config)?;
+fn measure_with(
+    config: &Config,
+    java_version: String,
+    dir: &Path,
+    progress: Progress,
+    deadline: Instant,
+) -> Result<JavaStatus> {
+    let classes = build(&java_version, deadline)?;
+    let rows = run(&classes, config, deadline)?;
     write_csv(&dir.join(JAVA_CSV), &rows)?;
     progress(&ProgressEvent {
         experiment: contention::locks::EXPERIMENT,
@@ -66,16 +77,20 @@ fn measure_with(config: &Config, java_version: String, dir: &Path, progress: Pro
 }
 
 /// The first line `<tool> -version` prints (java prints it on stderr), or `None` when
-/// there is no working `<tool>`.
-fn version_of(tool: &str) -> Option<String> {
-    let output = Command::new(tool).arg("-version").output().ok()?;
+/// there is no working `<tool>`; an error when it hangs.
+fn version_of(tool: &str, deadline: Instant) -> Result<Option<String>> {
+    let mut command = Command::new(tool);
+    command.arg("-version");
+    let Some(output) = probe(&mut command, &format!("`{tool} -version`"), probe_deadline(deadline))? else {
+        return Ok(None);
+    };
     let text = [output.stderr.as_slice(), output.stdout.as_slice()].concat();
     let first = String::from_utf8_lossy(&text).lines().next().map(|line| line.trim().to_string());
-    first.filter(|line| output.status.success() && !line.is_empty())
+    Ok(first.filter(|line| output.status.success() && !line.is_empty()))
 }
 
 /// Compiles `Locks.java` once per source and JDK; later runs reuse the classes.
-fn build(java_version: &str) -> Result<PathBuf> {
+fn build(java_version: &str, deadline: Instant) -> Result<PathBuf> {
     let dir = cache_dir("locks-java", "the JVM's locks", &[LOCKS_JAVA, java_version])?;
     let classes = dir.join("classes");
     if classes.join("Locks.class").is_file() {
@@ -84,14 +99,14 @@ fn build(java_version: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     write_atomic(&dir.join("Locks.java"), LOCKS_JAVA.as_bytes())?;
     let building = dir.join(format!(".classes.tmp-{}", std::process::id()));
-    let output = Command::new("javac")
-        .args(["-encoding", "UTF-8", "-d"])
-        .arg(&building)
-        .arg(dir.join("Locks.java"))
-        .output()
-        .context("running `javac` for the JVM's locks")?;
-    if !output.status.success() {
+    let mut command = Command::new("javac");
+    command.args(["-encoding", "UTF-8", "-d"]).arg(&building).arg(dir.join("Locks.java"));
+    let output = output_by(&mut command, "`javac` of the JVM's locks", deadline);
+    if !output.as_ref().is_ok_and(|output| output.status.success()) {
         let _ = std::fs::remove_dir_all(&building);
+    }
+    let output = output?;
+    if !output.status.success() {
         bail!(
             "`javac` of the JVM's locks in {} failed: {}",
             dir.display(),
@@ -126,14 +141,10 @@ fn arguments(config: &Config) -> Vec<String> {
 }
 
 /// One JVM over every cell; its rows checked: one per trial, each verified, of the cases asked.
-fn run(classes: &Path, config: &Config) -> Result<Vec<JavaRow>> {
-    let output = Command::new("java")
-        .args(["-XX:CompileCommand=quiet", DONT_INLINE, "-cp"])
-        .arg(classes)
-        .arg("Locks")
-        .args(arguments(config))
-        .output()
-        .context("starting the JVM's locks")?;
+fn run(classes: &Path, config: &Config, deadline: Instant) -> Result<Vec<JavaRow>> {
+    let mut command = Command::new("java");
+    command.args(["-XX:CompileCommand=quiet", DONT_INLINE, "-cp"]).arg(classes).arg("Locks").args(arguments(config));
+    let output = output_by(&mut command, "the JVM's locks", deadline)?;
     if !output.status.success() {
         bail!("the JVM's locks failed: {}", String::from_utf8_lossy(&output.stderr).trim());
     }

@@ -7,7 +7,9 @@
 //! lib's presentation model (`contention::present::sections`). [`room`] serves the live
 //! room of a workshop over the same pieces; [`send`] posts a run's pack to it.
 
+mod child;
 mod commands;
+mod console;
 mod flag_values;
 mod gc_go;
 mod json;
@@ -44,11 +46,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            #[allow(clippy::print_stderr)] // the one place the CLI reports a failure
-            {
-                // Line breaks separate reasons; any other control character is shown, not sent.
-                eprintln!("error: {}", contention::runs::visible_lines(&format!("{error:#}")));
-            }
+            // Line breaks separate reasons; any other control character is shown, not sent.
+            console::to_stderr(&format!("error: {}", contention::runs::visible_lines(&format!("{error:#}"))));
             ExitCode::from(usage::exit_code(&error))
         }
     }

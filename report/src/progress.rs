@@ -40,10 +40,8 @@ impl Reporter {
             None => {
                 let Some(tenth) = line_due(event.done, event.total, self.last_tenth) else { return };
                 self.last_tenth = Some(tenth);
-                #[allow(clippy::print_stderr)] // progress lines are the CLI's job
-                {
-                    eprintln!("{}: {}/{} {}", self.experiment, event.done, event.total, event.label);
-                }
+                let line = format!("{}: {}/{} {}", self.experiment, event.done, event.total, event.label);
+                crate::console::to_stderr(&line);
             }
         }
     }

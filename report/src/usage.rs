@@ -46,10 +46,7 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 pub fn clap_failure(error: &clap::Error) -> ExitCode {
     match value_message(error) {
         Some(message) => {
-            #[allow(clippy::print_stderr)] // main's one report of a failure, before any command ran
-            {
-                eprintln!("error: {}", contention::runs::visible(&message));
-            }
+            crate::console::to_stderr(&format!("error: {}", contention::runs::visible(&message)));
             ExitCode::from(2)
         }
         None => {

@@ -46,8 +46,8 @@ pub struct Config {
     /// Measured trials per cell.
     pub trials: usize,
     pub warmup: Duration,
-    /// Wall-clock allowance, calibration included; checked before every trial after the
-    /// first round, so every cell has at least one trial.
+    /// Wall-clock allowance, calibration included; checked before every trial but the first,
+    /// and a trial under way is cut where it ends ([`super::run`]).
     pub budget: Duration,
 }
 

@@ -4,7 +4,7 @@
 //! ran for microseconds), then rounds of one trial per cell, interleaved so a slow drift of
 //! the machine affects every cell alike.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{cells, handoff, read_mostly, wait, Case, Cell, Config, Row, EXPERIMENT};
 use crate::error::RunError;
@@ -19,24 +19,36 @@ const SIZING_SHARE: u32 = 4;
 pub const TRIAL_CAP: u32 = 5;
 
 /// Measures every cell of `config`: `trials` rounds of one trial per cell. The budget counts
-/// from the start (warm-up and sizing included) and is checked before every trial after the
-/// first round, so each cell has at least one row and none is cut in half.
+/// from the start (warm-up and sizing included) and is checked before every trial but the
+/// first, inside a round too, as [`crate::harness::interleaved_trials`] checks it; a trial
+/// under way is cut where the budget ends ([`trial`]), so no flag (a remote call of a
+/// second, a long list of threads) makes the run outlive its budget by more than the
+/// operation each worker had under way. In the first round a trial may take only its share
+/// of what is left among the cells not measured yet, so one slow cell cannot leave the
+/// others without a row. Each cell is sized just before its first trial, so sizing is
+/// inside the budget too.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let deadline = Deadline::after(config.budget);
     let cells = cells(config);
     if let Some(first) = cells.iter().find(|cell| cell.case != Case::LockAcrossWait) {
-        warm_up(config.warmup, || trial(first, config, START_WORK, (0, 1)).map(drop))?;
+        warm_up(config.warmup, || trial(first, config, START_WORK, (0, 1), deadline.remaining()).map(drop))?;
     }
-    let work = cells.iter().map(|cell| size(cell, config)).collect::<Result<Vec<u64>, RunError>>()?;
+    let mut work: Vec<Option<u64>> = vec![None; cells.len()];
     let total = cells.len().saturating_mul(config.trials);
     let mut rows = Vec::with_capacity(total.min(MAX_PREALLOCATED_ROWS));
     for round in 0..config.trials {
-        for (cell, &work) in cells.iter().zip(&work) {
-            if round > 0 && deadline.expired() {
+        for (index, (cell, work)) in cells.iter().zip(&mut work).enumerate() {
+            if !rows.is_empty() && deadline.expired() {
                 return Ok(Outcome { rows, budget_exhausted: true });
             }
-            rows.push(trial(cell, config, work, (round, config.trials))?);
+            let work = match *work {
+                Some(work) => work,
+                None => *work.insert(size(cell, config, &deadline)?),
+            };
+            let unmeasured = if round == 0 { cells.len() - index } else { 1 };
+            let allowed = deadline.remaining().div_f64(unmeasured as f64);
+            rows.push(trial(cell, config, work, (round, config.trials), allowed)?);
             let label = format!("{}, trial {}/{}", cell.label(), round + 1, config.trials);
             progress(&ProgressEvent { experiment: EXPERIMENT, done: rows.len(), total, label });
         }
@@ -47,20 +59,28 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
 /// One trial of `cell` with `work` units of work: acquisitions in all (uncontended,
 /// contended, fair vs barging) or operations per thread (read-mostly and the uncontended
 /// `RwLock` read); the lock-across-wait case takes its requests from `config` instead.
-/// `(trial, trials_planned)` label the row.
-pub fn trial(cell: &Cell, config: &Config, work: u64, trial: (usize, usize)) -> Result<Row, RunError> {
+/// `(trial, trials_planned)` label the row. A hand-off or lock-across-wait trial still
+/// going after `allowed` (what is left of the budget) is cut there, counting what was done;
+/// a read-mostly trial is sized to the trial time and has no cut.
+pub fn trial(
+    cell: &Cell,
+    config: &Config,
+    work: u64,
+    trial: (usize, usize),
+    allowed: Duration,
+) -> Result<Row, RunError> {
     if cell.case == Case::LockAcrossWait {
-        wait::trial(cell, config, trial)
+        wait::trial(cell, config, trial, Instant::now() + allowed)
     } else if cell.reads_and_writes() {
         read_mostly::trial(cell, work, trial)
     } else {
-        handoff::trial(cell, work, config.trial * TRIAL_CAP, trial)
+        handoff::trial(cell, work, (config.trial * TRIAL_CAP).min(allowed), trial)
     }
 }
 
 /// The work for `cell` that makes one trial take about `config.trial`: grown from
 /// [`START_WORK`] until a trial takes a quarter of that, then scaled in proportion.
-fn size(cell: &Cell, config: &Config) -> Result<u64, RunError> {
+fn size(cell: &Cell, config: &Config, deadline: &Deadline) -> Result<u64, RunError> {
     if cell.case == Case::LockAcrossWait {
         return Ok(config.requests_per_thread);
     }
@@ -68,7 +88,7 @@ fn size(cell: &Cell, config: &Config) -> Result<u64, RunError> {
     let enough = config.trial / SIZING_SHARE;
     let mut work = START_WORK.min(most);
     loop {
-        let row = trial(cell, config, work, (0, 1))?;
+        let row = trial(cell, config, work, (0, 1), deadline.remaining())?;
         let elapsed = Duration::from_nanos(row.elapsed_ns);
         if elapsed >= enough || work >= most {
             // The work done: less than asked when the trial was cut at its cap.

@@ -20,13 +20,21 @@
 //! all requests gives requests per second. Each request also times its map calls less its
 //! remote call: the time spent waiting for (or holding) the map's locks, summed into the
 //! share of the workers' time spent blocked.
+//!
+//! A trial still going where the experiment's budget ends is cut there, once the team has
+//! answered a request (so a trial always counts one): no worker starts a request past it,
+//! and one that waited for its shard gives up rather than call the remote service with the
+//! shard held, so a slow remote call (`--wait-ms 1000`) overruns the budget by about one
+//! call, not by a trial of them. The row counts the requests answered.
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 
 use super::row::{switches_between, verified_row, MapFacts, Row, Tallies, Tally, Totals};
@@ -73,16 +81,39 @@ fn remote_call(key: u64, wait: Duration) -> u64 {
     value_of(key)
 }
 
-/// One request under the lock: the remote call runs inside `or_insert_with`.
-fn under_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, tally: &mut Tally) -> u64 {
+/// Where a trial is cut: at `stop_at`, once the team has answered a request.
+struct Cut {
+    stop_at: Instant,
+    answered: AtomicBool,
+}
+
+/// Whether a request at `now` is past `cut` (`None`: never cut). The flag is read only past
+/// the time, and written once per trial, so it costs the requests before the cut nothing.
+fn past(cut: Option<&Cut>, now: Instant) -> bool {
+    cut.is_some_and(|cut| now >= cut.stop_at && cut.answered.load(Ordering::Relaxed))
+}
+
+/// One request under the lock: the remote call runs with the shard's entry held (as
+/// `or_insert_with` runs it); `None` when the trial's cut came first: then the request is
+/// not made, or, having waited for the shard, gives up rather than call with it held.
+fn under_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, cut: Option<&Cut>, tally: &mut Tally) -> Option<u64> {
     let asked = Instant::now();
+    if past(cut, asked) {
+        return None;
+    }
     let mut call = None;
-    let value = *map.entry(key).or_insert_with(|| {
-        let started = Instant::now();
-        let value = remote_call(key, wait);
-        call = Some(started.elapsed());
-        value
-    });
+    let value = match map.entry(key) {
+        Entry::Occupied(entry) => *entry.get(),
+        Entry::Vacant(entry) => {
+            let started = Instant::now();
+            if past(cut, started) {
+                return None;
+            }
+            let value = remote_call(key, wait);
+            call = Some(started.elapsed());
+            *entry.insert(value)
+        }
+    };
     let in_map = asked.elapsed().saturating_sub(call.unwrap_or_default());
     tally.blocked_ns += in_map.as_nanos() as u64;
     if call.is_some() {
@@ -90,12 +121,22 @@ fn under_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, tally: &mut Tal
     } else {
         tally.hits += 1;
     }
-    value
+    Some(value)
 }
 
-/// One request outside the lock: look up, call with nothing held, insert (first stays).
-fn outside_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, tally: &mut Tally) -> u64 {
+/// One request outside the lock: look up, call with nothing held, insert (first stays);
+/// `None` when the trial's cut came before it.
+fn outside_lock(
+    map: &DashMap<u64, u64>,
+    key: u64,
+    wait: Duration,
+    cut: Option<&Cut>,
+    tally: &mut Tally,
+) -> Option<u64> {
     let asked = Instant::now();
+    if past(cut, asked) {
+        return None;
+    }
     let found = map.get(&key).map(|value| *value);
     let mut in_map = asked.elapsed();
     let value = match found {
@@ -113,31 +154,40 @@ fn outside_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, tally: &mut T
         }
     };
     tally.blocked_ns += in_map.as_nanos() as u64;
-    value
+    Some(value)
 }
 
-/// One trial of a lock-across-wait cell.
-pub(crate) fn trial(cell: &Cell, config: &Config, trial: (usize, usize)) -> Result<Row, RunError> {
+/// One trial of a lock-across-wait cell, cut at `stop_at` once any request was answered
+/// (see the module's timing model); it counts the requests answered.
+pub(crate) fn trial(cell: &Cell, config: &Config, trial: (usize, usize), stop_at: Instant) -> Result<Row, RunError> {
     let map: DashMap<u64, u64> = DashMap::with_shard_amount(shard_count());
     let wait = Duration::from_secs_f64(config.wait_ms / 1e3);
     let tallies = Tallies::new(cell.threads);
     let asked: Vec<Mutex<Vec<u64>>> = (0..cell.threads).map(|_| Mutex::default()).collect();
+    let cut = Cut { stop_at, answered: AtomicBool::new(false) };
     let timing = run_team(EXPERIMENT, cell.threads, |worker| {
         let mut seed = (trial.0 as u64) << 32 | worker as u64;
         let (mut tally, mut keys, mut checksum) = (Tally::default(), Vec::new(), 0u64);
         let before = voluntary_switches();
         for _ in 0..config.requests_per_thread {
             let key = skewed_key(split_mix(&mut seed), config.keys);
-            keys.push(key);
-            let value = match cell.primitive {
-                Primitive::EntryUnderLock => under_lock(&map, key, wait, &mut tally),
-                _ => outside_lock(&map, key, wait, &mut tally),
+            let reply = match cell.primitive {
+                Primitive::EntryUnderLock => under_lock(&map, key, wait, Some(&cut), &mut tally),
+                _ => outside_lock(&map, key, wait, Some(&cut), &mut tally),
             };
+            let Some(value) = reply else {
+                tally.cut = true;
+                break;
+            };
+            if keys.is_empty() {
+                cut.answered.store(true, Ordering::Relaxed);
+            }
+            keys.push(key);
             checksum = checksum.wrapping_add(value);
         }
         black_box(checksum);
         tally.switches = switches_between(before, voluntary_switches());
-        tally.ops = config.requests_per_thread;
+        tally.ops = keys.len() as u64;
         tally.reads = tally.hits;
         tally.writes = tally.remote_calls;
         tallies.set(worker, tally);
@@ -213,7 +263,7 @@ mod tests {
             let mut tally = Tally::default();
             for key in [3, 1, 3, 3] {
                 let fetch = if primitive == Primitive::EntryUnderLock { under_lock } else { outside_lock };
-                assert_eq!(fetch(&map, key, Duration::ZERO, &mut tally), value_of(key));
+                assert_eq!(fetch(&map, key, Duration::ZERO, None, &mut tally), Some(value_of(key)));
             }
             assert_eq!((map.len(), tally.hits, tally.remote_calls), (2, 2, 2));
         }

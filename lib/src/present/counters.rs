@@ -3,8 +3,8 @@
 //! counters, the chart, and the sentences the data supports.
 
 use super::{
-    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, Present, PresentError,
-    Section, Table,
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
+    PresentError, Section, Table,
 };
 use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
@@ -18,6 +18,8 @@ use crate::runs::Run;
 use crate::transfers::{penalty_sentence, OneWay};
 
 pub const TITLE: &str = "Fixing a hot counter: layouts and their memory";
+/// The figure's title (also the note's, when it cannot be drawn).
+const FIGURE: &str = "counter layouts";
 /// The article's goroutines each did 10 M increments (its table prints only the times).
 const ARTICLE_INCREMENTS_PER_GOROUTINE: f64 = 10_000_000.0;
 
@@ -51,7 +53,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) ->
     section
         .findings
         .extend(machines.iter().zip(&sweeps).filter_map(|(m, s)| Some(Finding::about(&m.label, shard_finding(s)?))));
-    section.figures.push(figure(machines, &summaries, article)?);
+    section.add_figure(figure(machines, &summaries, article));
     section.tables.push(table(machines, &summaries, article));
     if sweeps.iter().any(|sweep| !sweep.is_empty()) {
         section.tables.push(shard_table(machines, &sweeps));
@@ -86,7 +88,7 @@ fn figure(
     machines: &[Measured<'_, Row>],
     summaries: &[Vec<LayoutSummary>],
     article: &[CountersReference],
-) -> Result<Figure, PresentError> {
+) -> Result<Figure, NotDrawn> {
     let mut series = vec![article_series(article)];
     series.extend(machines.iter().zip(summaries).map(|(m, s)| {
         let threads = s.first().map_or(0, |s| s.threads);
@@ -95,10 +97,11 @@ fn figure(
     let points = points_per_machine(machines, summaries, |s| {
         format!("{}: {} ns", s.layout.short_label(), format::number(s.ns_per_increment.median))
     });
-    let chart = counters_chart("Counter layouts: time per increment", &series)?;
+    let chart =
+        counters_chart("Counter layouts: time per increment", &series).map_err(|error| NotDrawn::new(FIGURE, error))?;
     Ok(Figure {
         id: "layouts-chart",
-        title: "counter layouts".into(),
+        title: FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: "Median time per increment as each thread saw it, per layout (log scale; bars are the median's \

@@ -6,7 +6,7 @@ mod cells;
 mod go;
 mod search;
 
-use super::{Cell, Column, Figure, Finding, Measured, Present, PresentError, Section, Table};
+use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
 use crate::chart::gc::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
@@ -19,6 +19,8 @@ use crate::reference::{GcRatioReference, GcThreadsReference};
 use crate::runs::Run;
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";
+/// The ratio figure's title (also its note's, when it cannot be drawn).
+const RATIO_FIGURE: &str = "gc throughput by ratio";
 
 /// The article's two tables: signatures per second by goroutines, and by GOGC.
 #[derive(Debug, Clone, Copy)]
@@ -69,9 +71,9 @@ pub fn section_with_go(
             .push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells, machine.verdict.as_ref()))));
         // The summary's line leaves the machine's caveat to the headline table above it.
         section.headlines.push(Finding::about(&machine.label, format!("{} {beside_go}", finding(cells, None))));
-        section.figures.push(threads_figure(machine, cells, go.as_deref(), article.threads)?);
+        section.add_figure(threads_figure(machine, cells, go.as_deref(), article.threads));
     }
-    section.figures.push(ratio_figure(machines, &summaries, article.ratios)?);
+    section.add_figure(ratio_figure(machines, &summaries, article.ratios));
     section.tables.push(threads_table(machines, &summaries, article.threads));
     section.tables.push(ratio_table(machines, &summaries, article.ratios));
     for ((machine, cells), go) in machines.iter().zip(&summaries).zip(&go_cells) {
@@ -109,7 +111,7 @@ fn threads_figure(
     cells: &[CellSummary],
     go: Option<&[GoCell]>,
     article: &[GcThreadsReference],
-) -> Result<Figure, PresentError> {
+) -> Result<Figure, NotDrawn> {
     let mut ratios: Vec<GcRatio> = cells.iter().map(|c| c.ratio).collect();
     ratios.sort_by_key(|r| r.order_key());
     ratios.dedup();
@@ -128,13 +130,15 @@ fn threads_figure(
         .iter()
         .map(|c| format!("{} threads, ratio {}: {} ops/s", c.threads, c.ratio, format::number(c.ops_per_sec.median)))
         .collect();
+    let title = format!("gc throughput by threads, {}", machine.label);
     let chart = throughput_by_threads_chart(
         &format!("Throughput against threads, one line per GC ratio: {}", machine.label),
         &series,
-    )?;
+    )
+    .map_err(|error| NotDrawn::new(&title, error))?;
     Ok(Figure {
         id: "by-threads-chart",
-        title: format!("gc throughput by threads, {}", machine.label),
+        title,
         svg: chart.svg,
         legend: chart.legend,
         caption: format!(
@@ -152,7 +156,7 @@ fn ratio_figure(
     machines: &[Measured<'_, Row>],
     summaries: &[Vec<CellSummary>],
     article: &[GcRatioReference],
-) -> Result<Figure, PresentError> {
+) -> Result<Figure, NotDrawn> {
     let goroutines = article.first().map_or(0, |r| r.goroutines);
     let mut series = vec![RatioSeries {
         label: format!("article: {goroutines} goroutines"),
@@ -177,10 +181,11 @@ fn ratio_figure(
             .collect();
         points.push(format!("{}, {most} threads: {}", machine.label, at.join(", ")));
     }
-    let chart = throughput_by_ratio_chart("Throughput against GC ratio, most threads", &series)?;
+    let chart = throughput_by_ratio_chart("Throughput against GC ratio, most threads", &series)
+        .map_err(|error| NotDrawn::new(RATIO_FIGURE, error))?;
     Ok(Figure {
         id: "by-ratio-chart",
-        title: "gc throughput by ratio".into(),
+        title: RATIO_FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: format!(

@@ -6,7 +6,7 @@
 
 mod tables;
 
-use super::{Figure, Finding, Measured, Present, PresentError, Section};
+use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
@@ -76,7 +76,9 @@ pub fn section(
         }
         section.headlines.push(Finding::about(machine.label, headline(&machine.claims)));
     }
-    section.figures.extend(figures(&answered)?);
+    for figure in figures(&answered) {
+        section.add_figure(figure);
+    }
     section.tables.push(tables::claims(&answered, article));
     for machine in &answered {
         section.tables.push(tables::cells(machine));
@@ -135,7 +137,7 @@ fn java_sentence(java: &[JavaCell], article: &[LocksReference]) -> String {
     format!("The JVM here ({version}) with the article's own primitives: {}.", answers.join("; "))
 }
 
-fn figures(answered: &[Answered]) -> Result<Vec<Figure>, PresentError> {
+fn figures(answered: &[Answered]) -> Vec<Result<Figure, NotDrawn>> {
     let mut figures = Vec::new();
     let uncontended = Case::Uncontended.primitives();
     let series: Vec<Series> = answered
@@ -149,27 +151,30 @@ fn figures(answered: &[Answered]) -> Result<Vec<Figure>, PresentError> {
     if !series.is_empty() {
         let names: Vec<&str> = uncontended.iter().map(|p| p.label()).collect();
         let chart =
-            by_primitive_chart("Uncontended: one acquire and release", &names, "ns per operation (log)", &series)?;
-        figures.push(Figure {
-            id: "uncontended-chart",
-            title: UNCONTENDED_FIGURE.into(),
-            svg: chart.svg,
-            legend: chart.legend,
-            caption: "Nanoseconds per acquire and release on one pinned thread (median of the trials, bars: its \
+            by_primitive_chart("Uncontended: one acquire and release", &names, "ns per operation (log)", &series)
+                .map_err(|error| NotDrawn::new(UNCONTENDED_FIGURE, error));
+        figures.push(chart.map(|chart| {
+            Figure {
+                id: "uncontended-chart",
+                title: UNCONTENDED_FIGURE.into(),
+                svg: chart.svg,
+                legend: chart.legend,
+                caption: "Nanoseconds per acquire and release on one pinned thread (median of the trials, bars: its \
                       interval), log scale. The article's uncontended synchronized: 20-30 ns."
-                .into(),
-            text: points_text(
-                answered,
-                |s| s.case == Case::Uncontended,
-                |s| format!("{} ns", format::number(s.ns_per_op.median)),
-            ),
-        });
+                    .into(),
+                text: points_text(
+                    answered,
+                    |s| s.case == Case::Uncontended,
+                    |s| format!("{} ns", format::number(s.ns_per_op.median)),
+                ),
+            }
+        }));
     }
     for machine in answered {
-        figures.extend(contended_figure(machine)?);
-        figures.extend(read_mostly_figure(machine)?);
+        figures.extend(contended_figure(machine));
+        figures.extend(read_mostly_figure(machine));
     }
-    Ok(figures)
+    figures
 }
 
 /// "label: std Mutex, 1 thread 11.2 ns, ..." for the chart's text stand-in.
@@ -212,16 +217,21 @@ fn threads_series(
         .collect()
 }
 
-fn contended_figure(machine: &Answered) -> Result<Option<Figure>, PresentError> {
+fn contended_figure(machine: &Answered) -> Option<Result<Figure, NotDrawn>> {
     let series = threads_series(&machine.summaries, Case::Contended, 0.0, |s| &s.ns_per_op);
     if series.is_empty() {
-        return Ok(None);
+        return None;
     }
+    let title = format!("{CONTENDED_FIGURE}, {}", machine.label);
     let chart =
-        by_threads_chart(&format!("Contended: one lock, {}", machine.label), "ns per acquisition (log)", &series)?;
-    Ok(Some(Figure {
+        by_threads_chart(&format!("Contended: one lock, {}", machine.label), "ns per acquisition (log)", &series);
+    let chart = match chart {
+        Ok(chart) => chart,
+        Err(error) => return Some(Err(NotDrawn::new(title, error))),
+    };
+    Some(Ok(Figure {
         id: "contended-chart",
-        title: format!("{CONTENDED_FIGURE}, {}", machine.label),
+        title,
         svg: chart.svg,
         legend: chart.legend,
         caption:
@@ -236,22 +246,27 @@ fn contended_figure(machine: &Answered) -> Result<Option<Figure>, PresentError> 
     }))
 }
 
-fn read_mostly_figure(machine: &Answered) -> Result<Option<Figure>, PresentError> {
+fn read_mostly_figure(machine: &Answered) -> Option<Result<Figure, NotDrawn>> {
     let shares = read_shares_of(&machine.summaries);
     let distance = |share: &f64| (share - 0.99).abs();
-    let Some(share) = shares.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b))) else {
-        return Ok(None);
-    };
+    let share = shares.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
     let series = threads_series(&machine.summaries, Case::ReadMostly, share, |s| &s.reads_per_sec);
     let percent = format::percent(share);
+    let title = format!("{READ_MOSTLY_FIGURE}, {}", machine.label);
     let chart = by_threads_chart(
         &format!("Reads per second at {percent} reads, {}", machine.label),
         "reads per second (log)",
         &series,
-    )?;
-    Ok(Some(Figure {
+    );
+    let chart = match chart {
+        // A share of no reads (0) leaves nothing for a chart of reads per second.
+        Err(_) if share == 0.0 => return Some(Err(NotDrawn::because(title, "no reads to chart at read share 0"))),
+        Err(error) => return Some(Err(NotDrawn::new(title, error))),
+        Ok(chart) => chart,
+    };
+    Some(Ok(Figure {
         id: "read-mostly-chart",
-        title: format!("{READ_MOSTLY_FIGURE}, {}", machine.label),
+        title,
         svg: chart.svg,
         legend: chart.legend,
         caption: format!(

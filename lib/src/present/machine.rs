@@ -9,7 +9,7 @@ use crate::fitness::assess::{assess, Assessment, MachineRun};
 pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
-use super::{Cell, Column, Figure, Finding, Present, PresentError, Section, Table};
+use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
 use crate::evidence::Evidence;
@@ -57,7 +57,7 @@ pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {
         }
         section.tables.push(checks_table(label, &assessment));
         if let Some(pairs) = assessment.c2c.as_deref().filter(|pairs| !pairs.is_empty()) {
-            section.figures.push(c2c_figure(label, pairs)?);
+            section.add_figure(c2c_figure(label, pairs));
             section.tables.push(pairs_table(label, pairs, machine.c2c_samples_planned));
             if pairs.len() > MAX_PAIRS_IN_TABLE {
                 let more = pairs.len() - MAX_PAIRS_IN_TABLE;
@@ -123,15 +123,18 @@ fn checks_table(label: &str, assessment: &Assessment) -> Table {
 }
 
 /// The latency matrix; the text stand-in lists each pair's median.
-pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, PresentError> {
+pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, NotDrawn> {
     let medians: Vec<String> = pairs
         .iter()
         .map(|pair| format!("CPUs {}-{}: {} ns", pair.cpu_a, pair.cpu_b, format::number(pair.one_way_ns.median)))
         .collect();
+    let title = format!("core-to-core latency, {label}");
+    let svg =
+        c2c_heatmap(&format!("One-way latency (ns), {label}"), pairs).map_err(|error| NotDrawn::new(&title, error))?;
     Ok(Figure {
         id: "c2c-heatmap",
-        title: format!("core-to-core latency, {label}"),
-        svg: c2c_heatmap(&format!("One-way latency (ns), {label}"), pairs)?,
+        title,
+        svg,
         legend: Vec::new(),
         caption: "Median one-way latency per pair of logical CPUs in nanoseconds; darker is slower, grey was not \
                   measured (time budget)."

@@ -37,13 +37,33 @@ use crate::perf::CounterReading;
 use crate::runs::RunsError;
 use crate::stats::Summary;
 
-/// A section could not be built: a chart failed to draw, or reference data failed to read.
+/// A section could not be built: reference data failed to read. A chart that cannot be
+/// drawn is no such error: it becomes a note in its section ([`Section::add_figure`]).
 #[derive(Debug, Error)]
 pub enum PresentError {
     #[error(transparent)]
-    Chart(#[from] ChartError),
-    #[error(transparent)]
     Reference(#[from] RunsError),
+}
+
+/// A figure that cannot be drawn from a run's rows (nothing to draw, no positive value
+/// for a log axis): the figure's title and why, which its section shows as a note.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("The figure \"{figure}\" is not drawn: {why}.")]
+pub struct NotDrawn {
+    pub figure: String,
+    pub why: String,
+}
+
+impl NotDrawn {
+    /// `figure` (its title) was not drawn because of `error`.
+    pub fn new(figure: impl Into<String>, error: ChartError) -> Self {
+        Self::because(figure, error.message)
+    }
+
+    /// `figure` was not drawn, for the reason `why` (in words the reader knows the rows by).
+    pub fn because(figure: impl Into<String>, why: impl Into<String>) -> Self {
+        Self { figure: figure.into(), why: why.into() }
+    }
 }
 
 /// One experiment's presenting side, beside its [`Measure`]: a section over the runs that
@@ -117,6 +137,15 @@ impl Section {
     /// The figure with this id (the first machine's, when each machine has one).
     pub fn figure(&self, id: &str) -> Option<&Figure> {
         self.figures.iter().find(|figure| figure.id == id)
+    }
+
+    /// Adds `figure`, or when its chart cannot be drawn from the rows, a note in its place
+    /// that names it and says why: one such chart never takes its section, or the page, down.
+    pub fn add_figure(&mut self, figure: Result<Figure, NotDrawn>) {
+        match figure {
+            Ok(figure) => self.figures.push(figure),
+            Err(not_drawn) => self.notes.push(Finding::general(not_drawn.to_string())),
+        }
     }
 
     pub fn measured(&self) -> bool {

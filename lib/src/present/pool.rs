@@ -5,7 +5,7 @@
 mod article;
 mod cases;
 
-use super::{Figure, Finding, Measured, Present, PresentError, Section};
+use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
 use crate::chart::Series;
@@ -16,6 +16,9 @@ use crate::reference::PoolReference;
 use crate::runs::Run;
 
 pub const TITLE: &str = "Thread-pool sizing";
+/// The figures' titles (also their notes', when one cannot be drawn).
+const LATENCY_FIGURE: &str = "pool latency";
+const SWITCHES_FIGURE: &str = "pool switches";
 
 /// One machine's runs, summarised, with what the comparison needs from its config.
 struct Summarised<'a> {
@@ -64,7 +67,9 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Res
         let pitfalls = [virtual_threads::memory_finding(&m.summaries), virtual_threads::blocking_finding(&m.summaries)];
         section.findings.extend(pitfalls.into_iter().flatten().map(|text| Finding::about(m.label, text)));
     }
-    section.figures.extend(figures(&measured)?);
+    for figure in figures(&measured) {
+        section.add_figure(figure);
+    }
     section.tables.push(article::comparison(article, &measured));
     section.tables.extend(measured.iter().map(cases::table));
     section.notes.extend(measured.iter().filter_map(setup));
@@ -149,12 +154,12 @@ impl Charting<'_> {
     }
 }
 
-fn figures(measured: &[Summarised]) -> Result<[Figure; 2], PresentError> {
+fn figures(measured: &[Summarised]) -> [Result<Figure, NotDrawn>; 2] {
     let charting = Charting { measured };
-    Ok([latency_figure(&charting)?, switches_figure(&charting)?])
+    [latency_figure(&charting), switches_figure(&charting)]
 }
 
-fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
+fn latency_figure(charting: &Charting) -> Result<Figure, NotDrawn> {
     let latency: Vec<LatencyLines> = charting
         .measured
         .iter()
@@ -176,10 +181,11 @@ fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
         })
         .collect();
     let title = format!("Latency against pool size{}", charting.hit_note());
-    let chart = pool_latency_chart(&title, &latency, &charting.formula(), &levels)?;
+    let chart = pool_latency_chart(&title, &latency, &charting.formula(), &levels)
+        .map_err(|error| NotDrawn::new(LATENCY_FIGURE, error))?;
     Ok(Figure {
         id: "latency",
-        title: "pool latency".into(),
+        title: LATENCY_FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: "Median p99 and p50 of the fixed pools over trials, bars spanning each median's interval; both axes \
@@ -194,7 +200,7 @@ fn latency_figure(charting: &Charting) -> Result<Figure, PresentError> {
     })
 }
 
-fn switches_figure(charting: &Charting) -> Result<Figure, PresentError> {
+fn switches_figure(charting: &Charting) -> Result<Figure, NotDrawn> {
     let switches: Vec<SwitchLines> = charting
         .measured
         .iter()
@@ -206,10 +212,11 @@ fn switches_figure(charting: &Charting) -> Result<Figure, PresentError> {
         })
         .collect();
     let title = format!("Context switches and throughput{}", charting.hit_note());
-    let chart = pool_switches_chart(&title, &switches, &charting.formula())?;
+    let chart = pool_switches_chart(&title, &switches, &charting.formula())
+        .map_err(|error| NotDrawn::new(SWITCHES_FIGURE, error))?;
     Ok(Figure {
         id: "switches",
-        title: "pool switches".into(),
+        title: SWITCHES_FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: "Above: the whole process's voluntary and involuntary context switches per second, including the \

@@ -2,7 +2,7 @@
 //! machine's cost per line after the other thread ran, the chart, every case, and the
 //! sentences the data supports.
 
-use super::{config_notes, Cell, Column, Figure, Finding, Measured, Present, PresentError, Section, Table};
+use super::{config_notes, Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::refill::{article_series, case_name, refill_chart, series};
 use crate::format;
 use crate::reference::PoolReference;
@@ -10,6 +10,8 @@ use crate::refill::{beside_article, finding, summarize, CaseSummary, Evicts, Row
 use crate::runs::Run;
 
 pub const TITLE: &str = "Cache refill after a context switch";
+/// The figure's title (also the note's, when it cannot be drawn).
+const FIGURE: &str = "cache refill after a switch";
 
 /// Its section over saved runs, with the article's figure from `pool.csv`.
 impl Present for crate::refill::CacheRefill {
@@ -47,7 +49,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: Option<(f64, f64)>) -> R
         sentences.extend(article.and_then(|range| beside_article(cases, range)));
         section.findings.extend(sentences.into_iter().map(|text| Finding::about(&m.label, text)));
     }
-    section.figures.push(figure(machines, &summaries, article)?);
+    section.add_figure(figure(machines, &summaries, article));
     section.tables.extend(machines.iter().zip(&summaries).map(|(m, cases)| cases_table(&m.label, cases, article)));
     section.notes.push(Finding::general(
         "Both threads pinned to one logical CPU; the owner's set is one node per cache line in one random cycle \
@@ -63,7 +65,7 @@ fn figure(
     machines: &[Measured<'_, Row>],
     summaries: &[Vec<CaseSummary>],
     article: Option<(f64, f64)>,
-) -> Result<Figure, PresentError> {
+) -> Result<Figure, NotDrawn> {
     let mut names: Vec<String> = Vec::new();
     for case in summaries.iter().flatten() {
         if !names.contains(&case_name(case)) {
@@ -96,10 +98,11 @@ fn figure(
             format!("{}: {}", m.label, points.join("; "))
         })
         .collect();
-    let chart = refill_chart("Nanoseconds per line, warm and after a switch", &names, &all)?;
+    let chart = refill_chart("Nanoseconds per line, warm and after a switch", &names, &all)
+        .map_err(|error| NotDrawn::new(FIGURE, error))?;
     Ok(Figure {
         id: "refill-chart",
-        title: "cache refill after a switch".into(),
+        title: FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: "Median nanoseconds per cache line of a pointer-chased working set, warm and in the first pass after \

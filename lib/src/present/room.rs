@@ -9,8 +9,7 @@ use serde::Serialize;
 
 pub use summary::{room_section, ROOM_MEDIAN};
 
-use super::{Cell, Column, Figure, Finding, Section, Table};
-use crate::chart::ChartError;
+use super::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 use crate::fitness::assess::{assess, MachineRun};
 use crate::format;
 use crate::pool::Variant;
@@ -248,8 +247,9 @@ pub fn difference_note() -> Finding {
     )
 }
 
-/// One chart per effect across `machines`, for effects at least one of them measured.
-pub fn room_figures(machines: &[KeyEffects]) -> Result<Vec<Figure>, ChartError> {
+/// One chart per effect across `machines`, for effects at least one of them measured (or
+/// why it could not be drawn).
+pub fn room_figures(machines: &[KeyEffects]) -> Vec<Result<Figure, NotDrawn>> {
     let mut figures = Vec::new();
     for (index, effect) in EFFECTS.iter().enumerate() {
         let values: Vec<(&str, Option<Ratio>)> =
@@ -266,17 +266,18 @@ pub fn room_figures(machines: &[KeyEffects]) -> Result<Vec<Figure>, ChartError> 
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let chart = crate::chart::room::room_chart(effect.name, y_desc, &values)?;
-        figures.push(Figure {
+        let chart = crate::chart::room::room_chart(effect.name, y_desc, &values)
+            .map_err(|error| NotDrawn::new(effect.name, error));
+        figures.push(chart.map(|chart| Figure {
             id: "effect",
             title: effect.name.to_string(),
             svg: chart.svg,
             legend: chart.legend,
             caption: format!("{} on each machine: median with its interval.", upper_first(effect.name)),
             text: format!("{}: {text}.", upper_first(effect.name)),
-        });
+        }));
     }
-    Ok(figures)
+    figures
 }
 
 fn upper_first(text: &str) -> String {

@@ -2,8 +2,8 @@
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, Present,
-    PresentError, Section, Table,
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
+    Present, PresentError, Section, Table,
 };
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
@@ -15,6 +15,8 @@ use crate::sharing::{false_sharing_over, finding, summarize, Case, CaseSummary, 
 use crate::transfers::{penalty_sentence, OneWay};
 
 pub const TITLE: &str = "False sharing: the four-way control";
+/// The figure's title (also the note's, when it cannot be drawn).
+const FIGURE: &str = "four-way control";
 
 /// The ratios the control is read by: false sharing's time over each other case's.
 const RATIOS: [(Case, &str); 3] = [
@@ -49,7 +51,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     section.findings.extend(
         machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
     );
-    section.figures.push(figure(machines, &summaries, article)?);
+    section.add_figure(figure(machines, &summaries, article));
     section.tables.push(cases_table(machines, &summaries, article));
     section.tables.push(ratios_table(machines, &summaries, article));
     section.notes.push(Finding::general(
@@ -82,7 +84,7 @@ fn figure(
     machines: &[Measured<'_, Row>],
     summaries: &[Vec<CaseSummary>],
     article: &[SharingReference],
-) -> Result<Figure, PresentError> {
+) -> Result<Figure, NotDrawn> {
     let mut series = vec![article_series(article)];
     series.extend(machines.iter().zip(summaries).map(|(m, s)| {
         let threads = s.iter().map(|s| s.threads).max().unwrap_or(0);
@@ -91,10 +93,11 @@ fn figure(
     let points = points_per_machine(machines, summaries, |s| {
         format!("{}: {} ns", s.case.name(), format::number(s.ns_per_increment.median))
     });
-    let chart = sharing_chart("Four-way control: time per increment", &series)?;
+    let chart =
+        sharing_chart("Four-way control: time per increment", &series).map_err(|error| NotDrawn::new(FIGURE, error))?;
     Ok(Figure {
         id: "cases-chart",
-        title: "four-way control".into(),
+        title: FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: "Median time per increment as each thread saw it (dots: trial time over the increments one thread \

@@ -2,8 +2,8 @@
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, Present,
-    PresentError, Section, Table,
+    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
+    Present, PresentError, Section, Table,
 };
 use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
@@ -14,6 +14,8 @@ use crate::stride::{article_ns_per_add, finding, summarize, Row, StrideSummary, 
 use crate::transfers::{penalty_sentence, OneWay, TransfersPerAdd};
 
 pub const TITLE: &str = "False sharing: the stride sweep";
+/// The figure's title (also the note's, when it cannot be drawn).
+const FIGURE: &str = "stride sweep";
 const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
 
 /// Its section over saved runs, with the article's reference numbers.
@@ -42,7 +44,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
     section.findings.extend(
         machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
     );
-    section.figures.push(figure(machines, &summaries, article)?);
+    section.add_figure(figure(machines, &summaries, article));
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(
         "Relative: median time over the fastest stride's median. Interval: a distribution-free interval for the \
@@ -62,7 +64,7 @@ fn figure(
     machines: &[Measured<'_, Row>],
     summaries: &[Vec<StrideSummary>],
     article: &[StrideReference],
-) -> Result<Figure, PresentError> {
+) -> Result<Figure, NotDrawn> {
     let mut series = vec![Series {
         label: ARTICLE.into(),
         points: article
@@ -85,10 +87,10 @@ fn figure(
             format::ratio(s.relative_to_fastest)
         )
     });
-    let chart = stride_chart("Stride sweep: time per add", &series)?;
+    let chart = stride_chart("Stride sweep: time per add", &series).map_err(|error| NotDrawn::new(FIGURE, error))?;
     Ok(Figure {
         id: "stride-chart",
-        title: "stride sweep".into(),
+        title: FIGURE.into(),
         svg: chart.svg,
         legend: chart.legend,
         caption: "Median time per add (dots) with the median's interval (bars), both axes logarithmic: elapsed time \

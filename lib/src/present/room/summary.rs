@@ -32,7 +32,9 @@ pub fn room_section(runs: &[Run]) -> Result<Section, PresentError> {
         columns: room_columns(),
         rows,
     });
-    section.figures = room_figures(&machines)?;
+    for figure in room_figures(&machines) {
+        section.add_figure(figure);
+    }
     section.notes.push(Finding::general(
         "Knee: the smallest stride within 10% of the fastest. Ratios: medians over trials with a conservative \
          interval; an interval that contains 1x claims no effect. Pool p99: the fixed pool at the first hit rate, over the requests it served \

@@ -1,0 +1,95 @@
+//! Issue 35, item 2: a `go`, `javac` or `java` on PATH that never returns (here a shell
+//! script that sleeps, in its version probe, its build or the benchmark itself) no longer
+//! hangs `run gc` / `run locks`: each child runs under a deadline derived from the
+//! experiment's budget and is killed with its process group; the manifest says "timed out
+//! after N s" and the model's rows are kept. The quick budgets (12 s, 15 s) bound each test.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// A folder holding `tools`, each an executable shell script with the given body.
+fn fake_tools(dir: &Path, tools: &[(&str, &str)]) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, body) in tools {
+        let path = bin.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// `contention args` with `bin` first on PATH and a cache folder of the test's own; how
+/// long it took.
+fn run_with(bin: &Path, dir: &Path, args: &[&str]) -> (Output, Duration) {
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_contention"))
+        .args(args)
+        .env("PATH", path)
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .output()
+        .expect("the binary runs");
+    (output, started.elapsed())
+}
+
+/// The run saved in `out`: exit 0, `csv` kept, and the manifest's runtime status says
+/// `expected` timed out.
+fn check_kept(output: &Output, out: &Path, csv: &str, expected: &str) {
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(output));
+    let run = only_run_folder(out);
+    assert!(run.join(csv).is_file(), "the model's rows are kept");
+    let manifest = std::fs::read_to_string(run.join("manifest.json")).unwrap();
+    let timed_out = format!("{expected} timed out after ");
+    assert!(manifest.contains("\"status\": \"failed\"") && manifest.contains(&timed_out), "{manifest}");
+}
+
+const LOCKS: [&str; 5] = ["run", "locks", "--quick", "--cases", "uncontended"];
+
+#[test]
+fn a_java_that_hangs_in_its_version_probe_is_killed() {
+    let dir = scratch("hung-java-probe");
+    let bin = fake_tools(&dir, &[("java", "sleep 600"), ("javac", "sleep 600")]);
+    let out = dir.join("runs");
+    let (output, took) = run_with(&bin, &dir, &[&LOCKS[..], &["--out", out.to_str().unwrap()]].concat());
+    check_kept(&output, &out, "locks.csv", "`java -version`");
+    // The probe's limit (10 s) within the side's deadline, and the model's seconds.
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_jvm_benchmark_that_hangs_is_killed_at_the_budget() {
+    let dir = scratch("hung-java-run");
+    let version = "echo 'openjdk version \"21\"' >&2";
+    // javac -encoding UTF-8 -d <classes> <source>: makes the class folder, as javac does.
+    let javac = format!("{version}; [ \"$1\" = -version ] || {{ mkdir -p \"$4\" && touch \"$4/Locks.class\"; }}");
+    let java = format!("[ \"$1\" = -version ] && {{ {version}; exit 0; }}; sleep 600");
+    let bin = fake_tools(&dir, &[("java", &java), ("javac", &javac)]);
+    let out = dir.join("runs");
+    let (output, took) = run_with(&bin, &dir, &[&LOCKS[..], &["--out", out.to_str().unwrap()]].concat());
+    check_kept(&output, &out, "locks.csv", "the JVM's locks");
+    // The quick budget (12 s), a quarter more and 5 s, after the model's seconds.
+    assert!(took < Duration::from_secs(35), "{took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_go_build_that_hangs_is_killed_at_the_budget() {
+    let dir = scratch("hung-go-build");
+    let go = "[ \"$1\" = version ] && { echo 'go version go1.22.0 linux/amd64'; exit 0; }; sleep 600";
+    let bin = fake_tools(&dir, &[("go", go)]);
+    let out = dir.join("runs");
+    let args = ["run", "gc", "--quick", "--threads", "1", "--ratios", "100", "--trials", "1", "--seconds", "0.05"];
+    let (output, took) = run_with(&bin, &dir, &[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    check_kept(&output, &out, "gc.csv", "`go build` of the Go GC benchmark");
+    // The quick budget (15 s), a quarter more and 5 s, after the model's seconds.
+    assert!(took < Duration::from_secs(40), "{took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
