@@ -29,7 +29,7 @@ use crate::verdict::SLOW_ONE_WAY_NS;
 
 pub const EXPERIMENT: &str = "c2c";
 
-/// The core-to-core latency in the experiment registry ([`crate::registry`]).
+/// The core-to-core latency, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct CoreToCore;
 

@@ -1,8 +1,8 @@
 //! What every experiment is to the rest of the lab: [`Measure`], implemented once per
 //! experiment by a unit type in the experiment's own module (`stride::StrideSweep`, ...),
-//! names its config, its rows, how it runs and how its rows summarise. The
-//! [`crate::registry`] lists those types once; the run reader, the report's store, sections,
-//! page, JSON, markdown and terminal iterate over that list.
+//! names its config, its rows, how it runs and how its rows summarise. The experiment
+//! registry, the layer above the experiments, lists those types once; the run reader, the
+//! report's store, sections, page, JSON, markdown and terminal iterate over that list.
 
 use std::fmt::Debug;
 

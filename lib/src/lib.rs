@@ -38,6 +38,7 @@
 //!    registered once in `report/src/options/mod.rs`; and a notebook.
 
 pub mod arena;
+pub mod assess;
 pub mod build_info;
 pub mod c2c;
 pub mod chart;

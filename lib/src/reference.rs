@@ -1,5 +1,7 @@
 //! The articles' published numbers (`data/reference/*.csv`), compiled into the lib so an
-//! installed binary or a notebook needs no data folder, read by the one typed reader.
+//! installed binary or a notebook needs no data folder, read by the one typed reader. It
+//! sits above the experiments (its rows use their types) and below the presentation; an
+//! experiment that judges against the article (the locks) is handed these rows.
 
 use serde::Deserialize;
 
@@ -91,16 +93,7 @@ pub fn pool() -> Result<Vec<PoolReference>, RunsError> {
     parse_rows("data/reference/pool.csv", include_str!("../../data/reference/pool.csv"))
 }
 
-/// One of article C's lock numbers (claims C11-C14 and C16), by claim id and key ("low",
-/// "high", "faster_by", ...), in the unit the article printed it in.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct LocksReference {
-    pub claim: String,
-    pub key: String,
-    pub value: f64,
-    pub unit: String,
-    pub what: String,
-}
+pub use crate::locks::LocksReference;
 
 pub fn locks() -> Result<Vec<LocksReference>, RunsError> {
     parse_rows("data/reference/locks.csv", include_str!("../../data/reference/locks.csv"))

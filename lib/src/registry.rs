@@ -1,27 +1,41 @@
 //! The experiment registry: every experiment of the lab, once, in the report's order. Each
-//! line names a variant of [`Experiment`] (the key runs, sections and the command line use)
-//! and the unit type that measures it ([`crate::experiment::Measure`], in the experiment's
-//! module) and presents it ([`crate::present::Present`], in its `present` module). Code
-//! that works for any experiment is written once, generic over that type, and reached
-//! through [`Experiment::visit`]; nothing else lists experiments.
+//! line of [`with_experiments`] names a variant of [`Experiment`] (the key runs, sections and
+//! the command line use) and the unit type that measures it ([`crate::experiment::Measure`],
+//! in the experiment's module) and, in its `present` module, presents it. Code that works
+//! for any experiment is written once, generic over that type, and reached through
+//! [`Experiment::visit_measure`] (the presentation layer adds `Experiment::visit` from the
+//! same list); nothing else lists experiments. The registry sits above the experiments and
+//! below the run reader and the presentation: an experiment never imports it.
 
 use serde::Serialize;
 
 use crate::experiment::{Beside, Measure};
-use crate::present::Present;
 
-/// Code generic over an experiment's type, run for one [`Experiment`] by [`Experiment::visit`].
-pub trait Visitor {
-    type Output;
-    fn visit<K: Present>(self) -> Self::Output;
-}
-
-/// The same for code below the presentation layer (the run reader), which needs only the
-/// experiment's measuring side: [`Experiment::visit_measure`].
+/// Code generic over an experiment's measuring type, run for one [`Experiment`] by
+/// [`Experiment::visit_measure`].
 pub trait MeasureVisitor {
     type Output;
     fn visit<K: Measure>(self) -> Self::Output;
 }
+
+/// The list of experiments, once: calls `$callback! { Variant => Type, ... }`, so each layer
+/// that needs the experiments' types builds its dispatch from the same lines.
+macro_rules! with_experiments {
+    ($callback:ident) => {
+        $callback! {
+            Machine => crate::fitness::MachineCheck,
+            C2c => crate::c2c::CoreToCore,
+            Stride => crate::stride::StrideSweep,
+            Sharing => crate::sharing::FourWay,
+            Counters => crate::counters::CounterLayouts,
+            Gc => crate::gc::GcSweep,
+            Pool => crate::pool::PoolSizing,
+            Locks => crate::locks::LockCases,
+            Refill => crate::refill::CacheRefill,
+        }
+    };
+}
+pub(crate) use with_experiments;
 
 macro_rules! registry {
     ($($variant:ident => $kind:ty),+ $(,)?) => {
@@ -35,13 +49,6 @@ macro_rules! registry {
             /// Every experiment, in the report's order.
             pub const ALL: &'static [Experiment] = &[$(Experiment::$variant),+];
 
-            /// Runs `visitor` with this experiment's type.
-            pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
-                match self {
-                    $(Experiment::$variant => visitor.visit::<$kind>()),+
-                }
-            }
-
             /// Runs `visitor` with this experiment's measuring type.
             pub fn visit_measure<V: MeasureVisitor>(self, visitor: V) -> V::Output {
                 match self {
@@ -52,46 +59,29 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    Machine => crate::fitness::MachineCheck,
-    C2c => crate::c2c::CoreToCore,
-    Stride => crate::stride::StrideSweep,
-    Sharing => crate::sharing::FourWay,
-    Counters => crate::counters::CounterLayouts,
-    Gc => crate::gc::GcSweep,
-    Pool => crate::pool::PoolSizing,
-    Locks => crate::locks::LockCases,
-    Refill => crate::refill::CacheRefill,
-}
+with_experiments!(registry);
 
 /// An experiment's constants, read once through its type.
 #[derive(Debug, Clone, Copy)]
 struct Constants {
     name: &'static str,
     about: &'static str,
-    title: &'static str,
     beside: Option<Beside>,
     may_have_no_rows: bool,
 }
 
 struct ReadConstants;
 
-impl Visitor for ReadConstants {
+impl MeasureVisitor for ReadConstants {
     type Output = Constants;
-    fn visit<K: Present>(self) -> Constants {
-        Constants {
-            name: K::NAME,
-            about: K::ABOUT,
-            title: K::TITLE,
-            beside: K::BESIDE,
-            may_have_no_rows: K::MAY_HAVE_NO_ROWS,
-        }
+    fn visit<K: Measure>(self) -> Constants {
+        Constants { name: K::NAME, about: K::ABOUT, beside: K::BESIDE, may_have_no_rows: K::MAY_HAVE_NO_ROWS }
     }
 }
 
 impl Experiment {
     fn constants(self) -> Constants {
-        self.visit(ReadConstants)
+        self.visit_measure(ReadConstants)
     }
 
     /// Its name on the command line and in run folders.
@@ -102,11 +92,6 @@ impl Experiment {
     /// One line for `--help`.
     pub fn about(self) -> &'static str {
         self.constants().about
-    }
-
-    /// Its section's heading.
-    pub fn title(self) -> &'static str {
-        self.constants().title
     }
 
     /// Where its real runtime's rows sit beside the model's, when it has one.

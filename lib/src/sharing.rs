@@ -28,7 +28,7 @@ pub use summary::{false_sharing_over, summarize, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
 
-/// The four-way control in the experiment registry ([`crate::registry`]).
+/// The four-way control, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct FourWay;
 

@@ -18,7 +18,7 @@ use crate::verdict::{then_what_may_hide_it, Verdict};
 
 pub const EXPERIMENT: &str = "stride";
 
-/// The stride sweep in the experiment registry ([`crate::registry`]).
+/// The stride sweep, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct StrideSweep;
 

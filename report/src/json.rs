@@ -26,10 +26,10 @@
 //! new fields may appear within a version.
 
 use anyhow::{Context, Result};
+use contention::assess::{assess, Assessment, MachineRun};
 use contention::experiment::Measure;
-use contention::fitness::assess::{assess, Assessment, MachineRun};
+use contention::present::Visitor;
 use contention::present::{Finding, Present, Section, Table};
-use contention::registry::Visitor;
 use contention::runs::Run;
 use contention::{Experiment, Machine};
 use serde::ser::SerializeMap;

@@ -7,8 +7,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use contention::assess::{assess, MachineRun};
 use contention::experiment::Measure;
-use contention::fitness::assess::{assess, MachineRun};
 use contention::harness::Progress;
 use contention::limits::saved::MAX_WRITTEN_TEXT_BYTES;
 use contention::runs::{default_label, ExperimentRecord, Manifest, Profile, Run, State, MANIFEST};

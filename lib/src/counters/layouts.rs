@@ -10,6 +10,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crossbeam_utils::CachePadded;
 
+use super::counter::Counter;
 use super::spread::{LocalFlush, Striped};
 use super::{Config, Layout};
 use crate::arena::StridedSlots;
@@ -52,25 +53,6 @@ impl<T> Deref for Padded64<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
-    }
-}
-
-/// A counter that many threads add to, then read once they have all been joined.
-pub trait Counter: Sync + Debug {
-    fn layout(&self) -> Layout;
-    /// Adds 1, `count` times, as worker `worker`: the timed loop.
-    fn add_ones(&self, worker: usize, count: u64);
-    /// The total (call after the workers have been joined).
-    fn read(&self) -> u64;
-    /// Back to zero between trials.
-    fn reset(&self);
-    /// Memory cells the layout uses.
-    fn cells(&self) -> usize;
-    /// Bytes those cells occupy.
-    fn bytes_used(&self) -> usize;
-    /// Increments per write to memory other threads see.
-    fn increments_per_write(&self) -> u64 {
-        1
     }
 }
 

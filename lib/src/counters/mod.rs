@@ -10,6 +10,7 @@
 //! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
 //! flush); running them in `run`, summarising in `summary` and `shards`.
 
+mod counter;
 mod layouts;
 mod run;
 mod shards;
@@ -24,7 +25,8 @@ use crate::error::ConfigError;
 use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::machine::logical_cpus;
 
-pub use layouts::{build, build_shards, Counter, Padded64, CACHE_PADDED_BYTES};
+pub use counter::Counter;
+pub use layouts::{build, build_shards, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
 pub use shards::{
     shard_dependence, shard_finding, summarize_shards, ShardDependence, ShardSummary, SHARD_SWEEP_LAYOUTS,
@@ -33,7 +35,7 @@ pub use summary::{finding, format_bytes, format_count, headline, summarize, Layo
 
 pub const EXPERIMENT: &str = "counters";
 
-/// The counter layouts in the experiment registry ([`crate::registry`]).
+/// The counter layouts, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct CounterLayouts;
 

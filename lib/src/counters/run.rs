@@ -1,7 +1,8 @@
 //! Runs every layout, then the shard-count sweep, with the harness, and checks each trial's
 //! total.
 
-use super::layouts::{build, build_shards, Counter};
+use super::counter::Counter;
+use super::layouts::{build, build_shards};
 use super::shards::SHARD_SWEEP_LAYOUTS;
 use super::{Config, Layout, Part, Row, EXPERIMENT};
 use crate::error::RunError;

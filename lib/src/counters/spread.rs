@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crossbeam_utils::CachePadded;
 
-use super::layouts::Counter;
+use super::counter::Counter;
 use super::Layout;
 
 /// Padded cells; a thread starts on the cell its probe picks and, whenever its

@@ -8,8 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::judge::{Disturbance, Facts};
-use crate::verdict::{Fitness, Reason, ReasonKind};
+use super::disturbance::Disturbance;
 
 /// A clock that moved by more than this share between the start and the end of an
 /// experiment counts against the verdict.
@@ -104,22 +103,6 @@ pub fn moved_most(changes: impl IntoIterator<Item = (String, Option<f64>)>) -> O
         .into_iter()
         .filter_map(|(during, change)| Some(Disturbance { share: change?, during }))
         .max_by(|a, b| a.share.abs().total_cmp(&b.share.abs()))
-}
-
-pub(super) fn clock_moved(facts: &Facts) -> Option<Reason> {
-    let moved = facts.clock_change.as_ref().filter(|moved| moved.share.abs() > MAX_CLOCK_CHANGE)?;
-    Some(Reason {
-        kind: ReasonKind::ClockMoved,
-        fitness: Fitness::Limited,
-        text: format!(
-            "The mean CPU clock {} by {:.0}% during the {} experiment (more than {:.0}%): trials measured at \
-             different clocks are not comparable, and one thread may run faster than a whole team.",
-            if moved.share > 0.0 { "rose" } else { "fell" },
-            moved.share.abs() * 100.0,
-            moved.during,
-            MAX_CLOCK_CHANGE * 100.0
-        ),
-    })
 }
 
 #[cfg(test)]

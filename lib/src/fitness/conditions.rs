@@ -167,7 +167,7 @@ fn own_cpu_ticks() -> Option<f64> {
 }
 
 /// Runs `measure` and returns its result with what the rest of the machine did meanwhile
-/// (other programs' CPU share, steal time), for a notebook's [`super::assess::MachineRun::conditions`].
+/// (other programs' CPU share, steal time), for a notebook's the assessment's `MachineRun::conditions`.
 pub fn watched<T>(measure: impl FnOnce() -> T) -> (T, Conditions) {
     let before = Snapshot::take();
     let result = measure();

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::clocks::MAX_CLOCK_CHANGE;
 use super::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
 use super::placement_seen::PlacementSeen;
-use super::{clocks, placement_seen};
 use crate::stats::HIGH_VARIATION_CV;
 use crate::verdict::{Fitness, Reason, ReasonKind, Verdict, SLOW_ONE_WAY_NS};
 
@@ -47,12 +47,7 @@ pub struct Facts {
     pub threads_pinned: Option<bool>,
 }
 
-/// A share of CPU time (0..1) and the experiment it was worst during.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Disturbance {
-    pub share: f64,
-    pub during: String,
-}
+pub use super::disturbance::Disturbance;
 
 /// Applies every rule to `facts`.
 pub fn verdict(facts: &Facts) -> Verdict {
@@ -65,9 +60,9 @@ pub fn verdict(facts: &Facts) -> Verdict {
         noisy_trials(facts),
         background_load(facts),
         steal_time(facts),
-        placement_seen::shared_cores(facts),
-        placement_seen::unpinned(facts),
-        clocks::clock_moved(facts),
+        shared_cores(facts),
+        unpinned(facts),
+        clock_moved(facts),
     ]
     .into_iter()
     .flatten()
@@ -217,4 +212,56 @@ fn unchecked(facts: &Facts) -> Vec<String> {
         missing.push("background load and steal time (no /proc/stat, or every experiment too short)".to_string());
     }
     missing
+}
+
+fn shared_cores(facts: &Facts) -> Option<Reason> {
+    let seen = facts.placement.as_ref().filter(|seen| seen.shared_core_trials > 0)?;
+    Some(Reason {
+        kind: ReasonKind::SharedPhysicalCores,
+        fitness: Fitness::Limited,
+        text: format!(
+            "In {} of {} trials (during {}) two threads ran on one physical core (SMT siblings): they share its \
+             L1 cache, so a cache line need not move between cores and a false-sharing penalty shrinks or \
+             vanishes. Placement takes siblings only once the physical cores run out.",
+            seen.shared_core_trials,
+            seen.trials,
+            seen.shared_core_during.join(", ")
+        ),
+    })
+}
+
+fn unpinned(facts: &Facts) -> Option<Reason> {
+    let text = match facts.placement.as_ref() {
+        Some(seen) if seen.unpinned_trials > 0 => format!(
+            "In {} of {} trials (during {}) the threads could not be pinned each to its own CPU (the OS refused \
+             or does not pin, or there were more threads than CPUs): the scheduler could move them or stack \
+             two on one CPU, which blurs every effect.",
+            seen.unpinned_trials,
+            seen.trials,
+            seen.unpinned_during.join(", ")
+        ),
+        // No trial recorded its placement: the scaling summaries' pinning is all there is.
+        None if facts.threads_pinned == Some(false) => "The scaling trials could not pin their threads to CPUs \
+             here (the OS refused, or offers no thread affinity): the scheduler could move them or stack two on \
+             one CPU, which blurs every effect."
+            .to_string(),
+        _ => return None,
+    };
+    Some(Reason { kind: ReasonKind::NotPinned, fitness: Fitness::Limited, text })
+}
+
+fn clock_moved(facts: &Facts) -> Option<Reason> {
+    let moved = facts.clock_change.as_ref().filter(|moved| moved.share.abs() > MAX_CLOCK_CHANGE)?;
+    Some(Reason {
+        kind: ReasonKind::ClockMoved,
+        fitness: Fitness::Limited,
+        text: format!(
+            "The mean CPU clock {} by {:.0}% during the {} experiment (more than {:.0}%): trials measured at \
+             different clocks are not comparable, and one thread may run faster than a whole team.",
+            if moved.share > 0.0 { "rose" } else { "fell" },
+            moved.share.abs() * 100.0,
+            moved.during,
+            MAX_CLOCK_CHANGE * 100.0
+        ),
+    })
 }

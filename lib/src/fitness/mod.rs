@@ -4,9 +4,9 @@
 //! while each experiment ran ([`conditions`]); [`judge::verdict`] turns them into `fit`,
 //! `limited` or `unfit` with reasons in words.
 
-pub mod assess;
 pub mod clocks;
 pub mod conditions;
+pub mod disturbance;
 pub mod judge;
 pub mod placement_seen;
 pub mod scaling;
@@ -23,7 +23,7 @@ use judge::{Disturbance, ARTICLE_THREADS};
 /// The experiment's name on the command line and in run folders.
 pub const EXPERIMENT: &str = "machine";
 
-/// The machine check (scaling and noise, then the verdict) in the experiment registry ([`crate::registry`]).
+/// The machine check (scaling and noise, then the verdict), as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct MachineCheck;
 

@@ -5,10 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::judge::Facts;
 use crate::machine::{parse_cpu_list, Machine};
 use crate::placement::Topology;
-use crate::verdict::{Fitness, Reason, ReasonKind};
 
 /// One trial's placement as its row recorded it.
 #[derive(Debug, Clone, Copy)]
@@ -55,40 +53,4 @@ pub fn placement_seen<'a>(
         }
     }
     (seen.trials > 0).then_some(seen)
-}
-
-pub(super) fn shared_cores(facts: &Facts) -> Option<Reason> {
-    let seen = facts.placement.as_ref().filter(|seen| seen.shared_core_trials > 0)?;
-    Some(Reason {
-        kind: ReasonKind::SharedPhysicalCores,
-        fitness: Fitness::Limited,
-        text: format!(
-            "In {} of {} trials (during {}) two threads ran on one physical core (SMT siblings): they share its \
-             L1 cache, so a cache line need not move between cores and a false-sharing penalty shrinks or \
-             vanishes. Placement takes siblings only once the physical cores run out.",
-            seen.shared_core_trials,
-            seen.trials,
-            seen.shared_core_during.join(", ")
-        ),
-    })
-}
-
-pub(super) fn unpinned(facts: &Facts) -> Option<Reason> {
-    let text = match facts.placement.as_ref() {
-        Some(seen) if seen.unpinned_trials > 0 => format!(
-            "In {} of {} trials (during {}) the threads could not be pinned each to its own CPU (the OS refused \
-             or does not pin, or there were more threads than CPUs): the scheduler could move them or stack \
-             two on one CPU, which blurs every effect.",
-            seen.unpinned_trials,
-            seen.trials,
-            seen.unpinned_during.join(", ")
-        ),
-        // No trial recorded its placement: the scaling summaries' pinning is all there is.
-        None if facts.threads_pinned == Some(false) => "The scaling trials could not pin their threads to CPUs \
-             here (the OS refused, or offers no thread affinity): the scheduler could move them or stack two on \
-             one CPU, which blurs every effect."
-            .to_string(),
-        _ => return None,
-    };
-    Some(Reason { kind: ReasonKind::NotPinned, fitness: Fitness::Limited, text })
 }

@@ -30,6 +30,7 @@ pub mod search;
 pub mod span;
 pub mod summary;
 pub mod trigger;
+mod types;
 mod verify;
 pub mod workload;
 
@@ -42,7 +43,7 @@ pub use summary::{finding, summarize, CellSummary, MIN_CYCLES_TO_JUDGE};
 
 pub const EXPERIMENT: &str = "gc";
 
-/// The GC-ratio sweep in the experiment registry ([`crate::registry`]).
+/// The GC-ratio sweep, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct GcSweep;
 

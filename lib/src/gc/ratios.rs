@@ -2,7 +2,7 @@
 //! ranges `FROM..TO:STEP` (the article's search was `100..20000:100`), or a list of both.
 //! A list is bounded before anything is expanded, so no input allocates or runs for days.
 
-use super::config::GcRatio;
+use super::types::GcRatio;
 use crate::error::ConfigError;
 
 /// The most ratios one sweep may run: the article's search (200 ratios) and a few more.

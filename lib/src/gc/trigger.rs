@@ -6,7 +6,7 @@
 //! threads allocating faster means proportionally more cycles. `off` never paces; only the
 //! heap ceiling (Go's memory limit) forces a cycle.
 
-use super::config::GcRatio;
+use super::types::GcRatio;
 
 /// Go's minimum heap at GOGC=100.
 pub const MIN_HEAP_BYTES: u64 = 4 << 20;

@@ -5,7 +5,7 @@
 
 use super::config::Config;
 use super::mutator::WorkerTally;
-use super::run::Row;
+use super::row::Row;
 use super::workload::Work;
 use super::EXPERIMENT;
 use crate::error::RunError;

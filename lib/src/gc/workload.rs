@@ -4,7 +4,7 @@
 
 use std::hash::{DefaultHasher, Hasher};
 
-use super::config::Workload;
+use super::types::Workload;
 use crate::error::ConfigError;
 
 /// Chained hash rounds per operation: a few microseconds, so allocation and collection

@@ -37,7 +37,7 @@ pub const MAX_INCREMENTS_PER_TRIAL: u64 = MAX_TRIAL.as_secs() * 1_000_000_000 / 
 /// Round trips one pair of CPUs may be asked for: [`MAX_TRIAL`] at [`SLOW_ROUND_TRIP_NS`] (6e8).
 pub const MAX_ROUND_TRIPS_PER_PAIR: u64 = MAX_TRIAL.as_secs() * 1_000_000_000 / SLOW_ROUND_TRIP_NS;
 /// Rows one experiment may keep in memory and save (about 1 M; its CSV stays readable,
-/// see [`crate::runs::MAX_CSV_BYTES`]).
+/// see the run reader's `MAX_CSV_BYTES`).
 pub const MAX_ROWS: usize = 1 << 20;
 /// Trials per case: a median's interval needs tens; more only fills memory and the page.
 pub const MAX_TRIALS: usize = 10_000;

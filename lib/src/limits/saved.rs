@@ -1,5 +1,5 @@
 //! Bounds on what a saved run may hold, applied when a run folder or a pack is read
-//! ([`crate::runs`]): the same bounds the flags give a measurement, so a row, a label or a
+//! (the run reader): the same bounds the flags give a measurement, so a row, a label or a
 //! page can hold nothing a measurement on a real machine would not.
 //!
 //! # Where the numbers come from
@@ -15,10 +15,10 @@
 //! - An experiment holds at most [`MAX_CASES`] cases, so the work of a page grows with its
 //!   rows, not with their square.
 //! - A page holds at most [`MAX_PAGE_BYTES`] of run files, all runs together (see
-//!   [`crate::runs::load_all`]): its memory stays within a small multiple of that.
+//!   the run reader's `load_all`): its memory stays within a small multiple of that.
 //! - Text from outside (labels, host names, failure texts) holds no control characters
 //!   but line breaks and tabs where prose allows them, no bidirectional overrides, and at
-//!   most [`MAX_TEXT_BYTES`] per string ([`crate::runs::check_text`]).
+//!   most [`MAX_TEXT_BYTES`] per string (the text check, `checked::text::check_text`).
 
 /// The smallest non-zero amount a row may hold.
 pub const MIN_AMOUNT: f64 = 1e-12;
@@ -33,7 +33,7 @@ pub const MAX_THREADS: u64 = super::MAX_CPUS as u64;
 /// core-to-core matrix of 128 CPUs has 8128 pairs). Configs are held to it too.
 pub const MAX_CASES: usize = 8192;
 /// The most bytes of run files one page (one `report`, one room) reads, all runs together:
-/// as much as one pack may hold ([`crate::runs::pack::MAX_PACK_BYTES`]). A workshop's quick
+/// as much as one pack may hold (a pack's `MAX_PACK_BYTES`). A workshop's quick
 /// run is well under 1 MiB, so a room of a hundred laptops stays far below it.
 pub const MAX_PAGE_BYTES: u64 = 256 << 20;
 /// The longest string a manifest may hold (a failure text, a command line); the lab cuts

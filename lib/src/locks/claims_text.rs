@@ -1,15 +1,30 @@
-//! Each claim's figure and sentence, computed from the summaries (see [`super::claims`]).
+//! Each claim's figure and sentence, computed from the summaries, and all five in order.
 
-use super::claims::{judge, judged_threads, logical_cpus, not_measured, ArticleRange, Claim, ClaimFinding, Status};
+use super::claim::{
+    against_range, article_range, estimate, finding, judged_threads, logical_cpus, nanoseconds, not_measured,
+    per_second, sleep_rate, too_few, ArticleRange, Claim, ClaimFinding, LocksReference,
+};
 use super::summary::{find, read_shares_of, threads_of, CellSummary};
 use super::{Case, Primitive};
-use crate::evidence::{self, TooFewTrials};
-use crate::format::{interval, number, percent, ratio_with_interval};
-use crate::stats::{Ratio, Summary};
+use crate::evidence;
+use crate::format::{number, percent, ratio_with_interval};
+use crate::stats::Ratio;
 use crate::verdict::{then_what_may_hide_it, Verdict};
 
 /// The read share the article's "reads dominate" is judged at.
 const READS_DOMINATE: f64 = 0.99;
+
+/// Each of the five claims, in [`Claim::ALL`] order, answered from `summaries`; where an
+/// effect does not show, what `verdict` says may hide it.
+pub fn claims(summaries: &[CellSummary], article: &[LocksReference], verdict: Option<&Verdict>) -> Vec<ClaimFinding> {
+    Claim::ALL
+        .into_iter()
+        .map(|claim| match article_range(article, claim) {
+            None => not_measured(claim, "-", "the article's figure is missing from data/reference/locks.csv"),
+            Some(range) => answer(claim, summaries, &range, verdict),
+        })
+        .collect()
+}
 
 pub(crate) fn answer(
     claim: Claim,
@@ -28,74 +43,6 @@ pub(crate) fn answer(
         Claim::BargingOverQueue => barging(summaries, range, verdict),
         Claim::OptimisticReads => optimistic(summaries, range, verdict),
         Claim::LockAcrossWait => across_wait(summaries, range, verdict),
-    }
-}
-
-/// A summary's median as a figure with its interval.
-pub(crate) fn estimate(summary: &Summary) -> Ratio {
-    Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
-}
-
-/// "14.2 ns (interval 13.9–14.8)".
-pub(crate) fn nanoseconds(figure: &Ratio) -> String {
-    format!("{} ns (interval {})", number(figure.value), interval(figure.low, figure.high))
-}
-
-pub(crate) fn too_few(claim: Claim, range: &ArticleRange, short: TooFewTrials) -> ClaimFinding {
-    ClaimFinding {
-        claim,
-        article: range.printed.into(),
-        measured: None,
-        figure: short.to_string(),
-        status: Status::NotBeyondNoise,
-        sentence: format!("{} ({}) claims nothing: {short}.", claim.id(), claim.what()),
-    }
-}
-
-pub(crate) fn finding(
-    claim: Claim,
-    range: &ArticleRange,
-    measured: Ratio,
-    figure: String,
-    sentence: String,
-) -> ClaimFinding {
-    let is_ratio = !matches!(claim, Claim::UncontendedCost | Claim::KernelTrip);
-    let status = judge(&measured, range, is_ratio);
-    ClaimFinding { claim, article: range.printed.into(), measured: Some(measured), figure, status, sentence }
-}
-
-/// How `measured` stands against an absolute range, in words.
-pub(crate) fn against_range(measured: &Ratio, range: &ArticleRange, what: &str) -> String {
-    if measured.high < range.low {
-        format!("below the article's {} for {what}, {} as fast", range.printed, describe(range.low / measured.value))
-    } else if measured.low > range.high {
-        format!("above the article's {} for {what}", range.printed)
-    } else {
-        format!("within the article's {} for {what}", range.printed)
-    }
-}
-
-pub(crate) fn describe(factor: f64) -> String {
-    format!("{factor:.1}x")
-}
-
-/// How often acquisitions slept: "none", "1 in 12 000", "3.5%".
-pub(crate) fn sleep_rate(per_op: f64) -> String {
-    if per_op <= 0.0 {
-        "none".into()
-    } else if per_op < 0.01 {
-        format!("1 in {}", crate::counters::format_count((1.0 / per_op).round() as u64))
-    } else {
-        percent(per_op)
-    }
-}
-
-/// A rate for a sentence: "63.8 million", "12 752", "950".
-pub(crate) fn per_second(rate: f64) -> String {
-    if rate >= 1e6 {
-        format!("{:.1} million", rate / 1e6)
-    } else {
-        crate::counters::format_count(rate.round() as u64)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::claims::Claim;
+use super::claim::Claim;
 use super::Case;
 use crate::format::{interval, number, ratio_with_interval};
 use crate::stats::{Ratio, Summary};

@@ -3,8 +3,10 @@
 //! judged first; where it spun instead of sleeping (a short critical section on few cores),
 //! the lock that sleeps at once answers, and the sentence says which did.
 
-use super::claims::{judged_threads, not_measured, ArticleRange, Claim, ClaimFinding};
-use super::claims_text::{against_range, describe, estimate, finding, nanoseconds, sleep_rate, too_few};
+use super::claim::{
+    against_range, describe, estimate, finding, judged_threads, nanoseconds, not_measured, sleep_rate, too_few,
+    ArticleRange, Claim, ClaimFinding,
+};
 use super::summary::{find, CellSummary};
 use super::{Case, Primitive};
 use crate::evidence;

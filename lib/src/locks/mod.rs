@@ -33,7 +33,7 @@
 //! [`RunError::Verification`](crate::RunError::Verification), never a dropped row.
 
 mod cells;
-pub mod claims;
+pub mod claim;
 mod claims_text;
 mod config;
 mod handoff;
@@ -55,9 +55,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::ConfigError;
 
 pub use cells::{cells, Cell};
-pub(crate) use claims::{article_range, judge};
-pub use claims::{claims, Claim, ClaimFinding, Status};
-pub(crate) use claims_text::sleep_rate;
+pub(crate) use claim::{article_range, judge, sleep_rate, ArticleRange};
+pub use claim::{Claim, ClaimFinding, LocksReference, Status};
+pub use claims_text::claims;
 pub use config::{Config, MAX_KEYS, MAX_REQUESTS_PER_THREAD, MAX_THREADS, MAX_WAIT_MS};
 pub use java::{java_answer, summarize_java, JavaCell, JavaPrimitive, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
 pub use kernel_trip::MIN_SLEEPS_PER_OP;
@@ -69,7 +69,7 @@ pub use switches::voluntary_switches;
 
 pub const EXPERIMENT: &str = "locks";
 
-/// Article C's lock claims in the experiment registry ([`crate::registry`]).
+/// Article C's lock claims, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct LockCases;
 

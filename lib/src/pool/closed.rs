@@ -3,48 +3,11 @@
 //! was dropped (the capacity probe: the pool is never short of work, so what it completes
 //! per second is what it can serve).
 
-use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::arrivals::{dispatch, draw_request, Job, Load, Request, SplitMix64};
+use super::gate::Gate;
 use super::tally::Tally;
-
-/// Callers with a request outstanding, at most `clients` of them.
-#[derive(Debug)]
-pub struct Gate {
-    outstanding: Mutex<usize>,
-    freed: Condvar,
-    clients: usize,
-}
-
-impl Gate {
-    pub fn new(clients: usize) -> Self {
-        Self { outstanding: Mutex::new(0), freed: Condvar::new(), clients }
-    }
-
-    /// Waits for an idle caller until `deadline`; true when one sends a request.
-    fn send_before(&self, deadline: Instant) -> bool {
-        let mut outstanding = self.outstanding.lock().unwrap_or_else(PoisonError::into_inner);
-        while *outstanding >= self.clients {
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
-            }
-            outstanding =
-                self.freed.wait_timeout(outstanding, deadline - now).unwrap_or_else(PoisonError::into_inner).0;
-        }
-        *outstanding += 1;
-        true
-    }
-
-    /// A request finished: its caller may send the next.
-    pub fn release(&self) {
-        let mut outstanding = self.outstanding.lock().unwrap_or_else(PoisonError::into_inner);
-        *outstanding = outstanding.saturating_sub(1);
-        drop(outstanding);
-        self.freed.notify_one();
-    }
-}
 
 /// The closed loop of the capacity probe.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::formula;
+use super::formula::{self, mean_concurrency, SplitSizes, SPLIT_HEADROOM};
 
 /// Largest pool the sweep accepts: enough for the article's 320 threads on many cores.
 pub const MAX_POOL_THREADS: usize = 4096;
@@ -246,5 +246,42 @@ impl Config {
         sizes.sort_unstable();
         sizes.dedup();
         sizes
+    }
+}
+
+/// Per-class sizing: the fast pool holds [`SPLIT_HEADROOM`] times the mean number of requests
+/// in its stage (Little's law) and at least one thread per CPU, so the CPU work can use every
+/// CPU, and at most [`MAX_POOL_THREADS`], unless the config sets it; the miss pool has one
+/// thread per database connection, as more could only wait for one.
+pub fn split_sizes(config: &Config, cpus: usize, hit_rate: f64) -> SplitSizes {
+    let mid = |[low, high]: [f64; 2]| (low + high) / 2.0 / 1e3;
+    let fast_stage_s =
+        config.cpu_work_for(cpus).as_secs_f64() + config.lock_hold.as_secs_f64() + hit_rate * mid(config.hit_wait_ms);
+    let fast = (SPLIT_HEADROOM * mean_concurrency(config.offered_rate_per_s(cpus), fast_stage_s)).ceil() as usize;
+    SplitSizes {
+        fast_threads: config.split_fast_threads.unwrap_or(fast.max(cpus).min(MAX_POOL_THREADS)),
+        miss_threads: config.db_connections_for(cpus),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_pools_follow_littles_law_with_headroom() {
+        let config = Config {
+            cpu_work: Some(std::time::Duration::from_millis(1)),
+            lock_hold: std::time::Duration::ZERO,
+            rate_per_s: Some(4000.0),
+            db_connections: Some(9),
+            ..Config::default()
+        };
+        // 4000 req/s, hit 0.5: fast stage 1 ms + 0.5 x 1.5 ms = 1.75 ms -> 7 x 1.5 = 10.5 -> 11.
+        assert_eq!(split_sizes(&config, 2, 0.5), SplitSizes { fast_threads: 11, miss_threads: 9 });
+        let fixed = Config { split_fast_threads: Some(7), ..config.clone() };
+        assert_eq!(split_sizes(&fixed, 2, 0.5).fast_threads, 7);
+        // At least one thread per CPU.
+        assert_eq!(split_sizes(&Config { rate_per_s: Some(10.0), ..config }, 4, 0.5).fast_threads, 4);
     }
 }

@@ -1,9 +1,8 @@
 //! Sizing rules: Goetz's formula as the article used it (with the *mean* W/C of two unlike
-//! paths), and the per-class reasoning the split variant follows instead.
+//! paths), and the arithmetic of the per-class reasoning the split variant follows instead
+//! (the config applies it: [`super::config::split_sizes`]).
 
 use serde::{Deserialize, Serialize};
-
-use super::config::{Config, MAX_POOL_THREADS};
 
 /// The article's inputs: W = 49 ms (a mean *response time* under load, queueing included,
 /// not the mean wait of its two paths) and C = 1 ms.
@@ -49,21 +48,6 @@ pub struct SplitSizes {
     pub miss_threads: usize,
 }
 
-/// Per-class sizing: the fast pool holds [`SPLIT_HEADROOM`] times the mean number of requests
-/// in its stage (Little's law) and at least one thread per CPU, so the CPU work can use every
-/// CPU, and at most [`MAX_POOL_THREADS`], unless the config sets it; the miss pool has one
-/// thread per database connection, as more could only wait for one.
-pub fn split_sizes(config: &Config, cpus: usize, hit_rate: f64) -> SplitSizes {
-    let mid = |[low, high]: [f64; 2]| (low + high) / 2.0 / 1e3;
-    let fast_stage_s =
-        config.cpu_work_for(cpus).as_secs_f64() + config.lock_hold.as_secs_f64() + hit_rate * mid(config.hit_wait_ms);
-    let fast = (SPLIT_HEADROOM * mean_concurrency(config.offered_rate_per_s(cpus), fast_stage_s)).ceil() as usize;
-    SplitSizes {
-        fast_threads: config.split_fast_threads.unwrap_or(fast.max(cpus).min(MAX_POOL_THREADS)),
-        miss_threads: config.db_connections_for(cpus),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,22 +63,5 @@ mod tests {
     fn the_formula_scales_with_each_input() {
         assert!((goetz_threads(2.0, 1.0, 0.0, 1.0) - 2.0).abs() < 1e-12);
         assert!((goetz_threads(4.0, 0.5, 3.0, 1.0) - 8.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn split_pools_follow_littles_law_with_headroom() {
-        let config = Config {
-            cpu_work: Some(std::time::Duration::from_millis(1)),
-            lock_hold: std::time::Duration::ZERO,
-            rate_per_s: Some(4000.0),
-            db_connections: Some(9),
-            ..Config::default()
-        };
-        // 4000 req/s, hit 0.5: fast stage 1 ms + 0.5 x 1.5 ms = 1.75 ms -> 7 x 1.5 = 10.5 -> 11.
-        assert_eq!(split_sizes(&config, 2, 0.5), SplitSizes { fast_threads: 11, miss_threads: 9 });
-        let fixed = Config { split_fast_threads: Some(7), ..config.clone() };
-        assert_eq!(split_sizes(&fixed, 2, 0.5).fast_threads, 7);
-        // At least one thread per CPU.
-        assert_eq!(split_sizes(&Config { rate_per_s: Some(10.0), ..config }, 4, 0.5).fast_threads, 4);
     }
 }

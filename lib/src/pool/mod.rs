@@ -28,6 +28,7 @@ pub mod explain;
 mod finding;
 mod fixed;
 pub mod formula;
+mod gate;
 mod metrics;
 pub mod probe;
 mod queue;
@@ -65,7 +66,7 @@ use crate::stats::Summary;
 
 pub const EXPERIMENT: &str = "pool";
 
-/// Thread-pool sizing in the experiment registry ([`crate::registry`]).
+/// Thread-pool sizing, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct PoolSizing;
 
@@ -154,7 +155,7 @@ fn plan(config: &Config, cpus: usize) -> Vec<Case> {
         for &variant in &config.variants {
             match variant {
                 Variant::Fixed => cases.extend(config.sweep(cpus).into_iter().map(|size| case(variant, size))),
-                Variant::Split => cases.push(case(variant, formula::split_sizes(config, cpus, hit_rate).fast_threads)),
+                Variant::Split => cases.push(case(variant, config::split_sizes(config, cpus, hit_rate).fast_threads)),
                 Variant::Async | Variant::AsyncBlocking => cases.push(case(variant, cpus)),
             }
         }

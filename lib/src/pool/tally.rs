@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use super::arrivals::Job;
-use super::closed::Gate;
+use super::gate::Gate;
 
 /// Latencies are recorded in microseconds, from 1 us to an hour, to 3 significant digits.
 const LATENCY_MAX_US: u64 = 3_600_000_000;

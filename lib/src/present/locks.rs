@@ -10,7 +10,7 @@ use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section}
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
-use crate::locks::claims::article_range;
+use crate::locks::article_range;
 use crate::locks::{
     claims, java_answer, read_shares_of, summarize, summarize_java, Case, CellSummary, Claim, ClaimFinding, JavaCell,
     JavaRow, Primitive, Row, EXPERIMENT,

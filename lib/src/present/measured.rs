@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::Finding;
+use crate::assess::{assess, MachineRun};
 use crate::experiment::SavedRow;
-use crate::fitness::assess::{assess, MachineRun};
 use crate::fitness::Verdict;
 use crate::runs::Run;
 use crate::transfers::OneWay;

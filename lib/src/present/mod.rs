@@ -34,6 +34,7 @@ use crate::chart::ChartError;
 use crate::evidence::Evidence;
 use crate::experiment::Measure;
 use crate::perf::CounterReading;
+use crate::registry::Experiment;
 use crate::runs::RunsError;
 use crate::stats::Summary;
 
@@ -65,6 +66,28 @@ impl NotDrawn {
         Self { figure: figure.into(), why: why.into() }
     }
 }
+
+/// Code generic over an experiment's presenting type, run for one [`Experiment`] by
+/// [`Experiment::visit`].
+pub trait Visitor {
+    type Output;
+    fn visit<K: Present>(self) -> Self::Output;
+}
+
+/// `Experiment::visit` from the registry's one list: the registry stays below this layer.
+macro_rules! present_visit {
+    ($($variant:ident => $kind:ty),+ $(,)?) => {
+        impl Experiment {
+            /// Runs `visitor` with this experiment's type, presenting side included.
+            pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $(Experiment::$variant => visitor.visit::<$kind>()),+
+                }
+            }
+        }
+    };
+}
+crate::registry::with_experiments!(present_visit);
 
 /// One experiment's presenting side, beside its [`Measure`]: a section over the runs that
 /// measured it, and the article's story told in words.

@@ -4,7 +4,8 @@
 
 use pulldown_cmark::{html, Options, Parser};
 
-use crate::registry::{Experiment, Visitor};
+use super::Visitor;
+use crate::registry::Experiment;
 
 use super::Present;
 

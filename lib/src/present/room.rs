@@ -10,7 +10,7 @@ use serde::Serialize;
 pub use summary::{room_section, ROOM_MEDIAN};
 
 use super::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
-use crate::fitness::assess::{assess, MachineRun};
+use crate::assess::{assess, MachineRun};
 use crate::format;
 use crate::pool::Variant;
 use crate::runs::{Profile, Run};

@@ -32,7 +32,7 @@ pub const EXPERIMENT: &str = "refill";
 /// nanoseconds, so several make the clock's own cost small.
 pub const WARM_PASSES: usize = 8;
 
-/// The cache-refill experiment in the experiment registry ([`crate::registry`]).
+/// The cache-refill experiment, as the experiment registry lists it: its [`Measure`](crate::experiment::Measure).
 #[derive(Debug, Clone, Copy)]
 pub struct CacheRefill;
 

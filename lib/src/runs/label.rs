@@ -48,7 +48,7 @@ pub fn check_label(label: &str) -> Result<(), ConfigError> {
          bidirectional overrides or invisible format characters (such as a zero-width space)"
     );
     let label = &normalize_label(label);
-    let invisible = label.chars().any(super::text::is_format);
+    let invisible = label.chars().any(crate::checked::text::is_format);
     if label.trim().is_empty() || invisible || super::check_text(label, MAX_LABEL_CHARS, false).is_err() {
         return Err(ConfigError::new("label", shown(), allowed));
     }

@@ -13,10 +13,10 @@ mod notes;
 pub mod pack;
 mod read;
 mod rows;
-mod text;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::checked::text::{check_text, clipped, is_hidden, shown, visible, visible_lines};
 pub use crate::checked::{BadValue, CheckedRow};
 pub use check::MAX_CSV_BYTES;
 pub use error::RunsError;
@@ -28,7 +28,6 @@ pub use manifest::{
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
 use rows::{boxed, Loaded};
-pub use text::{check_text, clipped, is_hidden, shown, visible, visible_lines};
 
 use crate::experiment::Measure;
 use crate::experiment::SavedRow;

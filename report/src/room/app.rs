@@ -1,23 +1,19 @@
-//! What every request of the room shares, and the routes: the only paths the server
-//! answers. No path of a request reaches the file system: a pack is found by its label
-//! among the room's runs, and served from the name the server gave it.
+//! What every request of the room shares: the room, its pages, its limits and its slots
+//! (the routes and the upload read it; the server builds the routes over it).
 
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 
-use axum::routing::get;
-use axum::Router;
 use tokio::sync::Semaphore;
 
 use super::limit::RateLimit;
 use super::origin::Addressed;
 use super::pages::Pages;
 use super::state::Room;
-use super::{routes, upload};
 
 /// Uploads received at once: each is written to its staging file as it arrives, so it holds
 /// hyper's buffer in memory (at most 32 KiB) and at most `--max-upload` on disk. More wait
-/// their turn (at most [`upload::SLOT_WAIT`]) before their body is read.
+/// their turn (at most the upload's slot wait) before their body is read.
 pub const RECEIVING_SLOTS: usize = 16;
 /// Received uploads read and checked at once: each holds its staged file, its files and its
 /// rows, about four times its size, so at most this many are in memory beside the room.
@@ -52,15 +48,4 @@ impl App {
             staged: AtomicU64::new(1),
         }
     }
-}
-
-/// The room's routes.
-pub fn router(app: Arc<App>) -> Router {
-    Router::new()
-        .route("/", get(routes::live_page))
-        .route("/room.html", get(routes::standalone_page))
-        .route("/runs", get(routes::list).post(upload::upload))
-        .route("/runs/{file}", get(routes::pack))
-        .fallback(routes::not_found)
-        .with_state(app)
 }

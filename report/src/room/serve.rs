@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use axum::extract::ConnectInfo;
+use axum::routing::get;
+use axum::Router;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -20,9 +22,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
-use super::app::{self, App};
+use super::app::App;
 use super::connections::{Connections, MAX_REFUSING};
 use super::say;
+use super::{routes, upload};
 
 /// How long a client may take to send a request's head (the request line and headers).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
@@ -43,7 +46,7 @@ pub async fn serve(
     connections: Arc<Connections>,
     stop: impl Future<Output = ()>,
 ) -> Result<()> {
-    let router = app::router(app);
+    let router = router(app);
     let graceful = GracefulShutdown::new();
     let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
     let mut builder = http1::Builder::new();
@@ -138,4 +141,17 @@ async fn answer_refused(mut stream: TcpStream, why: &str) {
         Ok::<(), std::io::Error>(())
     })
     .await;
+}
+
+/// The room's routes: the only paths the server answers. No path of a request reaches the
+/// file system: a pack is found by its label among the room's runs, and served from the
+/// name the server gave it.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(routes::live_page))
+        .route("/room.html", get(routes::standalone_page))
+        .route("/runs", get(routes::list).post(upload::upload))
+        .route("/runs/{file}", get(routes::pack))
+        .fallback(routes::not_found)
+        .with_state(app)
 }

@@ -2,12 +2,12 @@
 //! JDK ran them beside the Rust cells the JVM's rows judge the claim and the Rust analogue
 //! is shown beside it; without them the Rust analogue answers, and the row says which did.
 //! The Rust answers come from the locks experiment's own claim findings
-//! (`crate::locks::claims`), so the claims section and the locks section say the same thing.
+//! (`crate::locks::claims`, the function), so the claims section and the locks section say the same thing.
 
 use super::{effect, ratio_text, Answer, Context, Status};
 use crate::counters::Layout;
 use crate::judgement::{Judgement, Target};
-use crate::locks::claims::article_range;
+use crate::locks::article_range;
 use crate::locks::{
     claims, java_answer, summarize, summarize_java, Case, Claim, JavaCell, JavaPrimitive, JavaRow, Row,
 };

@@ -6,8 +6,8 @@
 
 use super::claims::{answer, Answer};
 use super::{Cell, Column, Finding, PresentError, Section, Table};
+use crate::assess::{assess, MachineRun};
 use crate::counters::format_count;
-use crate::fitness::assess::{assess, MachineRun};
 use crate::gc::GcRatio;
 use crate::judgement::LEGEND;
 use crate::reference::ClaimReference;

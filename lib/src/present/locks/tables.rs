@@ -36,7 +36,7 @@ pub(crate) fn numbers(article: &[LocksReference]) -> Table {
 }
 
 /// The JVM's figure against the article's, by the same rule as the Rust figure's.
-pub(crate) fn java_status(claim: Claim, figure: &Ratio, range: &crate::locks::claims::ArticleRange) -> Status {
+pub(crate) fn java_status(claim: Claim, figure: &Ratio, range: &crate::locks::ArticleRange) -> Status {
     judge(figure, range, !matches!(claim, Claim::UncontendedCost | Claim::KernelTrip))
 }
 
@@ -70,7 +70,7 @@ pub(crate) fn claims(answered: &[Answered], article: &[LocksReference]) -> Table
     Table { id: "claims", caption: CLAIMS_CAPTION.into(), columns, rows }
 }
 
-fn java_cell(java: Option<&[JavaCell]>, claim: Claim, range: Option<&crate::locks::claims::ArticleRange>) -> Cell {
+fn java_cell(java: Option<&[JavaCell]>, claim: Claim, range: Option<&crate::locks::ArticleRange>) -> Cell {
     let Some(java) = java else { return Cell::from("not run (no JDK on PATH, or --no-java)") };
     match (java_answer(java, claim), claim) {
         (Some((figure, words)), _) => match range {

@@ -1,6 +1,6 @@
 //! The checks behind a machine's verdict, in words: one (label, value) per check.
 
-use crate::fitness::assess::Assessment;
+use crate::assess::Assessment;
 use crate::fitness::judge::{Disturbance, Facts};
 use crate::fitness::placement_seen::PlacementSeen;
 use crate::fitness::scaling;

@@ -1,17 +1,18 @@
-//! Article C's five lock claims against this machine's summaries: for each, this machine's
-//! figure with its interval (or why there is none) and a status computed from the two. A
+//! Article C's five lock claims, what the files answering them share: the claims, a
+//! finding's shape, the article's figures and the one rule that judges a figure against
+//! them, and the words the findings are written with. [`super::claims_text`] answers
+//! each claim; [`super::kernel_trip`] the trip to the kernel (C12). A
 //! claim is judged only under the minimum-evidence rule ([`crate::evidence`]); a ratio is
 //! an effect only when its interval lies wholly on one side of 1.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::claims_text;
 use super::summary::{threads_of, CellSummary};
 use super::Case;
-use crate::fitness::Verdict;
+use crate::evidence::TooFewTrials;
+use crate::format::{interval, number, percent};
 use crate::judgement::{Judgement, Target};
-use crate::reference::LocksReference;
-use crate::stats::Ratio;
+use crate::stats::{Ratio, Summary};
 
 /// The lock claims, by the ids of `shared/articles/CLAIMS.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -79,6 +80,17 @@ pub struct ClaimFinding {
     pub sentence: String,
 }
 
+/// One of article C's lock numbers (claims C11-C14 and C16), by claim id and key ("low",
+/// "high", "faster_by", ...), in the unit the article printed it in.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct LocksReference {
+    pub claim: String,
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    pub what: String,
+}
+
 /// The article's figures read from `data/reference/locks.csv`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ArticleRange {
@@ -126,18 +138,6 @@ pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) ->
     }
 }
 
-/// Each of the five claims, in [`Claim::ALL`] order, answered from `summaries`; where an
-/// effect does not show, what `verdict` says may hide it.
-pub fn claims(summaries: &[CellSummary], article: &[LocksReference], verdict: Option<&Verdict>) -> Vec<ClaimFinding> {
-    Claim::ALL
-        .into_iter()
-        .map(|claim| match article_range(article, claim) {
-            None => not_measured(claim, "-", "the article's figure is missing from data/reference/locks.csv"),
-            Some(range) => claims_text::answer(claim, summaries, &range, verdict),
-        })
-        .collect()
-}
-
 /// A claim this run could not answer, and why (said, never left out).
 pub(crate) fn not_measured(claim: Claim, article: &str, why: &str) -> ClaimFinding {
     ClaimFinding {
@@ -161,6 +161,74 @@ pub(crate) fn judged_threads(summaries: &[CellSummary], case: Case) -> Option<u6
 /// The logical CPUs the rows were measured on (1 when unknown).
 pub(crate) fn logical_cpus(summaries: &[CellSummary]) -> u64 {
     summaries.iter().map(|s| s.logical_cpus).max().unwrap_or(1)
+}
+
+/// A summary's median as a figure with its interval.
+pub(crate) fn estimate(summary: &Summary) -> Ratio {
+    Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
+}
+
+/// "14.2 ns (interval 13.9–14.8)".
+pub(crate) fn nanoseconds(figure: &Ratio) -> String {
+    format!("{} ns (interval {})", number(figure.value), interval(figure.low, figure.high))
+}
+
+pub(crate) fn too_few(claim: Claim, range: &ArticleRange, short: TooFewTrials) -> ClaimFinding {
+    ClaimFinding {
+        claim,
+        article: range.printed.into(),
+        measured: None,
+        figure: short.to_string(),
+        status: Status::NotBeyondNoise,
+        sentence: format!("{} ({}) claims nothing: {short}.", claim.id(), claim.what()),
+    }
+}
+
+pub(crate) fn finding(
+    claim: Claim,
+    range: &ArticleRange,
+    measured: Ratio,
+    figure: String,
+    sentence: String,
+) -> ClaimFinding {
+    let is_ratio = !matches!(claim, Claim::UncontendedCost | Claim::KernelTrip);
+    let status = judge(&measured, range, is_ratio);
+    ClaimFinding { claim, article: range.printed.into(), measured: Some(measured), figure, status, sentence }
+}
+
+/// How `measured` stands against an absolute range, in words.
+pub(crate) fn against_range(measured: &Ratio, range: &ArticleRange, what: &str) -> String {
+    if measured.high < range.low {
+        format!("below the article's {} for {what}, {} as fast", range.printed, describe(range.low / measured.value))
+    } else if measured.low > range.high {
+        format!("above the article's {} for {what}", range.printed)
+    } else {
+        format!("within the article's {} for {what}", range.printed)
+    }
+}
+
+pub(crate) fn describe(factor: f64) -> String {
+    format!("{factor:.1}x")
+}
+
+/// How often acquisitions slept: "none", "1 in 12 000", "3.5%".
+pub(crate) fn sleep_rate(per_op: f64) -> String {
+    if per_op <= 0.0 {
+        "none".into()
+    } else if per_op < 0.01 {
+        format!("1 in {}", crate::counters::format_count((1.0 / per_op).round() as u64))
+    } else {
+        percent(per_op)
+    }
+}
+
+/// A rate for a sentence: "63.8 million", "12 752", "950".
+pub(crate) fn per_second(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.1} million", rate / 1e6)
+    } else {
+        crate::counters::format_count(rate.round() as u64)
+    }
 }
 
 #[cfg(test)]

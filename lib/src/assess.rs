@@ -1,5 +1,7 @@
 //! Everything one run says about the machine's fitness, summarised once: the facts, the
-//! verdict, the checks behind it in words, and whether the hardware counters counted.
+//! verdict, the checks behind it in words, and whether the hardware counters counted. It
+//! reads a saved run's rows, so it sits above the run reader; the machine check it
+//! summarises ([`crate::fitness`]) is an experiment below it.
 
 use serde::Serialize;
 

@@ -4,7 +4,10 @@
 //! control characters. The bounds are [`crate::limits::saved`]'s and
 //! [`crate::limits::cpus`]'s, the same the flags apply. A file edited by hand (or by
 //! anything but this lab) is refused at the first value that could not have been measured,
-//! named by file, line and column with what is allowed.
+//! named by file, line and column with what is allowed. [`text`] holds the checks on text
+//! from outside that the run reader, the experiments and the room share.
+
+pub mod text;
 
 use crate::limits::cpus::{cpu_ids, MAX_CPU_ID};
 use crate::limits::saved::{MAX_AMOUNT, MAX_COUNT, MAX_THREADS, MIN_AMOUNT};
@@ -116,11 +119,9 @@ fn cpu_list(column: &'static str, list: &str) -> Result<(), BadValue> {
 }
 
 fn short_text(column: &'static str, text: &str) -> Result<(), BadValue> {
-    match crate::runs::check_text(text, MAX_CELL_CHARS, false) {
+    match text::check_text(text, MAX_CELL_CHARS, false) {
         Ok(()) => Ok(()),
-        Err(why) => {
-            Err(bad(column, format!("'{}'", crate::runs::visible(&text.chars().take(40).collect::<String>())), why))
-        }
+        Err(why) => Err(bad(column, format!("'{}'", text::visible(&text.chars().take(40).collect::<String>())), why)),
     }
 }
 

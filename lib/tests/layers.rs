@@ -1,0 +1,265 @@
+//! The layers run one way: between the top-level modules of lib/src and of report/src, and
+//! between the files of any one folder, no import leads back where it started. The edges
+//! are the `crate::` and `super::` paths in the code (comments and `#[cfg(test)]` parts
+//! left out); a circle fails the test, naming one of its edges and where it is written.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each `.rs` file under `src` that the code declares (a module declared only for tests,
+/// after `#[cfg(test)]`, is left out), by module path (`["gc", "config"]`; the root `[]`).
+fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+    let mut found = files(src);
+    let declared = |parent: &PathBuf, name: &str| {
+        code(parent)
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w == ["mod", name])
+    };
+    loop {
+        let test_only: Vec<Vec<String>> = found
+            .keys()
+            .filter(|module| !module.is_empty())
+            .filter(|module| match found.get(&module[..module.len() - 1]) {
+                Some(parent) => !declared(parent, &module[module.len() - 1]),
+                None => true,
+            })
+            .cloned()
+            .collect();
+        if test_only.is_empty() {
+            return found;
+        }
+        for module in test_only {
+            found.remove(&module);
+        }
+    }
+}
+
+/// Every `.rs` file under `src`, by module path.
+fn files(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+    let mut found = BTreeMap::new();
+    let mut folders = vec![src.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let relative = path.strip_prefix(src).unwrap().with_extension("");
+                let mut module: Vec<String> =
+                    relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                if matches!(module.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+                    module.pop();
+                }
+                found.insert(module, path);
+            }
+        }
+    }
+    found
+}
+
+/// The code of a file: before its first `#[cfg(test)]`, without `//` comments.
+fn code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    text.lines().map(|line| line.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n")
+}
+
+/// The paths written after `crate::` or `super::` (`super::super::x` climbs twice).
+fn paths(code: &str) -> Vec<(bool, Vec<String>)> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("::") {
+        let before = &code[..at];
+        let word_start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        let head = &before[word_start..];
+        if head != "crate" && head != "super" {
+            continue;
+        }
+        if before[..word_start].ends_with("::") {
+            continue; // the inner `super` of `super::super::`, counted from the first
+        }
+        let mut segments = vec![head.to_string()];
+        let mut rest = &code[at..];
+        while let Some(next) = rest.strip_prefix("::") {
+            let end = next.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(next.len());
+            if end == 0 {
+                break; // `crate::{a, b}`: a group is read by its members below
+            }
+            segments.push(next[..end].to_string());
+            rest = &next[end..];
+        }
+        found.push((head == "crate", segments[usize::from(head == "crate")..].to_vec()));
+        // `use crate::x::{a, b::c}`: each member is a path below `x`.
+        if let Some(group) = rest.strip_prefix("::{") {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            let base = found.last().unwrap().clone();
+            for member in group.split(',') {
+                let member: Vec<String> =
+                    member.trim().split("::").map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                if let Some(first) =
+                    member.first().filter(|first| first.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                {
+                    let mut path = base.1.clone();
+                    path.push(first.clone());
+                    path.extend(member[1..].iter().cloned());
+                    found.push((base.0, path));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The module `segments` names from `module`: the longest prefix that is a module of the
+/// crate. Each `super` climbs one level, from a file and from a folder's `mod.rs` alike.
+fn resolve(
+    modules: &BTreeMap<Vec<String>, PathBuf>,
+    module: &[String],
+    absolute: bool,
+    segments: &[String],
+) -> Option<Vec<String>> {
+    let mut path: Vec<String> = if absolute { Vec::new() } else { module.to_vec() };
+    let climbs = segments.iter().take_while(|s| *s == "super").count();
+    for _ in 0..climbs {
+        path.pop()?;
+    }
+    path.extend(segments[climbs..].iter().cloned());
+    while !path.is_empty() {
+        if modules.contains_key(&path) {
+            return Some(path);
+        }
+        path.pop();
+    }
+    None
+}
+
+/// Every edge of the crate at `src`: (from module, to module, file it is written in).
+fn edges(src: &Path) -> Vec<(Vec<String>, Vec<String>, PathBuf)> {
+    let modules = modules(src);
+    let mut edges = Vec::new();
+    for (module, file) in &modules {
+        for (absolute, segments) in paths(&code(file)) {
+            if let Some(target) = resolve(&modules, module, absolute, &segments) {
+                if &target != module {
+                    edges.push((module.clone(), target, file.clone()));
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The strongly connected sets of more than one node (Tarjan's algorithm).
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(state: &mut State<'a>, node: &'a str) {
+        let next = state.index.len();
+        state.index.insert(node, next);
+        state.low.insert(node, next);
+        state.stack.push(node);
+        for target in state.graph.get(node).into_iter().flatten() {
+            let target = target.as_str();
+            if !state.index.contains_key(target) {
+                visit(state, target);
+                let low = state.low[node].min(state.low[target]);
+                state.low.insert(node, low);
+            } else if state.stack.contains(&target) {
+                let low = state.low[node].min(state.index[target]);
+                state.low.insert(node, low);
+            }
+        }
+        if state.low[node] == state.index[node] {
+            let at = state.stack.iter().rposition(|&n| n == node).unwrap();
+            let set: Vec<String> = state.stack.split_off(at).into_iter().map(String::from).collect();
+            if set.len() > 1 {
+                state.found.push(set);
+            }
+        }
+    }
+    let mut state = State { graph, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), found: Vec::new() };
+    for node in graph.keys() {
+        if !state.index.contains_key(node.as_str()) {
+            visit(&mut state, node);
+        }
+    }
+    state.found
+}
+
+/// The circles among the children of `folder` (`[]`: the crate's top level), each edge
+/// between two children, with where one such edge is written.
+fn circles_in(edges: &[(Vec<String>, Vec<String>, PathBuf)], folder: &[String]) -> Vec<(Vec<String>, String)> {
+    let child = |module: &[String]| {
+        (module.len() > folder.len() && module.starts_with(folder)).then(|| module[folder.len()].clone())
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut written: BTreeMap<(String, String), String> = BTreeMap::new();
+    for (from, to, file) in edges {
+        if let (Some(a), Some(b)) = (child(from), child(to)) {
+            if a != b {
+                graph.entry(a.clone()).or_default().insert(b.clone());
+                written.entry((a, b)).or_insert_with(|| file.display().to_string());
+            }
+        }
+    }
+    circles(&graph)
+        .into_iter()
+        .map(|set| {
+            let edge = set
+                .iter()
+                .flat_map(|a| set.iter().map(move |b| (a.clone(), b.clone())))
+                .find_map(|(a, b)| written.get(&(a.clone(), b.clone())).map(|file| format!("{a} -> {b} ({file})")))
+                .unwrap_or_default();
+            (set, edge)
+        })
+        .collect()
+}
+
+fn check(src: &Path) -> Vec<String> {
+    let edges = edges(src);
+    let folders: BTreeSet<Vec<String>> =
+        modules(src).keys().filter(|m| !m.is_empty()).map(|m| m[..m.len() - 1].to_vec()).collect();
+    let mut problems = Vec::new();
+    for folder in folders {
+        for (set, edge) in circles_in(&edges, &folder) {
+            let place = if folder.is_empty() { "top level".to_string() } else { folder.join("::") };
+            problems.push(format!(
+                "{}: {place}: a circle of {}: {}; e.g. {edge}",
+                src.display(),
+                set.len(),
+                set.join(", ")
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_lib_and_the_report_import_one_way() {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let report = Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/src");
+    let problems: Vec<String> = [lib, report].iter().flat_map(|src| check(src)).collect();
+    assert!(problems.is_empty(), "import circles:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_check_sees_a_circle_and_names_its_edge() {
+    let folder = std::env::temp_dir().join(format!("layers-{}", std::process::id()));
+    std::fs::create_dir_all(folder.join("b")).unwrap();
+    std::fs::write(folder.join("lib.rs"), "mod a;\nmod b;\n").unwrap();
+    std::fs::write(folder.join("a.rs"), "use crate::b::inner::Thing; // crate::c in a comment\n").unwrap();
+    std::fs::write(folder.join("b/mod.rs"), "mod inner;\nmod other;\n").unwrap();
+    std::fs::write(folder.join("b/inner.rs"), "use super::other::X;\npub struct Thing;\n").unwrap();
+    std::fs::write(folder.join("b/other.rs"), "use crate::{a::Y, b::inner};\npub struct X;\n").unwrap();
+    let problems = check(&folder);
+    std::fs::remove_dir_all(&folder).unwrap();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("top level: a circle of 2: a, b; e.g. a -> b"), "{problems:?}");
+    assert!(problems[1].contains("b: a circle of 2: inner, other; e.g. inner -> other"), "{problems:?}");
+}
