@@ -12,10 +12,10 @@ use anyhow::{bail, Context, Result};
 use contention::gc::go::HOW_TO_ADD_GO;
 use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
-use serde::Serialize;
 
 use crate::child::{output_by, probe, probe_deadline, side_deadline};
 use crate::runtime_cache::{cache_dir, failure_reason};
+use crate::runtime_status::RuntimeStatus;
 use crate::write::{write_atomic, write_csv};
 
 const MAIN_GO: &str = include_str!("../gc-go/main.go");
@@ -23,38 +23,20 @@ const GO_MOD: &str = include_str!("../gc-go/go.mod");
 /// Untimed signing before each cell's first trial.
 const WARMUP_SECONDS: f64 = 0.1;
 
-/// What happened to the Go side of a run, recorded in the manifest under the GC sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "status", rename_all = "kebab-case")]
-pub enum GoStatus {
-    Ran {
-        go_version: String,
-        file: String,
-        rows: usize,
-    },
-    Skipped {
-        reason: String,
-    },
-    /// Go was there but its build or a run failed; the model's rows are kept all the same.
-    Failed {
-        reason: String,
-    },
-}
-
 /// Runs the Go benchmark over `config`'s grid into `dir/gc-go.csv`, unless `wanted` is
 /// false or no `go` is on PATH. A failure (a timeout among them: every `go` process runs
 /// under the side's deadline, [`side_deadline`]) is reported in the status, never as an
 /// error: the model's rows, already saved, stay the run's result.
-pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> GoStatus {
+pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> RuntimeStatus {
     if !wanted {
-        return GoStatus::Skipped { reason: "--no-go was given".into() };
+        return RuntimeStatus::Skipped { reason: "--no-go was given".into() };
     }
     let deadline = side_deadline(config.budget);
     let measured = go_version(deadline).and_then(|version| match version {
         Some(go_version) => measure_with(config, go_version, dir, progress, deadline),
-        None => Ok(GoStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") }),
+        None => Ok(RuntimeStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") }),
     });
-    measured.unwrap_or_else(|error| GoStatus::Failed { reason: failure_reason(&error) })
+    measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
 }
 
 fn measure_with(
@@ -63,7 +45,7 @@ fn measure_with(
     dir: &Path,
     progress: Progress,
     deadline: Instant,
-) -> Result<GoStatus> {
+) -> Result<RuntimeStatus> {
     let binary = build(&go_version, deadline)?;
     let cells: Vec<(usize, GcRatio)> =
         config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
@@ -84,7 +66,7 @@ fn measure_with(
         });
     }
     write_csv(&dir.join(GO_CSV), &rows)?;
-    Ok(GoStatus::Ran { go_version, file: GO_CSV.into(), rows: rows.len() })
+    Ok(RuntimeStatus::Ran { version: go_version, file: GO_CSV.into(), rows: rows.len() })
 }
 
 /// `go version`'s answer, or `None` when there is no working `go`; an error when it hangs.

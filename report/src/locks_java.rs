@@ -11,10 +11,10 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use contention::harness::{Progress, ProgressEvent};
 use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
-use serde::Serialize;
 
 use crate::child::{output_by, probe, probe_deadline, side_deadline};
 use crate::runtime_cache::{cache_dir, failure_reason};
+use crate::runtime_status::RuntimeStatus;
 use crate::write::{write_atomic, write_csv};
 
 const LOCKS_JAVA: &str = include_str!("../locks-java/Locks.java");
@@ -22,39 +22,21 @@ const LOCKS_JAVA: &str = include_str!("../locks-java/Locks.java");
 /// can neither coarsen the locks of successive operations nor hoist a read out of the loop.
 const DONT_INLINE: &str = "-XX:CompileCommand=dontinline,Locks$*::op*";
 
-/// What happened to the JVM side of a run, recorded in the manifest under the locks.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "status", rename_all = "kebab-case")]
-pub enum JavaStatus {
-    Ran {
-        java_version: String,
-        file: String,
-        rows: usize,
-    },
-    Skipped {
-        reason: String,
-    },
-    /// A JDK was there but the compile or the run failed; the Rust rows are kept all the same.
-    Failed {
-        reason: String,
-    },
-}
-
 /// Runs `Locks.java` over `config`'s cases into `dir/locks-java.csv`, unless `wanted` is
 /// false or no `java` and `javac` are on PATH. A failure (a timeout among them: every JDK
 /// process runs under the side's deadline, [`side_deadline`]) is reported in the status,
 /// never as an error: the Rust rows, already saved, stay the run's result.
-pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> JavaStatus {
+pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> RuntimeStatus {
     if !wanted {
-        return JavaStatus::Skipped { reason: "--no-java was given".into() };
+        return RuntimeStatus::Skipped { reason: "--no-java was given".into() };
     }
     let deadline = side_deadline(config.budget);
     let measured = version_of("java", deadline).and_then(|java| Ok((java, version_of("javac", deadline)?)));
     let measured = measured.and_then(|versions| match versions {
         (Some(java_version), Some(_)) => measure_with(config, java_version, dir, progress, deadline),
-        _ => Ok(JavaStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") }),
+        _ => Ok(RuntimeStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") }),
     });
-    measured.unwrap_or_else(|error| JavaStatus::Failed { reason: failure_reason(&error) })
+    measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
 }
 
 fn measure_with(
@@ -63,7 +45,7 @@ fn measure_with(
     dir: &Path,
     progress: Progress,
     deadline: Instant,
-) -> Result<JavaStatus> {
+) -> Result<RuntimeStatus> {
     let classes = build(&java_version, deadline)?;
     let rows = run(&classes, config, deadline)?;
     write_csv(&dir.join(JAVA_CSV), &rows)?;
@@ -73,7 +55,7 @@ fn measure_with(
         total: 1,
         label: format!("JVM: {} rows ({java_version})", rows.len()),
     });
-    Ok(JavaStatus::Ran { java_version, file: JAVA_CSV.into(), rows: rows.len() })
+    Ok(RuntimeStatus::Ran { version: java_version, file: JAVA_CSV.into(), rows: rows.len() })
 }
 
 /// The first line `<tool> -version` prints (java prints it on stderr), or `None` when
@@ -202,18 +184,18 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let status = measure_beside(&config, true, &dir, &mut contention::harness::no_progress);
         match status {
-            JavaStatus::Ran { rows, .. } => {
+            RuntimeStatus::Ran { rows, .. } => {
                 let text = std::fs::read_to_string(dir.join(JAVA_CSV)).unwrap();
                 let parsed: Vec<JavaRow> = contention::runs::parse_rows(JAVA_CSV, &text).unwrap();
                 assert_eq!((rows, parsed.len()), (7, 7), "5 uncontended cells and 2 map cells, one trial each");
                 assert!(parsed.iter().all(|row| row.verified && row.ops > 0));
             }
-            JavaStatus::Skipped { reason } => assert!(reason.contains("no `java`"), "{reason}"),
-            JavaStatus::Failed { reason } => panic!("the JVM run failed: {reason}"),
+            RuntimeStatus::Skipped { reason } => assert!(reason.contains("no `java`"), "{reason}"),
+            RuntimeStatus::Failed { reason } => panic!("the JVM run failed: {reason}"),
         }
         assert!(matches!(
             measure_beside(&config, false, &dir, &mut contention::harness::no_progress),
-            JavaStatus::Skipped { .. }
+            RuntimeStatus::Skipped { .. }
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }

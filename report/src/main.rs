@@ -21,6 +21,7 @@ mod page;
 mod progress;
 mod room;
 mod runtime_cache;
+mod runtime_status;
 mod send;
 mod store;
 mod terminal;

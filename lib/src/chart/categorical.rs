@@ -5,9 +5,10 @@
 
 use plotters::prelude::*;
 
+use super::frame::framed_plot;
 use super::gc::log_axis;
 use super::style::{draw_with_intervals, Chart, Legend};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 
 /// How far apart (in category widths) the series' dots sit within one category.
 const NUDGE: f64 = 0.12;
@@ -31,18 +32,7 @@ pub fn categorical_chart(
     };
     let mut legend = Legend::of_markers();
     let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(-0.5..last + 0.5, log_axis(y_range.start, y_range.end))
-            .map_err(|e| error(&e))?;
+    framed_plot(chart_name, title, legend, (-0.5..last + 0.5, log_axis(y_range.start, y_range.end)), |chart| {
         chart
             .configure_mesh()
             .y_desc(y_desc)
@@ -60,12 +50,10 @@ pub fn categorical_chart(
             let x = |p: &IntervalPoint| p.x + (index as f64 - middle) * NUDGE;
             let medians = one.points.iter().map(|p| (x(p), p.median)).collect();
             let bars = one.points.iter().map(|p| ((x(p), p.low), (x(p), p.high))).collect();
-            draw_with_intervals(&mut chart, medians, bars, style, false).map_err(|e| error(&e))?;
+            draw_with_intervals(chart, medians, bars, style, false).map_err(|e| error(&e))?;
         }
-        legend.draw(&below, chart_name)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        Ok(())
+    })
 }
 
 /// "0.25", "1.5", "16", "256": at most two decimals, trailing zeros dropped.

@@ -6,12 +6,11 @@
 //! apart; the legend sits below the plot. y is logarithmic in both: primitives differ by
 //! orders of magnitude.
 
-use plotters::prelude::*;
-
 use super::categorical::categorical_chart;
+use super::frame::framed_plot;
 use super::gc::{format_rate, log_axis};
 use super::style::{draw_with_intervals, Chart, Legend};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 use crate::locks::{CellSummary, Primitive};
 
 const CHART: &str = "locks";
@@ -53,18 +52,7 @@ pub fn by_threads_chart(title: &str, y_desc: &str, series: &[Series]) -> Result<
     let (x_low, x_high) = (low - 0.3, high + 0.3);
     let mut legend = Legend::default();
     let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(x_low..x_high, log_axis(y.start, y.end))
-            .map_err(|e| error(&e))?;
+    framed_plot(CHART, title, legend, (x_low..x_high, log_axis(y.start, y.end)), |chart| {
         chart
             .configure_mesh()
             .x_desc("threads")
@@ -79,12 +67,10 @@ pub fn by_threads_chart(title: &str, y_desc: &str, series: &[Series]) -> Result<
             let x = |p: &IntervalPoint| p.x.max(1.0).log2();
             let medians = one.points.iter().map(|p| (x(p), p.median)).collect();
             let bars = one.points.iter().map(|p| ((x(p), p.low), (x(p), p.high))).collect();
-            draw_with_intervals(&mut chart, medians, bars, style, true).map_err(|e| error(&e))?;
+            draw_with_intervals(chart, medians, bars, style, true).map_err(|e| error(&e))?;
         }
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        Ok(())
+    })
 }
 
 #[cfg(test)]

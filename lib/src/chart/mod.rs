@@ -4,6 +4,7 @@
 pub mod c2c;
 mod categorical;
 pub mod counters;
+mod frame;
 pub mod gc;
 pub mod locks;
 pub mod pool_latency;

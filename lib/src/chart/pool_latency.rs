@@ -9,8 +9,9 @@ use std::ops::Range;
 
 use plotters::prelude::*;
 
+use super::frame::framed_plot;
 use super::style::{draw_line, draw_markers, draw_with_intervals, Chart, Legend, SeriesStyle};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 use crate::pool::{PoolSummary, Variant};
 use crate::stats::Summary;
 
@@ -84,18 +85,8 @@ pub fn pool_latency_chart(
     let line_styles: Vec<[SeriesStyle; 2]> =
         lines.iter().map(|l| [legend.add(l.p99.label.clone()), legend.add(l.p50.label.clone())]).collect();
     let level_styles: Vec<SeriesStyle> = levels.iter().map(|level| legend.add(level.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(x_range.clone().log_scale(), y_range.clone().log_scale())
-            .map_err(|e| error(&e))?;
+    let axes = (x_range.clone().log_scale(), y_range.clone().log_scale());
+    framed_plot(CHART, title, legend, axes, |chart| {
         chart
             .configure_mesh()
             .x_desc("threads in the fixed pool (log scale)")
@@ -111,17 +102,14 @@ pub fn pool_latency_chart(
             for (series, &style) in [(&machine.p99, p99), (&machine.p50, p50)] {
                 let medians = series.points.iter().map(|p| (p.x, p.median)).collect();
                 let bars = series.points.iter().map(|p| ((p.x, p.low), (p.x, p.high))).collect();
-                draw_with_intervals(&mut chart, medians, bars, style, true).map_err(|e| error(&e))?;
+                draw_with_intervals(chart, medians, bars, style, true).map_err(|e| error(&e))?;
             }
         }
         for (index, (level, &style)) in levels.iter().zip(&level_styles).enumerate() {
-            draw_level(&mut chart, level.value, style, index, &x_range).map_err(|e| error(&e))?;
+            draw_level(chart, level.value, style, index, &x_range).map_err(|e| error(&e))?;
         }
-        draw_marks(&mut chart, formula, &y_range).map_err(|e| error(&e))?;
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        draw_marks(chart, formula, &y_range).map_err(|e| error(&e))
+    })
 }
 
 type LogChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;

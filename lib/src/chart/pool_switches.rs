@@ -9,6 +9,7 @@ use std::ops::Range;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
+use super::frame::with_legend_below;
 use super::pool_latency::{decade_range, draw_level, Marker};
 use super::style::{draw_with_intervals, Chart, Legend, SeriesStyle};
 use super::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
@@ -73,12 +74,7 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
             ]
         })
         .collect();
-    let mut svg = String::new();
-    {
-        let size = (PANEL_SIZE.0, PANEL_SIZE.1 + legend.height(PANEL_SIZE.0));
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (panels, below) = root.split_vertically(PANEL_SIZE.1);
+    with_legend_below(CHART, PANEL_SIZE, legend, |panels| {
         let panels = panels.titled(title, (FONT, TITLE_PX)).map_err(|e| error(&e))?;
         let (upper, lower) = panels.split_vertically(PANEL_SIZE.1 / 2 - 10);
         let mut chart =
@@ -94,11 +90,8 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
             draw_series(&mut chart, &machine.throughput, *throughput).map_err(|e| error(&e))?;
             draw_level(&mut chart, machine.offered_per_s, *offered, index, &x_range).map_err(|e| error(&e))?;
         }
-        draw_marks(&mut chart, formula, throughput_max).map_err(|e| error(&e))?;
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        draw_marks(&mut chart, formula, throughput_max).map_err(|e| error(&e))
+    })
 }
 
 /// ", vm" when a series label names its machine after a comma (machines compared), else

@@ -5,8 +5,9 @@
 
 use plotters::prelude::*;
 
+use super::frame::framed_plot;
 use super::style::{draw_with_intervals, Chart, Legend};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 use crate::stride::StrideSummary;
 
 const CHART: &str = "stride";
@@ -28,18 +29,7 @@ pub fn stride_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError>
     let x_steps = (x_max - x_min).round() as usize + 1;
     let mut legend = Legend::default();
     let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(x_min - 0.3..x_max + 0.3, y_range.log_scale())
-            .map_err(|e| error(&e))?;
+    framed_plot(CHART, title, legend, (x_min - 0.3..x_max + 0.3, y_range.log_scale()), |chart| {
         chart
             .configure_mesh()
             .x_desc("distance between counters (bytes)")
@@ -54,12 +44,10 @@ pub fn stride_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError>
         for (one, &style) in series.iter().zip(&styles) {
             let medians = one.points.iter().map(|p| (p.x.log2(), p.median)).collect();
             let bars = one.points.iter().map(|p| ((p.x.log2(), p.low), (p.x.log2(), p.high))).collect();
-            draw_with_intervals(&mut chart, medians, bars, style, true).map_err(|e| error(&e))?;
+            draw_with_intervals(chart, medians, bars, style, true).map_err(|e| error(&e))?;
         }
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        Ok(())
+    })
 }
 
 /// A value as an axis label: "0.5", "20", "2400".

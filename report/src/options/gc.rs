@@ -10,6 +10,7 @@ use contention::ConfigError;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::runtime_status::GO_VERSION_KEY;
 use crate::usage::usage;
 
 /// The GC sweep's flags.
@@ -25,7 +26,7 @@ impl ExperimentOptions for GcOptions {
 
     /// The real Go benchmark over the same grid, unless `--no-go` or no `go` on PATH.
     fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
-        serde_json::to_value(crate::gc_go::measure_beside(config, !args.no_go, dir, progress)).ok()
+        Some(crate::gc_go::measure_beside(config, !args.no_go, dir, progress).to_manifest(GO_VERSION_KEY))
     }
 }
 

@@ -9,6 +9,7 @@ use contention::locks::{Case, Config};
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
 use crate::flag_values::{self, Number};
+use crate::runtime_status::JAVA_VERSION_KEY;
 
 /// The locks experiment's own flags (`--threads` and `--trials` are shared).
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -58,6 +59,6 @@ impl ExperimentOptions for LocksOptions {
     /// The JVM's own primitives over the same cases, unless `--no-java` or no JDK on PATH.
     fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
         let wanted = !args.experiments.locks.no_java;
-        serde_json::to_value(crate::locks_java::measure_beside(config, wanted, dir, progress)).ok()
+        Some(crate::locks_java::measure_beside(config, wanted, dir, progress).to_manifest(JAVA_VERSION_KEY))
     }
 }

@@ -5,8 +5,9 @@
 
 use plotters::prelude::*;
 
+use super::super::frame::framed_plot;
 use super::super::style::{Chart, Legend};
-use super::super::{ChartError, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::super::{ChartError, FONT, LABEL_PX};
 use super::{draw_series, format_rate, log_axis, RatioSeries};
 use crate::gc::GcRatio;
 
@@ -23,20 +24,9 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
     let (y_low, y_high) = y_bounds(series).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
     let mut legend = Legend::default();
     let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(-1..ratios.len() as i32, log_axis(y_low, y_high))
-            .map_err(|e| error(&e))?;
-        let label =
-            |x: &i32| usize::try_from(*x).ok().and_then(|i| ratios.get(i)).map_or(String::new(), ToString::to_string);
+    let label =
+        |x: &i32| usize::try_from(*x).ok().and_then(|i| ratios.get(i)).map_or(String::new(), ToString::to_string);
+    framed_plot(CHART, title, legend, (-1..ratios.len() as i32, log_axis(y_low, y_high)), |chart| {
         chart
             .configure_mesh()
             .x_desc("GC ratio (GOGC-style percent; off = only the ceiling collects)")
@@ -52,12 +42,10 @@ pub fn throughput_by_ratio_chart(title: &str, series: &[RatioSeries]) -> Result<
             let mut points: Vec<(i32, f64, f64, f64)> =
                 one.points.iter().map(|p| (position(p.ratio), p.median, p.low, p.high)).collect();
             points.sort_by_key(|point| point.0);
-            draw_series(&mut chart, CHART, style, &points)?;
+            draw_series(chart, CHART, style, &points)?;
         }
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        Ok(())
+    })
 }
 
 /// The log axis's ends: every positive value, padded by a factor of 1.5.

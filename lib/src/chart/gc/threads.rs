@@ -5,8 +5,9 @@
 
 use plotters::prelude::*;
 
+use super::super::frame::framed_plot;
 use super::super::style::{Chart, Legend};
-use super::super::{log_range, ChartError, Series, FONT, LABEL_PX, SIZE, TITLE_PX};
+use super::super::{log_range, ChartError, Series, FONT, LABEL_PX};
 use super::{draw_series, format_rate, log_axis};
 
 const CHART: &str = "gc-threads";
@@ -19,18 +20,8 @@ pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<Cha
     let (x_min, x_max) = doublings.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
     let mut legend = Legend::default();
     let styles: Vec<_> = series.iter().map(|one| legend.add(one.label.clone())).collect();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend.height(SIZE.0))).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| error(&e))?;
-        let (plot, below) = root.split_vertically(SIZE.1);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, (FONT, TITLE_PX))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(x_min - 0.3..x_max + 0.3, log_axis(y_range.start, y_range.end))
-            .map_err(|e| error(&e))?;
+    let axes = (x_min - 0.3..x_max + 0.3, log_axis(y_range.start, y_range.end));
+    framed_plot(CHART, title, legend, axes, |chart| {
         chart
             .configure_mesh()
             .x_desc("worker threads")
@@ -45,10 +36,8 @@ pub fn throughput_by_threads_chart(title: &str, series: &[Series]) -> Result<Cha
         for (one, &style) in series.iter().zip(&styles) {
             let points: Vec<(f64, f64, f64, f64)> =
                 one.points.iter().map(|p| (p.x.max(1.0).log2(), p.median, p.low, p.high)).collect();
-            draw_series(&mut chart, CHART, style, &points)?;
+            draw_series(chart, CHART, style, &points)?;
         }
-        legend.draw(&below, CHART)?;
-        root.present().map_err(|e| error(&e))?;
-    }
-    Ok(Chart { svg, legend: legend.entries })
+        Ok(())
+    })
 }
