@@ -125,6 +125,19 @@ pub fn ratio_and_interval(ratio: &crate::stats::Ratio) -> String {
     format!("{:.2}x, interval {:.2}x to {:.2}x", ratio.value, ratio.low, ratio.high)
 }
 
+/// "100 000": digits in groups of three, as the article writes counts.
+pub fn format_count(count: u64) -> String {
+    let digits = count.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            grouped.push(' ');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

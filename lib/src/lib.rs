@@ -10,13 +10,23 @@
 //!
 //! # Layers
 //!
-//! Imports point down only. At the bottom the neutral modules: [`harness`], [`stats`],
-//! [`evidence`], [`judgement`], [`verdict`], [`machine`] (with [`placement`]), [`usage`], [`arena`],
-//! [`limits`], [`format`]. Above them the experiments, which never import each other; [`fitness`],
-//! which judges the machine from the experiments' rows; [`transfers`], which counts a
-//! penalty in core-to-core transfers; [`chart`], which draws their data;
-//! [`runs`], which reads saved runs; [`present`], which renders and never measures; and at
-//! the top the [`registry`], which names every experiment once.
+//! Imports point down only; `lib/tests/layers.rs` fails, naming the edge, on any import
+//! circle between these modules or between the files of one folder. From the bottom:
+//!
+//! 1. Leaves: [`error`], [`fault`], [`stats`], [`format`], [`limits`], [`checked`] (the row
+//!    and text checks every reader shares), [`evidence`], [`judgement`] (the one rule a
+//!    claim's status follows), [`group`], [`usage`], [`perf`], [`build_info`].
+//! 2. The machine and the timing: [`machine`], [`placement`], [`harness`], [`arena`],
+//!    [`verdict`], and [`experiment`] (what an experiment is to the rest).
+//! 3. The experiments, which import nothing above them and no other experiment but one: [`c2c`],
+//!    [`stride`], [`sharing`], [`counters`], [`gc`], [`pool`], [`locks`], [`refill`], and
+//!    [`fitness`] (the machine check, which reads the core-to-core summaries); then
+//!    [`transfers`], which counts a penalty in core-to-core transfers.
+//! 4. The [`registry`], which names every experiment once.
+//! 5. The run format and its reader, [`runs`], which reads rows through the registry.
+//! 6. Over saved runs: [`reference`] (the articles' numbers, in the experiments' types),
+//!    [`assess`] (the machine's fitness over a run), [`chart`] (plain data to SVG) and, on
+//!    top, [`present`], which renders and never measures.
 //!
 //! # Adding an experiment
 //!
@@ -31,7 +41,8 @@
 //!    the article's prose in `data/prose/foo.md`, the section over saved runs); the
 //!    article's numbers, if it published some, in `data/reference/foo.csv` read by
 //!    [`reference`].
-//! 4. The line `Foo => crate::foo::FooType` in [`registry`]. The command line, the store,
+//! 4. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The
+//!    command line, the store,
 //!    the sections, the page, the JSON, markdown and terminal output, the run reader and
 //!    CI's section check all iterate over the registry.
 //! 5. Its flags: `report/src/options/foo.rs` (a clap `Args` group turned into its `Config`),

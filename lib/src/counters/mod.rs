@@ -25,13 +25,14 @@ use crate::error::ConfigError;
 use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::machine::logical_cpus;
 
+pub use crate::format::format_count;
 pub use counter::Counter;
 pub use layouts::{build, build_shards, Padded64, CACHE_PADDED_BYTES};
 pub use run::{run, trial};
 pub use shards::{
     shard_dependence, shard_finding, summarize_shards, ShardDependence, ShardSummary, SHARD_SWEEP_LAYOUTS,
 };
-pub use summary::{finding, format_bytes, format_count, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
+pub use summary::{finding, format_bytes, headline, summarize, LayoutSummary, EXTRAPOLATED_COUNTERS};
 
 pub const EXPERIMENT: &str = "counters";
 

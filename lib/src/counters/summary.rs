@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Layout, Part, Row};
 use crate::evidence::{self, Evidence};
+use crate::format::format_count;
 use crate::format::{describe_ratio, ratio_and_interval};
 use crate::stats::{Ratio, Summary};
 use crate::verdict::{then_what_may_hide_it, Verdict};
@@ -91,19 +92,6 @@ pub fn format_bytes(bytes: u64) -> String {
 fn one_decimal(value: f64) -> String {
     let text = format!("{value:.1}");
     text.strip_suffix(".0").map_or(text.clone(), str::to_string)
-}
-
-/// "100 000": digits in groups of three, as the article writes counts.
-pub fn format_count(count: u64) -> String {
-    let digits = count.to_string();
-    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            grouped.push(' ');
-        }
-        grouped.push(digit);
-    }
-    grouped
 }
 
 fn find(summaries: &[LayoutSummary], layout: Layout) -> Option<&LayoutSummary> {

@@ -216,7 +216,7 @@ pub(crate) fn sleep_rate(per_op: f64) -> String {
     if per_op <= 0.0 {
         "none".into()
     } else if per_op < 0.01 {
-        format!("1 in {}", crate::counters::format_count((1.0 / per_op).round() as u64))
+        format!("1 in {}", crate::format::format_count((1.0 / per_op).round() as u64))
     } else {
         percent(per_op)
     }
@@ -227,7 +227,7 @@ pub(crate) fn per_second(rate: f64) -> String {
     if rate >= 1e6 {
         format!("{:.1} million", rate / 1e6)
     } else {
-        crate::counters::format_count(rate.round() as u64)
+        crate::format::format_count(rate.round() as u64)
     }
 }
 
