@@ -89,7 +89,7 @@ impl Context<'_> {
 /// The answer to claim `claim` on `run`: looked up by the claim's id, then held to the
 /// article's setting (a machine with fewer CPUs than its threads never reproduces it).
 pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
-    let cpus = run.manifest.machine.available_parallelism.max(1) as u64;
+    let cpus = cpus_of(run);
     let context = Context { run, cpus, target: claim.range().map(|(low, high)| Target::range(low, high)) };
     let answer = match claim.id.as_str() {
         id if locks::CLAIMS.contains(&id) => locks::answer(id, &context),
