@@ -50,6 +50,12 @@ impl Claim {
         }
     }
 
+    /// Whether the article's figure is a ratio (an effect with a direction) rather than an
+    /// absolute cost in nanoseconds.
+    pub fn is_ratio(self) -> bool {
+        !matches!(self, Claim::UncontendedCost | Claim::KernelTrip)
+    }
+
     /// What the claim is about, in a few words.
     pub fn what(self) -> &'static str {
         match self {
@@ -128,14 +134,19 @@ impl ArticleRange {
     }
 }
 
-/// The status of a measured figure against the article's: `is_ratio` claims are effects
-/// (a direction above 1, [`Judgement::effect`]); absolute ones only a range.
-pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
+/// A measured figure against the article's: `is_ratio` claims are effects (a direction
+/// above 1, [`Judgement::effect`]); absolute ones only a range.
+pub(crate) fn judgement(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Judgement {
     if is_ratio {
-        Judgement::effect(measured, article.target()).status
+        Judgement::effect(measured, article.target())
     } else {
-        Judgement::figure(measured.low, measured.high, article.target()).status
+        Judgement::figure(measured.low, measured.high, article.target())
     }
+}
+
+/// [`judgement`]'s status.
+pub(crate) fn judge(measured: &Ratio, article: &ArticleRange, is_ratio: bool) -> Status {
+    judgement(measured, article, is_ratio).status
 }
 
 /// A claim this run could not answer, and why (said, never left out).
@@ -191,8 +202,7 @@ pub(crate) fn finding(
     figure: String,
     sentence: String,
 ) -> ClaimFinding {
-    let is_ratio = !matches!(claim, Claim::UncontendedCost | Claim::KernelTrip);
-    let status = judge(&measured, range, is_ratio);
+    let status = judge(&measured, range, claim.is_ratio());
     ClaimFinding { claim, article: range.printed.into(), measured: Some(measured), figure, status, sentence }
 }
 

@@ -55,7 +55,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ConfigError;
 
 pub use cells::{cells, Cell};
-pub(crate) use claim::{article_range, judge, sleep_rate, ArticleRange};
+pub(crate) use claim::{article_range, judge, judgement, sleep_rate, ArticleRange};
 pub use claim::{Claim, ClaimFinding, LocksReference, Status};
 pub use claims_text::claims;
 pub use config::{Config, MAX_KEYS, MAX_REQUESTS_PER_THREAD, MAX_THREADS, MAX_WAIT_MS};

@@ -6,11 +6,9 @@
 
 use super::{effect, ratio_text, Answer, Context, Status};
 use crate::counters::Layout;
-use crate::judgement::{Judgement, Target};
-use crate::locks::article_range;
-use crate::locks::{
-    claims, java_answer, summarize, summarize_java, Case, Claim, JavaCell, JavaPrimitive, JavaRow, Row,
-};
+use crate::judgement::Target;
+use crate::locks::{article_range, judgement};
+use crate::locks::{claims, java_answer, summarize, summarize_java, Case, JavaCell, JavaPrimitive, JavaRow, Row};
 use crate::stats::Ratio;
 use crate::{counters, evidence};
 
@@ -37,7 +35,7 @@ pub fn answer(id: &str, context: &Context) -> Answer {
     let jvm = java.as_deref().and_then(|cells| {
         let (figure, words) = java_answer(cells, finding.claim)?;
         let range = article_range(&article, finding.claim)?;
-        Some((words, jvm_judgement(finding.claim, &figure, range.target())))
+        Some((words, judgement(&figure, &range, finding.claim.is_ratio())))
     });
     match jvm {
         Some((words, judged)) => Answer::new(
@@ -56,14 +54,6 @@ pub fn answer(id: &str, context: &Context) -> Answer {
             };
             Answer::new(format!("Rust: {}", rust.figure), rust.status, format!("{why}: {}", rust.why))
         }
-    }
-}
-
-/// The JVM's figure against the article's, by the rule the Rust figure is judged by.
-fn jvm_judgement(claim: Claim, figure: &Ratio, target: Target) -> Judgement {
-    match claim {
-        Claim::UncontendedCost | Claim::KernelTrip => Judgement::figure(figure.low, figure.high, target),
-        _ => Judgement::effect(figure, target),
     }
 }
 
@@ -119,6 +109,7 @@ fn striped(context: &Context, target: Target) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::locks::Claim;
 
     #[test]
     fn every_locks_claim_is_answered_here() {

@@ -37,7 +37,7 @@ pub(crate) fn numbers(article: &[LocksReference]) -> Table {
 
 /// The JVM's figure against the article's, by the same rule as the Rust figure's.
 pub(crate) fn java_status(claim: Claim, figure: &Ratio, range: &crate::locks::ArticleRange) -> Status {
-    judge(figure, range, !matches!(claim, Claim::UncontendedCost | Claim::KernelTrip))
+    judge(figure, range, claim.is_ratio())
 }
 
 /// One row per claim: the article's figure, then per machine its Rust figure, the JVM's,
