@@ -100,12 +100,14 @@ mod tests {
     fn context_switches_are_counted_for_the_whole_process() {
         // Another thread sleeps 100 times: each sleep is a voluntary switch of *that* thread.
         // A per-thread counter read here (where we only block once, on join) would miss them.
+        // A sleep that finds its short timer already run out returns without blocking (98 of
+        // 100 were seen on a loaded machine), so half of them is what must show.
         let before = ProcessUsage::now().expect("getrusage");
         std::thread::spawn(|| (0..100).for_each(|_| std::thread::sleep(Duration::from_micros(200))))
             .join()
             .expect("sleeper thread");
         let used = ProcessUsage::now().expect("getrusage").since(&before);
-        assert!(used.voluntary_switches >= 100, "saw {} voluntary switches", used.voluntary_switches);
+        assert!(used.voluntary_switches >= 50, "saw {} voluntary switches", used.voluntary_switches);
     }
 
     #[test]
