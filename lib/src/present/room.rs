@@ -16,8 +16,8 @@ use crate::pool::Variant;
 use crate::runs::{Profile, Run};
 use crate::stats::{Ratio, Summary};
 
-/// One machine's key effects; `None` where the run did not measure it (or it cannot be
-/// computed from what was measured).
+/// One machine's key effects; a value is `None` where the run did not measure it (or it
+/// cannot be computed from what was measured).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KeyEffects {
     pub label: String,
@@ -26,41 +26,75 @@ pub struct KeyEffects {
     pub verdict: String,
     /// "64 B" where the stride penalty ends, or "no penalty".
     pub knee: Option<String>,
-    /// The GC ratio fastest at the most threads ("400", "off").
-    pub gc_best_ratio: Option<String>,
     /// Every experiment's config as text, to flag runs measured differently.
     pub configs: Vec<(String, String)>,
-    /// One value per [`EFFECTS`] entry, in order.
-    pub effects: Vec<Option<Ratio>>,
-    /// Share of requests the two pools (8 and 40 per CPU) dropped: their p99 covers only
-    /// the requests served.
-    pub pool_dropped: [Option<f64>; 2],
+    /// One value per [`effects`] entry, in the same order.
+    pub effects: Vec<EffectValue>,
 }
 
-/// A number the room compares across machines, with how to find it in one run's effects.
-#[derive(Debug, Clone, Copy)]
+/// A number the room compares across machines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Effect {
+    /// Its key in URLs, predictions and exports ("false-sharing"): stable, lowercase.
+    pub id: &'static str,
     pub name: &'static str,
     /// "x" for ratios, "ms" for latencies.
     pub unit: &'static str,
+    /// The claim of `claims.csv` whose figure is the article's for this effect, if any.
+    pub claim: Option<&'static str>,
 }
 
-/// The effects compared, in column order.
-pub const EFFECTS: [Effect; 8] = [
-    Effect { name: "stride penalty (smallest over best stride)", unit: "x" },
-    Effect { name: "false sharing over no sharing", unit: "x" },
-    Effect { name: "cache-padded counters over compact", unit: "x" },
-    Effect { name: "GC best ratio over ratio 100", unit: "x" },
-    Effect { name: "pool p99 at 8 threads per CPU", unit: "ms" },
-    Effect { name: "pool p99 at 40 threads per CPU", unit: "ms" },
-    Effect { name: "optimistic reads over RwLock reads", unit: "x" },
-    Effect { name: "lock across a wait: work outside the lock over under it", unit: "x" },
-];
+/// One machine's value of one effect, with what its cell says beside the number.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EffectValue {
+    pub effect: Effect,
+    pub value: Option<Ratio>,
+    /// Said before the value: the GC ratio that was fastest ("400").
+    pub lead: Option<String>,
+    /// The share of requests dropped (a pool's p99 covers only those served).
+    pub dropped: Option<f64>,
+}
 
-/// The GC effect's index: its cell names the ratio too.
-const GC_EFFECT: usize = 3;
-/// The first pool effect's index (8 per CPU, then 40).
-const POOL_EFFECTS: usize = 4;
+impl EffectValue {
+    fn of(effect: Effect, value: Option<Ratio>) -> Self {
+        Self { effect, value, lead: None, dropped: None }
+    }
+
+    /// "3.87x (3.52x–4.10x)", "12.5 ms (11.0–13.9)", the GC ratio first ("400: 1.20x
+    /// (...)"), a dropped share after, or n/a.
+    pub fn text(&self) -> String {
+        let Some(value) = self.value else { return format::NOT_AVAILABLE.into() };
+        let text = estimate_text(self.effect, &value);
+        match (&self.lead, self.dropped) {
+            (Some(lead), _) => format!("{lead}: {text}"),
+            (_, Some(share)) if share > 0.0 => format!("{text}, {} dropped", format::percent(share)),
+            _ => text,
+        }
+    }
+}
+
+const STRIDE_PENALTY: Effect =
+    Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4") };
+const FALSE_SHARING: Effect =
+    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7") };
+const PADDED: Effect =
+    Effect { id: "padded", name: "cache-padded counters over compact", unit: "x", claim: Some("A8") };
+const GC_RATIO: Effect = Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B5") };
+const POOL_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None };
+const POOL_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None };
+const OPTIMISTIC: Effect =
+    Effect { id: "optimistic-reads", name: "optimistic reads over RwLock reads", unit: "x", claim: Some("C14") };
+const LOCK_ACROSS_WAIT: Effect = Effect {
+    id: "lock-across-wait",
+    name: "lock across a wait: work outside the lock over under it",
+    unit: "x",
+    claim: Some("C16"),
+};
+
+/// The effects compared, in column order.
+pub fn effects() -> Vec<Effect> {
+    vec![STRIDE_PENALTY, FALSE_SHARING, PADDED, GC_RATIO, POOL_8, POOL_40, OPTIMISTIC, LOCK_ACROSS_WAIT]
+}
 
 impl KeyEffects {
     pub fn of(run: &Run) -> Self {
@@ -79,8 +113,13 @@ impl KeyEffects {
             .map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
         let gc_best = gc.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
         let pool = run.rows::<crate::pool::Row>().map(crate::pool::summarize).unwrap_or_default();
-        let p99_at = |per_cpu: u64| fixed_pool(&pool, per_cpu).map(|s| estimate(&s.p99_ms));
-        let dropped_at = |per_cpu: u64| fixed_pool(&pool, per_cpu).map(|s| s.dropped_share);
+        let pool_at = |effect: Effect, per_cpu: u64| {
+            let fixed = fixed_pool(&pool, per_cpu);
+            EffectValue {
+                dropped: fixed.map(|s| s.dropped_share),
+                ..EffectValue::of(effect, fixed.map(|s| estimate(&s.p99_ms)))
+            }
+        };
         let stride_penalty = match &knee {
             Some(crate::stride::Knee::At { penalty, .. }) => Some(*penalty),
             _ => None,
@@ -90,14 +129,20 @@ impl KeyEffects {
         let claims = locks.map(|cells| crate::locks::claims(&cells, &reference, None)).unwrap_or_default();
         let claimed = |wanted: crate::locks::Claim| claims.iter().find(|c| c.claim == wanted).and_then(|c| c.measured);
         let effects = vec![
-            stride_penalty,
-            sharing.as_deref().and_then(|s| crate::sharing::false_sharing_over(s, crate::sharing::Case::NoSharing)),
-            cache_padded,
-            gc_best.as_ref().and_then(|best| best.over_default),
-            p99_at(8),
-            p99_at(40),
-            claimed(crate::locks::Claim::OptimisticReads),
-            claimed(crate::locks::Claim::LockAcrossWait),
+            EffectValue::of(STRIDE_PENALTY, stride_penalty),
+            EffectValue::of(
+                FALSE_SHARING,
+                sharing.as_deref().and_then(|s| crate::sharing::false_sharing_over(s, crate::sharing::Case::NoSharing)),
+            ),
+            EffectValue::of(PADDED, cache_padded),
+            EffectValue {
+                lead: gc_best.as_ref().map(|best| best.ratio.to_string()),
+                ..EffectValue::of(GC_RATIO, gc_best.as_ref().and_then(|best| best.over_default))
+            },
+            pool_at(POOL_8, 8),
+            pool_at(POOL_40, 40),
+            EffectValue::of(OPTIMISTIC, claimed(crate::locks::Claim::OptimisticReads)),
+            EffectValue::of(LOCK_ACROSS_WAIT, claimed(crate::locks::Claim::LockAcrossWait)),
         ];
         Self {
             label: run.label(),
@@ -108,7 +153,6 @@ impl KeyEffects {
                 crate::stride::Knee::NoPenalty { .. } => "no penalty".into(),
                 crate::stride::Knee::TooFewTrials { .. } => "too few trials".into(),
             }),
-            gc_best_ratio: gc_best.as_ref().map(|best| best.ratio.to_string()),
             configs: run
                 .manifest
                 .experiments
@@ -116,21 +160,12 @@ impl KeyEffects {
                 .map(|record| (record.name.clone(), format::config_text(&record.config)))
                 .collect(),
             effects,
-            pool_dropped: [dropped_at(8), dropped_at(40)],
         }
     }
 
-    /// The text of the cell for effect `index`: "3.87x (3.52x–4.10x)", "12.5 ms (11.0–13.9)",
-    /// the GC ratio first ("400: 1.20x (...)"), or n/a.
-    pub fn effect_text(&self, index: usize) -> String {
-        let Some(value) = self.effects.get(index).copied().flatten() else { return format::NOT_AVAILABLE.into() };
-        let text = estimate_text(EFFECTS[index], &value);
-        let dropped = index.checked_sub(POOL_EFFECTS).and_then(|pool| self.pool_dropped.get(pool).copied().flatten());
-        match (&self.gc_best_ratio, index == GC_EFFECT, dropped) {
-            (Some(ratio), true, _) => format!("{ratio}: {text}"),
-            (_, _, Some(share)) if share > 0.0 => format!("{text}, {} dropped", format::percent(share)),
-            _ => text,
-        }
+    /// The value of the effect with key `id`, if the room compares it.
+    pub fn effect(&self, id: &str) -> Option<&EffectValue> {
+        self.effects.iter().find(|value| value.effect.id == id)
     }
 }
 
@@ -158,7 +193,7 @@ fn estimate(summary: &Summary) -> Ratio {
 /// The room table's columns: machine, verdict, knee, one per effect, how it was measured.
 pub fn room_columns() -> Vec<Column> {
     let mut columns = vec![Column::text("machine"), Column::text("verdict"), Column::text("knee")];
-    columns.extend(EFFECTS.iter().map(|effect| Column::number(effect.name)));
+    columns.extend(effects().iter().map(|effect| Column::number(effect.name)));
     columns.push(Column::text("measured as"));
     columns
 }
@@ -168,7 +203,7 @@ pub fn room_columns() -> Vec<Column> {
 pub fn room_row(machine: &KeyEffects, flags: &[String]) -> Vec<Cell> {
     let mut row =
         vec![Cell::from(machine.label.clone()), Cell::from(machine.verdict.clone()), Cell::from(text(&machine.knee))];
-    row.extend((0..EFFECTS.len()).map(|index| Cell::from(machine.effect_text(index))));
+    row.extend(machine.effects.iter().map(|value| Cell::from(value.text())));
     let profile = format!("{:?}", machine.profile).to_lowercase();
     row.push(match flags {
         [] => Cell::from(profile),
@@ -207,8 +242,8 @@ pub fn difference_table(a: &KeyEffects, b: &KeyEffects) -> Table {
             same(&a.knee, &b.knee),
         ],
     ];
-    for (index, effect) in EFFECTS.iter().enumerate() {
-        let (ratio, verdict) = match (a.effects[index], b.effects[index]) {
+    for (a_value, b_value) in a.effects.iter().zip(&b.effects) {
+        let (ratio, verdict) = match (a_value.value, b_value.value) {
             (Some(x), Some(y)) => {
                 let (ratio, overlap) = between(&x, &y);
                 let larger = if ratio.value > 1.0 { &a.label } else { &b.label };
@@ -217,7 +252,7 @@ pub fn difference_table(a: &KeyEffects, b: &KeyEffects) -> Table {
             }
             _ => (format::NOT_AVAILABLE.into(), "n/a on one or both".into()),
         };
-        let cells = [effect.name.to_string(), a.effect_text(index), b.effect_text(index), ratio, verdict];
+        let cells = [a_value.effect.name.to_string(), a_value.text(), b_value.text(), ratio, verdict];
         rows.push(cells.into_iter().map(Cell::from).collect());
     }
     Table {
@@ -251,9 +286,9 @@ pub fn difference_note() -> Finding {
 /// why it could not be drawn).
 pub fn room_figures(machines: &[KeyEffects]) -> Vec<Result<Figure, NotDrawn>> {
     let mut figures = Vec::new();
-    for (index, effect) in EFFECTS.iter().enumerate() {
+    for (index, effect) in effects().iter().enumerate() {
         let values: Vec<(&str, Option<Ratio>)> =
-            machines.iter().map(|m| (m.label.as_str(), m.effects[index])).collect();
+            machines.iter().map(|m| (m.label.as_str(), m.effects[index].value)).collect();
         if values.iter().all(|(_, value)| value.is_none()) {
             continue;
         }
@@ -291,7 +326,8 @@ pub fn difference_section(a: &KeyEffects, b: &KeyEffects) -> Section {
     let mut section = Section::new(DIFFERENCE, "Two machines, one difference");
     section.machines = vec![a.label.clone(), b.label.clone()];
     let table = difference_table(a, b);
-    let differing: Vec<String> = EFFECTS
+    let compared = effects();
+    let differing: Vec<String> = compared
         .iter()
         .zip(&table.rows[2..])
         .filter(|(_, row)| row[4].text.starts_with("larger on"))
@@ -305,7 +341,7 @@ pub fn difference_section(a: &KeyEffects, b: &KeyEffects) -> Section {
         some => format!(
             "{} of {} effects differ beyond the noise ({} over {}): {}.",
             some.len(),
-            EFFECTS.len(),
+            compared.len(),
             a.label,
             b.label,
             some.join("; ")

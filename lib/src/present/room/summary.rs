@@ -2,7 +2,7 @@
 //! ranges, its verdict counts, and the runs measured differently from the rest, each a
 //! plain fold over the machines' [`KeyEffects`].
 
-use super::{room_columns, room_figures, room_row, KeyEffects, EFFECTS, ROOM};
+use super::{effects, room_columns, room_figures, room_row, KeyEffects, ROOM};
 use crate::format;
 use crate::present::{Cell, Finding, PresentError, Section, Table};
 use crate::registry::Experiment;
@@ -19,7 +19,7 @@ pub fn room_section(runs: &[Run]) -> Result<Section, PresentError> {
     let mut section = Section::new(ROOM, "The room: every machine's key effects");
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
     section.findings.push(Finding::general(verdict_counts(&machines)));
-    for (index, effect) in EFFECTS.iter().enumerate() {
+    for (index, effect) in effects().iter().enumerate() {
         if let Some(range) = effect_range(&machines, index) {
             section.findings.push(Finding::general(format!("{}: {range}.", upper_first(effect.name))));
         }
@@ -98,7 +98,7 @@ fn verdict_counts(machines: &[KeyEffects]) -> String {
 
 /// The medians of effect `index` over the machines that measured it, with their labels.
 fn measured(machines: &[KeyEffects], index: usize) -> Vec<(f64, &str)> {
-    machines.iter().filter_map(|m| Some((m.effects[index]?.value, m.label.as_str()))).collect()
+    machines.iter().filter_map(|m| Some((m.effects[index].value?.value, m.label.as_str()))).collect()
 }
 
 /// The median over machines of effect `index`, when any measured it.
@@ -116,7 +116,7 @@ fn effect_range(machines: &[KeyEffects], index: usize) -> Option<String> {
     if measured.len() < 2 {
         return None;
     }
-    let unit = EFFECTS[index].unit;
+    let unit = effects()[index].unit;
     if low.0 == high.0 {
         return Some(format!("{} on all {} machines", value_text(low.0, unit), measured.len()));
     }
@@ -128,7 +128,7 @@ fn effect_range(machines: &[KeyEffects], index: usize) -> Option<String> {
 /// The room's median of each effect, as the table's last row.
 fn median_row(machines: &[KeyEffects]) -> Vec<Cell> {
     let mut row = vec![Cell::from(ROOM_MEDIAN), Cell::from(""), Cell::from("")];
-    for (index, effect) in EFFECTS.iter().enumerate() {
+    for (index, effect) in effects().iter().enumerate() {
         let median = room_median(machines, index);
         row.push(Cell::from(median.map_or_else(|| format::NOT_AVAILABLE.into(), |m| value_text(m, effect.unit))));
     }
