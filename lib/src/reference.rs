@@ -111,8 +111,12 @@ pub struct ClaimReference {
     /// As printed; empty where the article gives no figure.
     pub figure: String,
     pub unit: String,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
+    /// The range's ends as written, to the digits the article printed (what the judgement's
+    /// precision rule reads), empty where it printed no number.
+    #[serde(deserialize_with = "printed_number")]
+    pub low: Option<String>,
+    #[serde(deserialize_with = "printed_number")]
+    pub high: Option<String>,
     pub experiment: String,
     /// The threads of the article's setting, where the figure's size depends on them: a
     /// machine with fewer CPUs never reproduces it.
@@ -122,8 +126,9 @@ pub struct ClaimReference {
 impl ClaimReference {
     /// The printed figure's range, when it is a number (a point: low = high).
     pub fn range(&self) -> Option<(f64, f64)> {
-        let low = self.low.or(self.high)?;
-        Some((low, self.high.unwrap_or(f64::INFINITY)))
+        let number = |printed: &Option<String>| printed.as_deref().and_then(|text| text.parse::<f64>().ok());
+        let (low, high) = (number(&self.low), number(&self.high));
+        Some((low.or(high)?, high.unwrap_or(f64::INFINITY)))
     }
 }
 

@@ -12,6 +12,7 @@ mod manifest;
 mod notes;
 pub mod pack;
 mod read;
+mod resample;
 mod rows;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ pub use manifest::{
 };
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
+pub use resample::Bootstrap;
 use rows::{boxed, Loaded};
 
 use crate::experiment::Measure;

@@ -14,6 +14,10 @@ pub(super) trait AnyRows: Debug + Send + Sync {
     fn len(&self) -> usize;
     fn clone_box(&self) -> Box<dyn AnyRows>;
     fn equals(&self, other: &dyn AnyRows) -> bool;
+    /// Each row's round of trials (its `trial`, or `sample`), `None` for a row without one.
+    fn rounds(&self) -> Vec<Option<u64>>;
+    /// The rows at `indices`, in that order (an index may repeat).
+    fn select(&self, indices: &[usize]) -> Box<dyn AnyRows>;
 }
 
 impl<R: SavedRow> AnyRows for Vec<R> {
@@ -35,6 +39,18 @@ impl<R: SavedRow> AnyRows for Vec<R> {
 
     fn equals(&self, other: &dyn AnyRows) -> bool {
         other.as_any().downcast_ref::<Vec<R>>() == Some(self)
+    }
+
+    fn rounds(&self) -> Vec<Option<u64>> {
+        let round = |row: &R| {
+            let value = serde_json::to_value(row).ok()?;
+            ["trial", "sample"].iter().find_map(|key| value.get(key)?.as_u64())
+        };
+        self.iter().map(round).collect()
+    }
+
+    fn select(&self, indices: &[usize]) -> Box<dyn AnyRows> {
+        Box::new(indices.iter().filter_map(|&index| self.get(index).cloned()).collect::<Vec<R>>())
     }
 }
 

@@ -8,6 +8,7 @@ mod false_sharing;
 mod gc;
 mod locks;
 mod pool;
+mod settled;
 
 use serde::Serialize;
 
@@ -26,7 +27,8 @@ pub const CLAIMS: &str = "claims";
 pub const TITLE: &str = "The articles' claims, one by one";
 
 pub use crate::judgement::Status;
-use crate::judgement::{Judgement, Target, LEGEND};
+use crate::judgement::{half_unit, legend, Judgement, Target};
+pub use settled::settled_answers;
 
 /// One claim as one machine answers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,11 +38,14 @@ pub struct Answer {
     pub status: Status,
     /// Why, where the status needs it ("2 CPUs against the article's 8 threads").
     pub why: String,
+    /// For a measured status, the share of resamples of the run's trials that gave it again
+    /// ([`settled_answers`]); `None` before it is asked, and for a status no trial decides.
+    pub settled: Option<f64>,
 }
 
 impl Answer {
     pub fn new(figure: impl Into<String>, status: Status, why: impl Into<String>) -> Self {
-        Self { figure: figure.into(), status, why: why.into() }
+        Self { figure: figure.into(), status, why: why.into(), settled: None }
     }
 
     /// `figure` judged as `judgement` says.
@@ -90,7 +95,7 @@ impl Context<'_> {
 /// article's setting (a machine with fewer CPUs than its threads never reproduces it).
 pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
     let cpus = cpus_of(run);
-    let context = Context { run, cpus, target: claim.range().map(|(low, high)| Target::range(low, high)) };
+    let context = Context { run, cpus, target: target_of(claim) };
     let answer = match claim.id.as_str() {
         id if locks::CLAIMS.contains(&id) => locks::answer(id, &context),
         id if id.starts_with('A') => false_sharing::answer(id, &context),
@@ -105,6 +110,14 @@ pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
         }
         None => answer,
     }
+}
+
+/// The claim's figure held to the digits the article printed it to ([`half_unit`]).
+fn target_of(claim: &ClaimReference) -> Option<Target> {
+    let (low, high) = claim.range()?;
+    let printed = [&claim.low, &claim.high];
+    let precision = printed.iter().filter_map(|text| half_unit(text.as_deref()?)).fold(0.0, f64::max);
+    Some(Target::range(low, high).printed_to(precision))
 }
 
 /// An effect's answer: too few trials claim nothing, else [`Judgement::effect`].
@@ -124,7 +137,7 @@ pub(crate) fn figure(text: impl Into<String>, summary: &Summary, enough_trials: 
 }
 
 /// A claim with a direction and no number ("slower", "gain gone"): any clear effect its way.
-pub(crate) const DIRECTION: Target = Target { low: 1.0, high: f64::INFINITY };
+pub(crate) const DIRECTION: Target = Target { low: 1.0, high: f64::INFINITY, precision: 0.0 };
 
 /// "3.87x (3.52x–4.10x)".
 pub(crate) fn ratio_text(ratio: &Ratio) -> String {
@@ -153,10 +166,9 @@ pub fn section(runs: &[Run]) -> Result<Section, PresentError> {
         return Ok(section);
     }
     section.machines = runs.iter().map(Run::label).collect();
-    let answers: Vec<Vec<Answer>> =
-        runs.iter().map(|run| claims.iter().map(|claim| answer(claim, run)).collect()).collect();
-    for ((run, answers), cpus) in runs.iter().zip(&answers).zip(runs.iter().map(cpus_of)) {
-        section.findings.push(Finding::about(&run.label(), tally(&claims, answers, cpus)));
+    let answers: Vec<Vec<Answer>> = runs.iter().map(|run| settled_answers(&claims, run)).collect();
+    for (run, answers) in runs.iter().zip(&answers) {
+        section.findings.push(Finding::about(&run.label(), tally(answers)));
     }
     if runs.len() > MAX_MACHINES_IN_TABLE {
         section.notes.push(Finding::general(format!(
@@ -168,8 +180,10 @@ pub fn section(runs: &[Run]) -> Result<Section, PresentError> {
     }
     section.tables.push(table(&claims, runs, &answers));
     section.notes.push(Finding::general(format!(
-        "{LEGEND} A claim is judged from the runtime the article used where the run holds its rows (Go for B, the \
-         JVM for the locks), the Rust analogue shown beside it."
+        "{} A claim is judged from the runtime the article used where the run holds its rows (Go for B, the \
+         JVM for the locks), the Rust analogue shown beside it. The settled column is the share of resamples that \
+         gave the row's status again.",
+        legend()
     )));
     Ok(section)
 }
@@ -179,29 +193,10 @@ fn cpus_of(run: &Run) -> u64 {
     run.manifest.machine.available_parallelism.max(1) as u64
 }
 
-/// "Of the articles' 42 claims: 5 reproduced, 11 same direction, smaller (9 of them on 2 CPUs
-/// against the articles' 8 to 48 threads), 4 differ, ...".
-fn tally(claims: &[ClaimReference], answers: &[Answer], cpus: u64) -> String {
+/// "Of the articles' 42 claims: 5 reproduced, 11 same direction, smaller, 2 unsettled, ...".
+fn tally(answers: &[Answer]) -> String {
     let statuses: Vec<Status> = answers.iter().map(|answer| answer.status).collect();
-    let mut text = crate::judgement::tally(&statuses);
-    let settings: Vec<u64> = claims
-        .iter()
-        .zip(answers)
-        .filter(|(_, answer)| answer.status == Status::Smaller)
-        .filter_map(|(claim, _)| claim.threads.filter(|&threads| threads > cpus))
-        .collect();
-    if let (Some(low), Some(high)) = (settings.iter().min(), settings.iter().max()) {
-        let threads = if low == high { low.to_string() } else { format!("{low} to {high}") };
-        let smaller = crate::judgement::Status::Smaller.kind();
-        let at = text.find(smaller).map_or(text.len(), |at| at + smaller.len());
-        let of = if settings.len() == statuses.iter().filter(|s| **s == Status::Smaller).count() {
-            String::new()
-        } else {
-            format!("{} of them ", settings.len())
-        };
-        text.insert_str(at, &format!(" ({of}on {cpus} CPUs against the articles' {threads} threads)"));
-    }
-    format!("Of the articles' {} claims: {text}.", answers.len())
+    format!("Of the articles' {} claims: {}.", answers.len(), crate::judgement::tally(&statuses))
 }
 
 fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Table {
@@ -213,7 +208,11 @@ fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Ta
     ];
     for run in runs {
         let label = run.label();
-        columns.extend([Column::text("this machine").in_group(&label), Column::text("status").in_group(&label)]);
+        columns.extend([
+            Column::text("this machine").in_group(&label),
+            Column::text("status").in_group(&label),
+            Column::number("settled").in_group(&label),
+        ]);
     }
     let rows = claims
         .iter()
@@ -233,7 +232,8 @@ fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Ta
             for answers in answers {
                 let answer = &answers[index];
                 let figure = if answer.figure.is_empty() { Cell::missing() } else { Cell::from(answer.figure.clone()) };
-                row.extend([figure, Cell::from(answer.status_text())]);
+                let settled = answer.settled.map_or_else(Cell::missing, |share| Cell::from(format::percent(share)));
+                row.extend([figure, Cell::from(answer.status_text()), settled]);
             }
             row
         })
@@ -256,7 +256,7 @@ mod tests {
         let section = section(std::slice::from_ref(&run)).unwrap();
         let table = section.table("claims").unwrap();
         assert_eq!(table.rows.len(), 42);
-        assert_eq!(table.columns.len(), 6, "four about the claim, two for the one machine");
+        assert_eq!(table.columns.len(), 7, "four about the claim, three for the one machine");
         for row in &table.rows {
             let status = &row[5].text;
             let known = Status::ALL.iter().any(|s| status.starts_with(&s.label()));
@@ -276,27 +276,41 @@ mod tests {
     }
 
     #[test]
-    fn the_tally_says_where_smaller_figures_came_from_fewer_cpus() {
+    fn the_tally_counts_unsettled_claims_apart_from_the_statuses_they_split_between() {
+        let answers = [
+            Answer::new("", Status::Smaller, ""),
+            Answer::new("", Status::Unsettled, "reproduced 55%, same direction, smaller 45%"),
+            Answer::new("", Status::SetUp, ""),
+            Answer::new("", Status::Reproduced, ""),
+        ];
+        assert_eq!(
+            tally(&answers),
+            "Of the articles' 4 claims: 1 reproduced, 1 same direction, smaller, 1 unsettled, 1 set up, not measured."
+        );
+    }
+
+    #[test]
+    fn each_measured_status_carries_its_settled_share_and_the_unsettled_name_theirs() {
+        let run = Run::load(FIXTURE).unwrap();
         let claims = crate::reference::claims().unwrap();
-        let answer =
-            |id: &str, status| (claims.iter().find(|c| c.id == id).unwrap().clone(), Answer::new("", status, ""));
-        let (claims, answers): (Vec<_>, Vec<_>) = [
-            answer("A1", Status::Smaller),
-            answer("B5", Status::Smaller),
-            answer("C1", Status::Smaller),
-            answer("A9", Status::SetUp),
-            answer("A4", Status::Reproduced),
-        ]
-        .into_iter()
-        .unzip();
-        assert_eq!(
-            tally(&claims, &answers, 2),
-            "Of the articles' 5 claims: 1 reproduced, 3 same direction, smaller (2 of them on 2 CPUs against the \
-             articles' 8 to 48 threads), 1 set up, not measured."
-        );
-        assert_eq!(
-            tally(&claims, &answers, 64),
-            "Of the articles' 5 claims: 1 reproduced, 3 same direction, smaller, 1 set up, not measured."
-        );
+        let started = std::time::Instant::now();
+        let answers = settled_answers(&claims, &run);
+        let took = started.elapsed();
+        assert_eq!(answers, settled_answers(&claims, &run), "the bootstrap is seeded");
+        for (claim, answer) in claims.iter().zip(&answers) {
+            let resampled = answer.status.is_measured() || answer.status == Status::Unsettled;
+            assert_eq!(answer.settled.is_some(), resampled, "{}: {answer:?}", claim.id);
+            match answer.settled {
+                Some(share) if share < crate::judgement::MIN_SETTLED_SHARE => {
+                    assert_eq!(answer.status, Status::Unsettled, "{}", claim.id);
+                    assert!(answer.why.contains('%'), "{}: {}", claim.id, answer.why);
+                }
+                Some(share) => assert!(answer.status.is_measured() && share <= 1.0, "{}", claim.id),
+                None => {}
+            }
+        }
+        // Not a speed claim: a bound far above the budget (well under a second on an idle
+        // laptop), so that a resample that went quadratic would be seen.
+        assert!(took.as_secs() < 20, "the 42 claims took {took:?} to settle");
     }
 }

@@ -4,12 +4,12 @@
 //! ([`crate::judgement`]), so the headline and the claims table cannot disagree. The
 //! machine's caveat (its verdict) is said once, above the table.
 
-use super::claims::{answer, Answer};
+use super::claims::{settled_answers, Answer};
 use super::{Cell, Column, Finding, PresentError, Section, Table};
 use crate::assess::{assess, MachineRun};
 use crate::counters::format_count;
 use crate::gc::GcRatio;
-use crate::judgement::LEGEND;
+use crate::judgement::legend;
 use crate::reference::ClaimReference;
 use crate::runs::Run;
 use crate::sharing::{
@@ -125,7 +125,7 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
             for run in runs {
                 let answer = claims.iter().find(|c| c.id == article.claim).map_or_else(
                     || Answer::without_figure(crate::judgement::Status::NotMeasurable, "the claim is missing"),
-                    |claim: &ClaimReference| answer(claim, run),
+                    |claim: &ClaimReference| settled_answers(std::slice::from_ref(claim), run).remove(0),
                 );
                 row.push(if answer.figure.is_empty() { Cell::missing() } else { Cell::from(answer.figure.clone()) });
                 row.push(Cell::from(answer.status_text()));
@@ -140,8 +140,9 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         rows,
     });
     section.notes.push(Finding::general(format!(
-        "{LEGEND} Each row is the claims table's row of the same claim (A1, B6, C1); the article's name leads to its \
-         section."
+        "{} Each row is the claims table's row of the same claim (A1, B6, C1), held to the same settledness; the \
+         article's name leads to its section.",
+        legend()
     )));
     Ok(Some(section))
 }

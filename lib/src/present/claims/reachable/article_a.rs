@@ -27,7 +27,7 @@ fn a1_a6_a7_the_four_way_control() {
             (Status::Differs, four_way(MANY, 0.5, 2.0)),
             (Status::NotBeyondNoise, four_way(MANY, 1.0, 2.0)),
             (Status::NeedsCores(8), four_way(2, 13.7, 2.0)),
-            (Status::Smaller, four_way(2, 3.0, 2.0)),
+            (Status::NeedsCores(8), four_way(2, 3.0, 2.0)),
         ],
     );
     reaches(

@@ -1,0 +1,142 @@
+//! A run drawn again from its own trials, the bootstrap a claim's settledness is judged over
+//! ([`crate::judgement`]). The unit drawn is a round of trials (every row with the same
+//! `trial`, or `sample`): the harness interleaves its cases round by round, so a round keeps
+//! the cases that ran side by side together. Each resample draws as many rounds as the
+//! experiment ran, with replacement; rows without a round are kept whole in every resample.
+
+use super::rows::{AnyRows, Loaded};
+use super::Run;
+
+/// Resamples of one run, each a [`Run`] the claims read as they read the run itself; the
+/// same seed gives the same resamples.
+#[derive(Debug)]
+pub struct Bootstrap<'a> {
+    run: &'a Run,
+    /// Per experiment read, its rows' rounds and its real runtime's.
+    rounds: Vec<(Rounds, Option<Rounds>)>,
+    state: u64,
+}
+
+/// One table's rows by round of trials.
+#[derive(Debug)]
+struct Rounds {
+    /// Row indices, one list per round, in the order the rounds first appear.
+    drawn: Vec<Vec<usize>>,
+    /// Rows with no round, kept in every resample.
+    kept: Vec<usize>,
+}
+
+impl Rounds {
+    fn of(rows: &dyn AnyRows) -> Self {
+        let mut by_round: Vec<(u64, Vec<usize>)> = Vec::new();
+        let mut kept = Vec::new();
+        for (index, round) in rows.rounds().into_iter().enumerate() {
+            match round {
+                None => kept.push(index),
+                Some(round) => match by_round.iter_mut().find(|(seen, _)| *seen == round) {
+                    Some((_, indices)) => indices.push(index),
+                    None => by_round.push((round, vec![index])),
+                },
+            }
+        }
+        Self { drawn: by_round.into_iter().map(|(_, indices)| indices).collect(), kept }
+    }
+
+    /// The row indices of one resample: as many rounds as there are, drawn with replacement.
+    fn draw(&self, state: &mut u64) -> Vec<usize> {
+        let mut indices = Vec::with_capacity(self.kept.len() + self.drawn.iter().map(Vec::len).sum::<usize>());
+        for _ in 0..self.drawn.len() {
+            let pick = (splitmix64(state) % self.drawn.len() as u64) as usize;
+            indices.extend_from_slice(&self.drawn[pick]);
+        }
+        indices.extend_from_slice(&self.kept);
+        indices
+    }
+}
+
+/// splitmix64: a small seeded generator, enough to pick rounds.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Run {
+    /// Endless resamples of this run's trials, seeded by `seed` (take as many as needed).
+    pub fn bootstrap(&self, seed: u64) -> Bootstrap<'_> {
+        let rounds = self
+            .loaded
+            .iter()
+            .map(|loaded| (Rounds::of(loaded.rows.as_ref()), loaded.beside.as_deref().map(Rounds::of)))
+            .collect();
+        Bootstrap { run: self, rounds, state: seed }
+    }
+}
+
+impl Iterator for Bootstrap<'_> {
+    type Item = Run;
+
+    fn next(&mut self) -> Option<Run> {
+        let state = &mut self.state;
+        let loaded = self
+            .run
+            .loaded
+            .iter()
+            .zip(&self.rounds)
+            .map(|(loaded, (rows, beside))| Loaded {
+                experiment: loaded.experiment,
+                rows: loaded.rows.select(&rows.draw(state)),
+                beside: loaded
+                    .beside
+                    .as_ref()
+                    .zip(beside.as_ref())
+                    .map(|(saved, rounds)| saved.select(&rounds.draw(state))),
+            })
+            .collect();
+        Some(Run { loaded, ..self.run.without_rows() })
+    }
+}
+
+impl Run {
+    /// This run's manifest, label and notes, with no rows.
+    fn without_rows(&self) -> Run {
+        Run {
+            dir: self.dir.clone(),
+            manifest: self.manifest.clone(),
+            label: self.label.clone(),
+            loaded: Vec::new(),
+            notes: self.notes.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::runs::Run;
+    use crate::sharing;
+
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures/run-fixture");
+
+    #[test]
+    fn a_resample_draws_whole_rounds_of_the_runs_own_rows_and_repeats_with_its_seed() {
+        let run = Run::load(FIXTURE).unwrap();
+        let rows = run.rows::<sharing::Row>().unwrap();
+        let first: Vec<Run> = run.bootstrap(7).take(5).collect();
+        assert_eq!(first, run.bootstrap(7).take(5).collect::<Vec<_>>(), "the seed decides");
+        let mut changed = false;
+        for resample in &first {
+            let drawn = resample.rows::<sharing::Row>().unwrap();
+            assert_eq!(drawn.len(), rows.len(), "as many rounds as ran, each whole");
+            assert!(drawn.iter().all(|row| rows.contains(row)), "only the run's own rows");
+            for row in drawn {
+                let round = drawn.iter().filter(|other| other.trial == row.trial).count();
+                assert_eq!(round % 4, 0, "a round keeps its four cases together");
+            }
+            changed |= drawn != rows;
+            assert!(resample.beside::<crate::gc::GoRow>().is_some_and(|go| !go.is_empty()), "Go's rows too");
+        }
+        assert!(changed, "five resamples are not all the run itself");
+    }
+}
