@@ -32,3 +32,53 @@ pub fn settled_answers(claims: &[ClaimReference], run: &Run) -> Vec<Answer> {
     }
     answers
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures/run-fixture");
+
+    /// A status that says what the figure is (not that it cannot tell): two settled runs of
+    /// one machine must not give two of these.
+    fn verdict(answer: &Answer) -> Option<Status> {
+        let definite = matches!(
+            answer.status,
+            Status::Reproduced | Status::Smaller | Status::Larger | Status::Differs | Status::NeedsCores(_)
+        );
+        definite.then_some(answer.status)
+    }
+
+    /// The fixture against reshaped runs of it: twice its trials (a longer profile's shape) and
+    /// two other draws of its own rounds (another run of the same machine). A claim settled in
+    /// both never has two verdicts; one that cannot settle says unsettled or not beyond the noise.
+    #[test]
+    fn runs_of_one_machine_never_give_a_settled_claim_two_statuses() {
+        let run = Run::load(FIXTURE).unwrap();
+        let claims = crate::reference::claims().unwrap();
+        let fixture = settled_answers(&claims, &run);
+        let mut draws = run.bootstrap(SEED + 1);
+        let reshaped = [
+            ("twice the trials", run.with_each_row_twice()),
+            ("a draw", draws.next().unwrap()),
+            ("another draw", draws.nth(7).unwrap()),
+        ];
+        let mut compared = 0;
+        for (shape, other) in &reshaped {
+            for ((claim, one), two) in claims.iter().zip(&fixture).zip(settled_answers(&claims, other)) {
+                if let (Some(first), Some(second)) = (verdict(one), verdict(&two)) {
+                    compared += 1;
+                    assert_eq!(
+                        first,
+                        second,
+                        "{} against {shape}: {} / {}",
+                        claim.id,
+                        one.status_text(),
+                        two.status_text()
+                    );
+                }
+            }
+        }
+        assert!(compared > 30, "most claims have a verdict in both ({compared} compared)");
+    }
+}
