@@ -23,15 +23,7 @@ fn kept_times(run: &Run) -> Option<(f64, f64)> {
         return None;
     }
     let stride_s = run.manifest.record(stride::EXPERIMENT)?.elapsed_s?;
-    let total_s = run
-        .manifest
-        .experiments
-        .iter()
-        .map(|record| {
-            let conditions = record.conditions();
-            conditions.elapsed_s.unwrap_or(0.0) + conditions.beside_elapsed.map_or(0.0, |(_, beside_s)| beside_s)
-        })
-        .sum();
+    let total_s = contention::present::workshop::run_seconds(run);
     Some((total_s, stride_s))
 }
 
