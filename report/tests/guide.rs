@@ -68,11 +68,16 @@ fn resolve_run(word: &str, cwd: &Path) -> String {
     made.ok().flatten().map_or(word.to_string(), |name| format!("data/runs/{name}"))
 }
 
-/// Runs one `contention` command line of the guide in `cwd`, against `room`.
-fn run_contention(words: &[String], cwd: &Path, room: &Server) {
+/// Runs one `contention` command line of the guide in `cwd`, against `room` (started where
+/// the line names the guide's example room).
+fn run_contention(words: &[String], cwd: &Path, room: &mut Option<Server>) {
+    if words.iter().any(|word| word.contains(EXAMPLE_URL)) && room.is_none() {
+        *room = Some(Server::start(&cwd.join("data/room"), &[]));
+    }
+    let url = room.as_ref().map(Server::url).unwrap_or_default();
     let words: Vec<String> = words
         .iter()
-        .map(|word| word.replace(EXAMPLE_URL, &room.url()).replace(EXAMPLE_CODE, CODE))
+        .map(|word| word.replace(EXAMPLE_URL, &url).replace(EXAMPLE_CODE, CODE))
         .map(|word| resolve_run(&word, cwd))
         .collect();
     let measures = matches!(words.first().map(String::as_str), Some("run"))
@@ -104,6 +109,7 @@ fn run_guide(file: &str) {
             ["bash", "notebooks/setup.sh"] => assert!(ci.contains(&command), ".ci/run does not run `{command}`"),
             ["contention", "room", "serve", ..] => {
                 assert!(words.contains(&"--code") && words.contains(&EXAMPLE_CODE), "the room line gives its code");
+                assert!(room.is_none(), "the guide starts its room before any command sends to it");
                 room = Some(Server::start(&cwd.join("data/room"), &[]));
             }
             ["contention", args @ ..] | ["just", args @ ..] => {
@@ -111,8 +117,7 @@ fn run_guide(file: &str) {
                     "just" => just_recipe(args[0], &args[1..]),
                     _ => args.iter().map(|arg| arg.to_string()).collect(),
                 };
-                let started = room.get_or_insert_with(|| Server::start(&cwd.join("data/room"), &[]));
-                run_contention(&words, &cwd, started);
+                run_contention(&words, &cwd, &mut room);
             }
             _ => panic!("docs/{file} shows a command this test cannot run: {command}"),
         }
