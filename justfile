@@ -12,6 +12,10 @@ default:
 report *flags:
     {{contention}} report {{flags}}
 
+# Is this laptop ready for the workshop? One line per check, then "ready" or what to fix (`just check --room URL`).
+check *flags:
+    {{contention}} check {{flags}}
+
 # Can this machine show contention? Prints the verdict and its reasons.
 machine:
     {{contention}} run machine c2c --quick

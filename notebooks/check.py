@@ -12,6 +12,9 @@ output fails the check too, and so does a "Compiling" line after the setup cell,
 output or in what the kernel wrote to its own stderr while the cell ran (the terminal that
 runs Jupyter shows those lines: a later cell rebuilt the lib or a crate). The committed
 notebooks are never written to: executed copies go to a temporary folder (or --keep DIR).
+Before a notebook is executed, its prediction cells (tagged "prediction", committed unfilled:
+`Prediction::new(f64::NAN, "")`) are filled from notebooks/predictions.json, as a student
+would fill them, so the comparison after each measurement is executed too.
 
 Usage (from the repository root, after notebooks/setup.sh):
     .venv/bin/python notebooks/check.py                # cleared check, then execute all
@@ -24,6 +27,7 @@ build folder the next kernel gets, so that the reader's first notebook finds the
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -50,6 +54,9 @@ SKIPPED_TEXT = re.compile(r"\bskipped\b", re.IGNORECASE)
 COMPILING_TEXT = re.compile(r"^\s*Compiling \S+ v\S+", re.MULTILINE)
 # Budget from issue 7: seconds one notebook may take after its setup cell.
 NOTEBOOK_S = 180
+# The values a student would write in the prediction cells, per notebook and variable.
+PREDICTIONS = HERE / "predictions.json"
+UNFILLED = re.compile(r'let (\w+) = present::prediction::Prediction::new\(f64::NAN, ""\);')
 # Its setup cell is the one every other notebook shares.
 WARM_UP_NOTEBOOK = "00-your-machine.ipynb"
 
@@ -72,7 +79,39 @@ def uncleared(path):
         for index, cell in enumerate(notebook.cells)
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None or "execution" in cell.metadata)
     ]
-    return f"cells {dirty} have outputs or execution counts" if dirty else None
+    return f"cells {dirty} have outputs or execution counts" if dirty else unfilled_predictions(notebook)
+
+
+def unfilled_predictions(notebook):
+    """Why a committed notebook's prediction cells are not as a student finds them, or None."""
+    found = [
+        index
+        for index, cell in enumerate(notebook.cells)
+        if "prediction" in cell.metadata.get("tags", []) and not UNFILLED.search(cell.source)
+    ]
+    return f"prediction cells {found} are filled in (commit them as Prediction::new(f64::NAN, \"\"))" if found else None
+
+
+def fill_predictions(notebook, name):
+    """Fills the prediction cells from the fixture; a fixture entry with no cell, or a cell
+    with no entry, is an error (the two would drift apart unseen)."""
+    wanted = json.loads(PREDICTIONS.read_text()).get(name, {})
+    filled = set()
+    for cell in notebook.cells:
+        if "prediction" not in cell.metadata.get("tags", []):
+            continue
+
+        def fill(match):
+            variable = match.group(1)
+            if variable not in wanted:
+                raise SystemExit(f"{name}: no value for prediction `{variable}` in {PREDICTIONS.name}")
+            value, reason = wanted[variable]
+            filled.add(variable)
+            return f"let {variable} = present::prediction::Prediction::new({float(value)!r}, {json.dumps(reason)});"
+
+        cell.source = UNFILLED.sub(fill, cell.source)
+    if missing := set(wanted) - filled:
+        raise SystemExit(f"{name}: {PREDICTIONS.name} fills predictions no cell holds: {sorted(missing)}")
 
 
 def output_text(output):
@@ -256,6 +295,7 @@ def main():
 def check_one(path, out_dir, timeout):
     """Executes one notebook and prints how it went; returns True when it failed."""
     notebook = nbformat.read(path, as_version=4)
+    fill_predictions(notebook, path.name)
     problems, first, setup_crates, total = execute(notebook, path, timeout)
     nbformat.write(notebook, out_dir / path.name)
     after_setup = total - (first or 0)

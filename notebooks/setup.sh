@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the notebooks on this machine; safe to run again (each step is skipped when done):
-#   1. evcxr_jupyter 0.22.0, the Rust kernel (cargo install --locked: ~12 minutes on 2 CPUs),
+#   1. evcxr_jupyter 0.22.0, the Rust kernel: downloaded prebuilt by cargo-binstall where it is
+#      installed and the release has a build for this machine (seconds, with internet access),
+#      else compiled by `cargo install --locked` (about 6.5 minutes on 2 CPUs; CI's path),
 #   2. rustup's rust-src component (evcxr's completions and type hints need it),
 #   3. Jupyter in the project-local virtual environment .venv (notebooks/requirements.txt),
 #   4. the kernel registered inside .venv (share/jupyter/kernels/rust), not in the user's
@@ -45,8 +47,12 @@ cmp -s "$root/notebooks/requirements.txt" "$venv/.notebooks-requirements.txt" &&
 # The plan first, with what each step costs on a small machine (2 CPUs, a fresh laptop).
 plan() { printf '   %-44s %s\n' "$1" "$2"; }
 step "setting up the notebooks (times measured on a 2-CPU machine)"
-if [ -z "$evcxr" ]; then
-    plan "1. evcxr_jupyter $evcxr_version (the Rust kernel)" "cargo install: about 12 minutes, once"
+has_binstall=false
+cargo binstall -V >/dev/null 2>&1 && has_binstall=true
+if [ -z "$evcxr" ] && $has_binstall; then
+    plan "1. evcxr_jupyter $evcxr_version (the Rust kernel)" "cargo binstall: a download, else cargo install (~6.5 min)"
+elif [ -z "$evcxr" ]; then
+    plan "1. evcxr_jupyter $evcxr_version (the Rust kernel)" "cargo install: about 6.5 minutes, once"
 elif [ "$cargo_version" = "$evcxr_version" ]; then
     plan "1. evcxr_jupyter $evcxr_version" "installed"
 else
@@ -61,8 +67,20 @@ plan "4. the kernel registered in .venv" "$(registered && echo registered || ech
 plan "5. the lib built for the notebooks" "about 2 minutes the first time, 25 s after"
 plan "then each notebook's setup cell" "seconds"
 
+# A prebuilt kernel where cargo-binstall can fetch one; its own fallback (compiling) is off,
+# so a failed download falls through to the plain `cargo install` below, the path CI takes.
+if [ -z "$evcxr" ] && $has_binstall; then
+    step "1. downloading evcxr_jupyter $evcxr_version prebuilt (cargo binstall)"
+    began=$SECONDS
+    if env -u CARGO_TARGET_DIR cargo binstall --no-confirm --disable-strategies compile "evcxr_jupyter@$evcxr_version"; then
+        evcxr="$cargo_bin/evcxr_jupyter" cargo_version="$evcxr_version"
+        step "   evcxr_jupyter $evcxr_version downloaded in $(took "$began")"
+    else
+        step "   no prebuilt evcxr_jupyter $evcxr_version for this machine: compiling it instead"
+    fi
+fi
 if [ -z "$evcxr" ]; then
-    step "1. installing evcxr_jupyter $evcxr_version (about 12 minutes on 2 CPUs; progress below)"
+    step "1. installing evcxr_jupyter $evcxr_version (about 6.5 minutes on 2 CPUs; progress below)"
     began=$SECONDS
     # A shared CARGO_TARGET_DIR would keep evcxr's build artifacts beside the project's.
     install=(env -u CARGO_TARGET_DIR cargo install --locked "evcxr_jupyter@$evcxr_version")
@@ -82,7 +100,7 @@ if [ -z "$evcxr" ]; then
     step "   evcxr_jupyter $evcxr_version installed in $(took "$began")"
 elif [ "$cargo_version" != "$evcxr_version" ]; then
     step "1. using evcxr_jupyter ${cargo_version:-of unknown version} ($evcxr); the notebooks are" \
-        "checked with $evcxr_version: \`bash notebooks/setup.sh --install-evcxr\` installs it (~12 min)"
+        "checked with $evcxr_version: \`bash notebooks/setup.sh --install-evcxr\` installs it (~6.5 min)"
 fi
 
 if ! $has_rust_src; then

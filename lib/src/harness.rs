@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 use core_affinity::CoreId;
 
 mod calibrate;
+mod resolution;
 pub use calibrate::{calibrate, calibrate_each, max_scale, MIN_TRIAL_TIME};
+pub use resolution::{clock_resolution, ClockResolution};
 
 use crate::error::RunError;
 use crate::machine::available_cpu_ids;

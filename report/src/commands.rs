@@ -50,6 +50,7 @@ pub fn execute(options: Options) -> Result<()> {
             }
         }
         Options::Room(options) => crate::room::serve(&options),
+        Options::Check(options) => crate::check::run(&options),
     }
 }
 

@@ -70,7 +70,7 @@ fn measure_with(
 }
 
 /// `go version`'s answer, or `None` when there is no working `go`; an error when it hangs.
-fn go_version(deadline: Instant) -> Result<Option<String>> {
+pub(crate) fn go_version(deadline: Instant) -> Result<Option<String>> {
     let mut command = Command::new("go");
     command.arg("version").env("GOTOOLCHAIN", "local");
     let output = probe(&mut command, "`go version`", probe_deadline(deadline))?;

@@ -60,7 +60,7 @@ fn measure_with(
 
 /// The first line `<tool> -version` prints (java prints it on stderr), or `None` when
 /// there is no working `<tool>`; an error when it hangs.
-fn version_of(tool: &str, deadline: Instant) -> Result<Option<String>> {
+pub(crate) fn version_of(tool: &str, deadline: Instant) -> Result<Option<String>> {
     let mut command = Command::new(tool);
     command.arg("-version");
     let Some(output) = probe(&mut command, &format!("`{tool} -version`"), probe_deadline(deadline))? else {

@@ -5,8 +5,10 @@
 //! and saving, over the plans the options built) and the
 //! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
 //! lib's presentation model (`contention::present::sections`). [`room`] serves the live
-//! room of a workshop over the same pieces; [`send`] posts a run's pack to it.
+//! room of a workshop over the same pieces; [`send`] posts a run's pack to it;
+//! [`check`] says whether this laptop is ready for a workshop.
 
+mod check;
 mod child;
 mod commands;
 mod console;

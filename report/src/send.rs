@@ -124,6 +124,37 @@ pub fn post_pack(
     }
 }
 
+/// How long `contention check --room` waits for the room's list of runs, connecting included.
+const LIST_TIMEOUT: Duration = Duration::from_secs(15);
+/// The most of the list read: 500 runs' entries.
+const MAX_LIST_BYTES: u64 = 4 << 20;
+
+/// `GET PATH/runs`: the room's status and the body of its answer (the JSON list of runs),
+/// within one deadline; `Err` says why nothing was answered.
+pub fn list_runs(room: &Room) -> Result<(u16, String), String> {
+    let stream = Deadlined { stream: connect(room)?, deadline: Instant::now() + LIST_TIMEOUT };
+    let mut writer = stream.try_clone().map_err(|error| error.to_string())?;
+    let head = format!(
+        "GET {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: contention/{}\r\nConnection: close\r\n\r\n",
+        room.path,
+        room.authority,
+        env!("CARGO_PKG_VERSION")
+    );
+    writer.write_all(head.as_bytes()).map_err(|error| format!("asking {} for its runs: {error}", room.url))?;
+    let mut reader = BufReader::new(stream);
+    let status = read_status(&mut reader).map_err(|error| match timed_out(&error) {
+        true => format!("the room accepted the connection but did not answer within {} s", LIST_TIMEOUT.as_secs()),
+        false => format!("reading {}'s answer: {error}", room.url),
+    })?;
+    let mut text = String::new();
+    reader
+        .take(MAX_LIST_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|error| format!("reading {}'s list of runs: {error}", room.url))?;
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+    Ok((status, body.to_string()))
+}
+
 /// The one deadline for sending `bytes`: connecting, the pack at the slowest rate a room
 /// takes, and the answer.
 fn time_allowed(bytes: usize) -> Duration {

@@ -13,6 +13,7 @@ pub mod locks;
 pub mod machine;
 mod measured;
 pub mod pool;
+pub mod prediction;
 pub mod prose;
 pub mod refill;
 pub mod rich;
@@ -22,6 +23,7 @@ mod sections;
 pub mod sharing;
 pub mod stride;
 pub mod text;
+pub mod workshop;
 
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
 pub use measured::{one_way_of, Measured};

@@ -33,6 +33,18 @@ pub enum Command {
     /// The live room of a workshop: one page that fills in as laptops send their runs.
     #[command(subcommand)]
     Room(RoomCommand),
+    /// Is this laptop ready for the workshop? One line per check, then "ready" or what to fix.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Also check that the workshop's room answers at this URL, e.g. http://192.168.1.20:8765.
+    #[arg(long, value_name = "URL")]
+    pub room: Option<String>,
+    /// Folder of kept runs the quick report's time here is estimated from.
+    #[arg(long, value_name = "DIR", default_value = "data/examples")]
+    pub examples: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]

@@ -156,6 +156,8 @@ pub enum Options {
     },
     /// Serve a live room.
     Room(RoomOptions),
+    /// Say whether this laptop is ready for the workshop.
+    Check(crate::check::CheckOptions),
 }
 
 /// Where `pack` writes the pack.
@@ -211,6 +213,16 @@ impl Options {
                 Options::Pack { run: args.run_dir, out, default_name, send }
             }
             Command::Room(RoomCommand::Serve(args)) => Options::Room(RoomOptions::from_args(args)?),
+            Command::Check(args) => Options::Check(crate::check::CheckOptions {
+                room: args
+                    .room
+                    .map(|url| {
+                        crate::send::Room::parse(&url)
+                            .map_err(|why| crate::usage::usage(format!("invalid room = {url}: {why}")))
+                    })
+                    .transpose()?,
+                examples: args.examples,
+            }),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;

@@ -1,0 +1,93 @@
+//! A student's prediction beside this machine's figure: the notebooks' prediction cells hold
+//! a [`Prediction`] (a value and a reason), written before the measurement runs, and the cell
+//! after it shows [`compared`], a sentence computed from the guess and the measured
+//! interval, so it is right on every machine.
+
+use super::room::{estimate_text, Effect};
+use crate::stats::Ratio;
+
+/// What a student wrote before measuring: a value (`NaN` while the cell is not filled in)
+/// and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    pub value: f64,
+    pub reason: String,
+}
+
+impl Prediction {
+    pub fn new(value: f64, reason: &str) -> Self {
+        Self { value, reason: reason.trim().to_string() }
+    }
+
+    fn written(&self) -> Option<f64> {
+        self.value.is_finite().then_some(self.value)
+    }
+}
+
+/// "You predicted 10x for the 8 B stride over the best (each add waits for the line); this
+/// machine measured 3.21x (3.02x–3.40x): your guess was 3.1 times too high." `what` names
+/// the figure, `unit` is "x" for a ratio or the unit of the value ("ms", "B").
+pub fn compared(prediction: &Prediction, what: &'static str, unit: &'static str, measured: &Ratio) -> String {
+    let measured_text = estimate_text(Effect { id: "prediction", name: what, unit, claim: None }, measured);
+    let Some(guess) = prediction.written() else {
+        return format!(
+            "No prediction was written for {what}; this machine measured {measured_text}. Next time, write a value and \
+             a reason in the prediction cell before running the measurement."
+        );
+    };
+    let reason = match prediction.reason.as_str() {
+        "" => "no reason given".to_string(),
+        reason => reason.to_string(),
+    };
+    let guess_text = match unit {
+        "x" => format!("{}x", crate::format::short_number(guess)),
+        unit => format!("{} {unit}", crate::format::short_number(guess)),
+    };
+    let verdict = if (measured.low..=measured.high).contains(&guess) {
+        "inside this machine's interval: right".to_string()
+    } else if guess > measured.high {
+        off_by("high", guess, measured.value)
+    } else {
+        off_by("low", guess, measured.value)
+    };
+    format!("You predicted {guess_text} for {what} ({reason}); this machine measured {measured_text}: {verdict}.")
+}
+
+/// "your guess was 3.1 times too high", or the difference where a ratio cannot say it.
+fn off_by(direction: &str, guess: f64, measured: f64) -> String {
+    let (larger, smaller) = if guess > measured { (guess, measured) } else { (measured, guess) };
+    match smaller > 0.0 {
+        true => format!("your guess was {} times too {direction}", crate::format::short_number(larger / smaller)),
+        false => format!("your guess was {} too {direction}", crate::format::short_number(larger - smaller)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MEASURED: Ratio = Ratio { value: 3.0, low: 2.5, high: 3.5 };
+
+    #[test]
+    fn a_guess_inside_the_interval_is_right() {
+        let text = compared(&Prediction::new(3.2, "lines"), "false sharing", "x", &MEASURED);
+        assert!(text.starts_with("You predicted 3.2x for false sharing (lines); this machine measured 3"), "{text}");
+        assert!(text.ends_with(": inside this machine's interval: right."), "{text}");
+    }
+
+    #[test]
+    fn a_guess_outside_says_how_far_and_which_way() {
+        let high = compared(&Prediction::new(12.0, ""), "false sharing", "x", &MEASURED);
+        assert!(high.contains("(no reason given)") && high.ends_with("your guess was 4 times too high."), "{high}");
+        let low = compared(&Prediction::new(1.5, "none"), "the p99", "ms", &MEASURED);
+        assert!(low.starts_with("You predicted 1.5 ms for the p99") && low.ends_with("2 times too low."), "{low}");
+        let zero = compared(&Prediction::new(0.0, "none"), "the p99", "ms", &MEASURED);
+        assert!(zero.ends_with("your guess was 3 too low."), "{zero}");
+    }
+
+    #[test]
+    fn an_empty_prediction_cell_is_named_not_compared() {
+        let text = compared(&Prediction::new(f64::NAN, ""), "false sharing", "x", &MEASURED);
+        assert!(text.starts_with("No prediction was written for false sharing; this machine measured 3"), "{text}");
+    }
+}

@@ -1,0 +1,137 @@
+//! `contention check`: is this laptop ready for the workshop? One line per check, as
+//! `flutter doctor` and `brew doctor` print them, each that is not fine followed by what to do;
+//! the last line is "ready", or the error naming what to fix (exit 1). `contention check`
+//! exits 0 exactly when it printed "ready".
+//!
+//! A check that fails stops the workshop on this laptop (an unoptimised build, one CPU, a
+//! room that does not answer); a warning names what the report will show as unknown or skip
+//! (no Go, no JDK, threads that cannot be pinned). Every probe calls what the runs call (the
+//! lib's machine facts, the harness's team, the runtimes' version probes), so the check says
+//! what a run would meet. It takes seconds: the slowest part is the quick stride sweep
+//! that the report's time is estimated from.
+
+mod estimate;
+mod probes;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::console::say;
+use crate::send::Room;
+
+/// What `contention check` was asked.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// `--room URL`: whether this room answers.
+    pub room: Option<Room>,
+    /// Where the runs kept to estimate the quick report's time are (`data/examples`).
+    pub examples: PathBuf,
+}
+
+/// How one check went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    /// Works, with a part of the lab missing or limited: what to do about it.
+    Warn {
+        fix: String,
+    },
+    /// The workshop cannot run here until this is fixed.
+    Fail {
+        fix: String,
+    },
+}
+
+/// One line of the check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub name: &'static str,
+    /// What was found, e.g. "2 threads pinned to CPUs 0,1".
+    pub found: String,
+    pub status: Status,
+}
+
+impl Check {
+    fn line(&self) -> String {
+        let (mark, fix) = match &self.status {
+            Status::Ok => ("[ok]", None),
+            Status::Warn { fix } => ("[!] ", Some(fix)),
+            Status::Fail { fix } => ("[x] ", Some(fix)),
+        };
+        let first = format!("{mark} {:<16} {}", self.name, self.found);
+        match fix {
+            Some(fix) => format!("{first}\n       to do: {fix}"),
+            None => first,
+        }
+    }
+}
+
+/// Runs every check, printing each line as it is known, then the verdict.
+pub fn run(options: &CheckOptions) -> Result<()> {
+    let started = std::time::Instant::now();
+    let mut checks = Vec::new();
+    let mut record = |check: Check| {
+        say(&check.line());
+        checks.push(check);
+    };
+    record(probes::build());
+    record(probes::cpus_and_pinning());
+    record(probes::timer());
+    record(probes::kernel_settings());
+    record(probes::go());
+    record(probes::jdk());
+    record(estimate::quick_report(&options.examples));
+    if let Some(room) = &options.room {
+        record(probes::room(room));
+    }
+    let took = contention::format::seconds(started.elapsed().as_secs_f64());
+    verdict(&checks, &took)
+}
+
+/// The tally, then "ready", or the error that names what to fix.
+fn verdict(checks: &[Check], took: &str) -> Result<()> {
+    let failed: Vec<&str> =
+        checks.iter().filter(|check| matches!(check.status, Status::Fail { .. })).map(|check| check.name).collect();
+    let warned = checks.iter().filter(|check| matches!(check.status, Status::Warn { .. })).count();
+    let fine = checks.len() - failed.len() - warned;
+    say(&format!(
+        "checked in {took}: {fine} fine, {warned} with a warning (that part is skipped or shown as unknown), {} to fix",
+        failed.len()
+    ));
+    if !failed.is_empty() {
+        anyhow::bail!("not ready: fix {} (the lines marked [x] above say how)", failed.join(", "));
+    }
+    say("ready");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(status: Status) -> Check {
+        Check { name: "build", found: "found".into(), status }
+    }
+
+    #[test]
+    fn a_failed_check_makes_the_verdict_an_error_naming_it() {
+        let checks = [check(Status::Ok), check(Status::Fail { fix: "rebuild".into() })];
+        let error = verdict(&checks, "1.0 s").unwrap_err().to_string();
+        assert_eq!(error, "not ready: fix build (the lines marked [x] above say how)");
+    }
+
+    #[test]
+    fn warnings_alone_are_ready() {
+        assert!(verdict(&[check(Status::Warn { fix: "install Go".into() })], "1 s").is_ok());
+    }
+
+    #[test]
+    fn a_line_that_is_not_fine_says_what_to_do() {
+        assert_eq!(
+            check(Status::Warn { fix: "install Go".into() }).line(),
+            "[!]  build            found\n       to do: install Go"
+        );
+        assert_eq!(check(Status::Ok).line(), "[ok] build            found");
+    }
+}
