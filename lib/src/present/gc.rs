@@ -6,6 +6,7 @@ mod cells;
 mod go;
 mod search;
 
+use super::effect::{Effect, EffectValue};
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
@@ -43,7 +44,21 @@ impl Present for crate::gc::GcSweep {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[BEST_RATIO];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let best = run.rows::<Row>().map(summarize).map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
+        let at_most_threads = best.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
+        vec![EffectValue {
+            lead: at_most_threads.as_ref().map(|best| best.ratio.to_string()),
+            ..EffectValue::of(BEST_RATIO, at_most_threads.as_ref().and_then(|best| best.over_default))
+        }]
+    }
 }
+
+const BEST_RATIO: Effect =
+    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B5") };
 
 /// The section without real Go beside the model (it says how to add it).
 pub fn section(machines: &[Measured<'_, Row>], article: GcArticle<'_>) -> Result<Section, PresentError> {

@@ -5,6 +5,7 @@
 mod article;
 mod cases;
 
+use super::effect::{Effect, EffectValue};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
@@ -44,6 +45,36 @@ impl Present for crate::pool::PoolSizing {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[P99_AT_8, P99_AT_40];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let pool = run.rows::<Row>().map(summarize).unwrap_or_default();
+        let p99_at = |effect: Effect, per_cpu: u64| {
+            let fixed = fixed_pool(&pool, per_cpu);
+            EffectValue {
+                dropped: fixed.map(|s| s.dropped_share),
+                ..EffectValue::of(effect, fixed.map(|s| estimate(&s.p99_ms)))
+            }
+        };
+        vec![p99_at(P99_AT_8, 8), p99_at(P99_AT_40, 40)]
+    }
+}
+
+const P99_AT_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None };
+const P99_AT_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None };
+
+/// The fixed pool with `per_cpu` threads per CPU, at the first hit rate.
+fn fixed_pool(pool: &[PoolSummary], per_cpu: u64) -> Option<&PoolSummary> {
+    let first_hit_rate = pool.iter().find(|s| s.key.variant == Variant::Fixed)?.key.hit_rate;
+    pool.iter().find(|s| {
+        s.key.variant == Variant::Fixed && s.key.hit_rate == first_hit_rate && s.key.pool_threads == per_cpu * s.cpus
+    })
+}
+
+/// A summary's median and its interval, in the shape of a ratio.
+fn estimate(summary: &crate::stats::Summary) -> crate::stats::Ratio {
+    crate::stats::Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
 }
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Result<Section, PresentError> {

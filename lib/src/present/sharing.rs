@@ -1,6 +1,7 @@
 //! The four-way control as a [`Section`]: the article's table beside each machine's medians,
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
+use super::effect::{Effect, EffectValue};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
@@ -35,7 +36,17 @@ impl Present for crate::sharing::FourWay {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[FALSE_SHARING];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let sharing = run.rows::<Row>().map(summarize);
+        vec![EffectValue::of(FALSE_SHARING, sharing.as_deref().and_then(|s| false_sharing_over(s, Case::NoSharing)))]
+    }
 }
+
+const FALSE_SHARING: Effect =
+    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7") };
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);
