@@ -34,7 +34,8 @@
 //! An experiment `foo` is its own files plus one line in [`registry`]. Its descriptor is two
 //! trait impls for one unit type, each stating only what it has (the rest are defaults):
 //! [`experiment::Measure`] (name, help line, config, rows, run, summary, a runtime beside it)
-//! and [`present::Present`] (title, prose, section, the numbers the room compares). What it
+//! and [`present::Present`] (title, prose, section, the numbers the room compares, its
+//! article's headline row). What it
 //! touches:
 //!
 //! 1. `lib/src/foo.rs` (or `lib/src/foo/`): its `Config` (`Default` at the article's sizes,
@@ -43,7 +44,8 @@
 //!    with its `Measure` (the `measure!` macro).
 //! 2. `lib/src/present/foo.rs`: its section and its `Present`: title, prose
 //!    (`data/prose/foo.md`), the section over saved runs, and its room effects
-//!    (`Present::EFFECTS` and `Present::effect_values`, default none); `lib/src/chart/foo.rs`
+//!    (`Present::EFFECTS` and `Present::effect_values`, default none) and headline row
+//!    (`Present::headline`, default none); `lib/src/chart/foo.rs`
 //!    for its chart; `data/reference/foo.csv` read by [`reference`] if the article published
 //!    numbers.
 //! 3. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The

@@ -55,7 +55,8 @@ fn every_experiment_has_its_fixture_and_prose_files() {
 #[test]
 fn the_readmes_workshop_commands_run_every_experiment() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let commands: Vec<&str> = readme.lines().filter(|line| line.starts_with("contention run machine ")).collect();
+    let commands: Vec<&str> =
+        readme.lines().filter(|line| line.starts_with("contention run ") && line.contains("--label seat-")).collect();
     assert!(commands.len() >= 2, "the README's workshop commands were not found");
     for command in commands {
         let words: Vec<&str> = command.split_whitespace().collect();

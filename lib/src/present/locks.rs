@@ -6,7 +6,7 @@
 
 mod tables;
 
-use super::effect::{Effect, EffectValue};
+use super::hooks::{Effect, EffectValue};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};

@@ -7,9 +7,9 @@
 mod c2c;
 pub mod claims;
 pub mod counters;
-mod effect;
 pub mod gc;
 pub mod headline;
+mod hooks;
 pub mod locks;
 pub mod machine;
 mod measured;
@@ -38,7 +38,7 @@ use crate::perf::CounterReading;
 use crate::registry::Experiment;
 use crate::runs::RunsError;
 use crate::stats::Summary;
-use effect::{Effect, EffectValue};
+use hooks::{Effect, EffectValue, Headline};
 
 /// A section could not be built: reference data failed to read. A chart that cannot be
 /// drawn is no such error: it becomes a note in its section ([`Section::add_figure`]).
@@ -97,6 +97,12 @@ pub trait Present: Measure {
     /// Its values of [`Present::EFFECTS`] in `run`; an effect left out is shown as n/a.
     fn effect_values(_run: &crate::runs::Run) -> Vec<EffectValue> {
         Vec::new()
+    }
+
+    /// Its article's row in the headline table ([`headline`]), when its section holds the
+    /// article's headline figure: none unless it says so.
+    fn headline() -> Result<Option<Headline>, PresentError> {
+        Ok(None)
     }
 }
 

@@ -5,7 +5,7 @@
 mod article;
 mod cases;
 
-use super::effect::{Effect, EffectValue};
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
@@ -44,6 +44,21 @@ impl Present for crate::pool::PoolSizing {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::pool()?)?;
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
+    }
+
+    /// C's incident p99 over the fix's (claim C1), from the reference data.
+    fn headline() -> Result<Option<Headline>, PresentError> {
+        let pool = crate::reference::pool()?;
+        let value = |key: &str| pool.iter().find(|r| r.key == key).map_or(f64::NAN, |r| r.value);
+        let (incident_s, fix_ms) = (value("incident_p99"), value("fix_p99"));
+        Ok(Some(Headline {
+            name: "C. Thread-pool sizing",
+            figure: format!(
+                "p99 at the incident's 320 threads {incident_s} s vs {fix_ms} ms at the fix's 64 ({:.1}x)",
+                incident_s * 1e3 / fix_ms
+            ),
+            claim: "C1",
+        }))
     }
 
     const EFFECTS: &'static [Effect] = &[P99_AT_8, P99_AT_40];

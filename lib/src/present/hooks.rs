@@ -1,6 +1,6 @@
-//! A number the room compares across machines ([`Effect`]) and one machine's value of it
-//! ([`EffectValue`]): what an experiment's [`super::Present::EFFECTS`] names and its
-//! [`super::Present::effect_values`] measures, and how the room writes it.
+//! What an experiment's [`super::Present`] hands the report beside its section: a number the
+//! room compares across machines ([`Effect`]) and one machine's value of it ([`EffectValue`],
+//! from [`super::Present::effect_values`]), and its article's headline row ([`Headline`]).
 
 use serde::Serialize;
 
@@ -47,6 +47,15 @@ impl EffectValue {
             _ => text,
         }
     }
+}
+
+/// An article's row in the headline table: its name, the article's headline figure in
+/// words, and the claim whose answer is the row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Headline {
+    pub name: &'static str,
+    pub figure: String,
+    pub claim: &'static str,
 }
 
 /// A value of `effect` with its interval, in the effect's unit.
