@@ -15,7 +15,8 @@
 //!
 //! 1. Leaves: [`error`], [`fault`], [`stats`], [`format`], [`limits`], [`checked`] (the row
 //!    and text checks every reader shares), [`evidence`], [`judgement`] (the one rule a
-//!    claim's status follows), [`group`], [`usage`], [`perf`], [`build_info`].
+//!    claim's status follows), [`group`], [`usage`], [`perf`], [`build_info`], and [`view`] (the
+//!    sections, tables and figures every renderer reads).
 //! 2. The machine and the timing: [`machine`], [`placement`], [`harness`], [`arena`],
 //!    [`verdict`], and [`experiment`] (what an experiment is to the rest).
 //! 3. The experiments, which import nothing above them and no other experiment but one: [`c2c`],
@@ -30,23 +31,37 @@
 //!
 //! # Adding an experiment
 //!
-//! An experiment `foo` is its own files plus one line in [`registry`]:
+//! An experiment `foo` is its own files plus one line in [`registry`]. Its descriptor is two
+//! trait impls for one unit type, each stating only what it has (the rest are defaults):
+//! [`experiment::Measure`] (name, help line, config, rows, run, summary, a runtime beside it)
+//! and [`present::Present`] (title, prose, section, the numbers the room compares, its
+//! article's headline row). What it
+//! touches:
 //!
 //! 1. `lib/src/foo.rs` (or `lib/src/foo/`): its `Config` (`Default` at the article's sizes,
 //!    `quick()`, `validate()`), `run`, the flat `Row` (`Serialize + Deserialize`, checked on
-//!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and a unit type
-//!    implementing [`experiment::Measure`] (its name, help line, config, rows, run, summary).
-//! 2. `lib/src/chart/foo.rs`: its chart, plain data to SVG.
-//! 3. `lib/src/present/foo.rs`: its section, and [`present::Present`] for the unit type (title,
-//!    the article's prose in `data/prose/foo.md`, the section over saved runs); the
-//!    article's numbers, if it published some, in `data/reference/foo.csv` read by
-//!    [`reference`].
-//! 4. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The
-//!    command line, the store,
-//!    the sections, the page, the JSON, markdown and terminal output, the run reader and
-//!    CI's section check all iterate over the registry.
-//! 5. Its flags: `report/src/options/foo.rs` (a clap `Args` group turned into its `Config`),
-//!    registered once in `report/src/options/mod.rs`; and a notebook.
+//!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and the unit type
+//!    with its `Measure` (the `measure!` macro).
+//! 2. `lib/src/present/foo.rs`: its section and its `Present`: title, prose
+//!    (`data/prose/foo.md`), the section over saved runs, and its room effects
+//!    (`Present::EFFECTS` and `Present::effect_values`, default none) and headline row
+//!    (`Present::headline`, default none); `lib/src/chart/foo.rs`
+//!    for its chart; `data/reference/foo.csv` read by [`reference`] if the article published
+//!    numbers.
+//! 3. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The
+//!    store, the sections, the room's effects, the page, the JSON, markdown and terminal
+//!    output, the run reader and CI's section check all iterate over the registry.
+//! 4. The report's side: `report/src/options/foo.rs` (its own flags as a clap `Args` group,
+//!    the shared flags it reads in `SHARED`, turned into its `Config`; `run foo --help` shows
+//!    those alone) and its line in `report/src/options/mod.rs`'s `experiment_options!`.
+//! 5. Its rows in the report's fixture run (`report/tests/fixtures/run-fixture/foo.csv`),
+//!    and its name in the README's workshop commands: `lib/tests/registry.rs` fails, naming
+//!    the file, while either is missing.
+//!
+//! The toy experiment `lib/src/toy/` (compiled only in tests) is the smallest such: its
+//! folder (measuring side, `Present` and prose) and its registry line, nothing else; its
+//! tests show the registry's loops take it up, and `lib/tests/registry.rs` checks that
+//! nothing outside its folder but that line and its `mod` names it.
 
 pub mod arena;
 pub mod assess;
@@ -83,8 +98,14 @@ pub mod stride;
 pub mod transfers;
 pub mod usage;
 pub mod verdict;
+pub mod view;
 
 pub use build_info::BuildInfo;
 pub use error::{ConfigError, RunError};
 pub use machine::Machine;
 pub use registry::Experiment;
+
+// The worked example of "Adding an experiment", compiled only in tests; last, so that the
+// layers' check reads every module above.
+#[cfg(test)]
+mod toy;

@@ -32,27 +32,29 @@ macro_rules! with_experiments {
             Pool => crate::pool::PoolSizing,
             Locks => crate::locks::LockCases,
             Refill => crate::refill::CacheRefill,
+            #[cfg(test)]
+            Toy => crate::toy::Toy,
         }
     };
 }
 pub(crate) use with_experiments;
 
 macro_rules! registry {
-    ($($variant:ident => $kind:ty),+ $(,)?) => {
+    ($($(#[$only:meta])* $variant:ident => $kind:ty),+ $(,)?) => {
         /// An experiment of the lab; [`Experiment::ALL`] is the report's order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Experiment {
-            $($variant),+
+            $($(#[$only])* $variant),+
         }
 
         impl Experiment {
             /// Every experiment, in the report's order.
-            pub const ALL: &'static [Experiment] = &[$(Experiment::$variant),+];
+            pub const ALL: &'static [Experiment] = &[$($(#[$only])* Experiment::$variant),+];
 
             /// Runs `visitor` with this experiment's measuring type.
             pub fn visit_measure<V: MeasureVisitor>(self, visitor: V) -> V::Output {
                 match self {
-                    $(Experiment::$variant => visitor.visit::<$kind>()),+
+                    $($(#[$only])* Experiment::$variant => visitor.visit::<$kind>()),+
                 }
             }
         }

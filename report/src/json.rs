@@ -9,14 +9,14 @@
 //!   "runs": [ { "label", "dir", "started_utc", "machine": {...description...},
 //!               "assessment": { "facts", "verdict": { "fitness", "reasons": [{kind, fitness, text}],
 //!                               "unchecked" }, "hardware_counters", "measured_under_load" },
-//!               "summaries": { "scaling", "c2c", "stride", "sharing", "counters", "gc", "pool", "refill" } } ],
+//!               "summaries": { "<each experiment's key>": [...], ... } } ],
 //!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
 //!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
 //!                   rows: [[{text, noisy, link?}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
 //! ```
 //!
-//! `summaries` holds one key per experiment of the lib's registry, in its order (the machine
-//! check's is `scaling`). `sections` opens, for one or two runs, with the articles'
+//! `summaries` holds one key per experiment of the lib's registry, in its order: its name
+//! (`stride`, `locks`, ...), but the machine check's, which is `scaling`. `sections` opens, for one or two runs, with the articles'
 //! headlines (`"experiment": "headline"`: the machine's caveat as a finding, then one table
 //! row per article with this machine's counterpart, its interval and its status). The last
 //! section, `claims`, has one table row per numbered claim of the articles; a cell that names

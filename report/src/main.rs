@@ -33,10 +33,11 @@ mod write;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 
 fn main() -> ExitCode {
-    let matches = match options::cli::Cli::command().try_get_matches() {
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let matches = match options::help::command(&raw).try_get_matches_from(&raw) {
         Ok(matches) => matches,
         Err(error) => return usage::clap_failure(&error),
     };

@@ -11,60 +11,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::{ChartError, FONT, LABEL_PX, PALETTE};
-
-/// A line's pattern: dash and gap in pixels, or solid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dash {
-    Solid,
-    Dashed,
-    Dotted,
-    LongDashed,
-}
-
-impl Dash {
-    pub const ALL: [Dash; 4] = [Dash::Solid, Dash::Dashed, Dash::Dotted, Dash::LongDashed];
-
-    /// (dash, gap) in pixels; `None` for a solid line.
-    pub fn pattern(self) -> Option<(u32, u32)> {
-        match self {
-            Dash::Solid => None,
-            Dash::Dashed => Some((7, 4)),
-            Dash::Dotted => Some((2, 4)),
-            Dash::LongDashed => Some((14, 5)),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Dash::Solid => "solid",
-            Dash::Dashed => "dashed",
-            Dash::Dotted => "dotted",
-            Dash::LongDashed => "long-dashed",
-        }
-    }
-}
-
-/// The shape drawn at each point of a series.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Marker {
-    Circle,
-    Square,
-    Triangle,
-    Diamond,
-    Cross,
-}
-
-impl Marker {
-    pub const ALL: [Marker; 5] = [Marker::Circle, Marker::Square, Marker::Triangle, Marker::Diamond, Marker::Cross];
-}
-
-/// One series' look.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SeriesStyle {
-    pub color: RGBColor,
-    pub dash: Dash,
-    pub marker: Marker,
-}
+pub use crate::view::{Dash, LegendEntry, Marker, SeriesStyle};
 
 /// The `index`-th series' style: colours, dashes and markers each cycle at their own
 /// length (10, 4 and 5), so neighbours differ in all three and no two of the first 20
@@ -75,13 +22,6 @@ pub fn series_style(index: usize) -> SeriesStyle {
         dash: Dash::ALL[index % Dash::ALL.len()],
         marker: Marker::ALL[index % Marker::ALL.len()],
     }
-}
-
-/// A series as its legend names it, with the style it was drawn in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LegendEntry {
-    pub label: String,
-    pub style: SeriesStyle,
 }
 
 /// A drawn chart: its SVG, and the legend of the series in it (what tests and text

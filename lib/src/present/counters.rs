@@ -2,6 +2,7 @@
 //! each machine's, speed and memory against the compact array, the extrapolation to 100 000
 //! counters, the chart, and the sentences the data supports.
 
+use super::hooks::{Effect, EffectValue};
 use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
     PresentError, Section, Table,
@@ -33,7 +34,22 @@ impl Present for crate::counters::CounterLayouts {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[PADDED];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let summaries = run.rows::<crate::counters::Row>().map(crate::counters::summarize);
+        let cache_padded = summaries
+            .iter()
+            .flatten()
+            .find(|s| s.layout == crate::counters::Layout::CachePadded)
+            .and_then(|s| s.faster_than_compact);
+        vec![EffectValue::of(PADDED, cache_padded)]
+    }
 }
+
+const PADDED: Effect =
+    Effect { id: "padded", name: "cache-padded counters over compact", unit: "x", claim: Some("A8") };
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);

@@ -6,6 +6,7 @@ mod cells;
 mod go;
 mod search;
 
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
@@ -43,7 +44,40 @@ impl Present for crate::gc::GcSweep {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    /// B's best GOGC over GOGC=100 at 48 goroutines (the search, claim B6), from the reference data.
+    fn headline() -> Result<Option<Headline>, PresentError> {
+        let ratios = crate::reference::gc_ratios()?;
+        let default = ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map_or(f64::NAN, |r| r.signatures_per_sec);
+        let best = ratios.iter().max_by(|a, b| a.signatures_per_sec.total_cmp(&b.signatures_per_sec));
+        let best_per_s = best.map_or(f64::NAN, |b| b.signatures_per_sec);
+        Ok(Some(Headline {
+            name: "B. The collector's ratio",
+            figure: format!(
+                "48 goroutines: GOGC={} ran {:.2}x GOGC=100 ({} vs {} signatures/s)",
+                best.map_or("?".into(), |b| b.gogc.to_string()),
+                best_per_s / default,
+                crate::counters::format_count(best_per_s.round() as u64),
+                crate::counters::format_count(default.round() as u64)
+            ),
+            claim: "B6",
+        }))
+    }
+
+    const EFFECTS: &'static [Effect] = &[BEST_RATIO];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let best = run.rows::<Row>().map(summarize).map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
+        let at_most_threads = best.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
+        vec![EffectValue {
+            lead: at_most_threads.as_ref().map(|best| best.ratio.to_string()),
+            ..EffectValue::of(BEST_RATIO, at_most_threads.as_ref().and_then(|best| best.over_default))
+        }]
+    }
 }
+
+const BEST_RATIO: Effect =
+    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B5") };
 
 /// The section without real Go beside the model (it says how to add it).
 pub fn section(machines: &[Measured<'_, Row>], article: GcArticle<'_>) -> Result<Section, PresentError> {

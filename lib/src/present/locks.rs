@@ -6,6 +6,7 @@
 
 mod tables;
 
+use super::hooks::{Effect, EffectValue};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
@@ -44,7 +45,28 @@ impl Present for crate::locks::LockCases {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[OPTIMISTIC, LOCK_ACROSS_WAIT];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let reference = crate::reference::locks().unwrap_or_default();
+        let found = run.rows::<Row>().map(|rows| claims(&summarize(rows), &reference, None)).unwrap_or_default();
+        let claimed = |wanted: Claim| found.iter().find(|c| c.claim == wanted).and_then(|c| c.measured);
+        vec![
+            EffectValue::of(OPTIMISTIC, claimed(Claim::OptimisticReads)),
+            EffectValue::of(LOCK_ACROSS_WAIT, claimed(Claim::LockAcrossWait)),
+        ]
+    }
 }
+
+const OPTIMISTIC: Effect =
+    Effect { id: "optimistic-reads", name: "optimistic reads over RwLock reads", unit: "x", claim: Some("C14") };
+const LOCK_ACROSS_WAIT: Effect = Effect {
+    id: "lock-across-wait",
+    name: "lock across a wait: work outside the lock over under it",
+    unit: "x",
+    claim: Some("C16"),
+};
 
 /// The section; `java[i]` holds the JVM rows of `machines[i]` (`None`: the JVM did not run).
 pub fn section(

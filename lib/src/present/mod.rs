@@ -9,6 +9,7 @@ pub mod claims;
 pub mod counters;
 pub mod gc;
 pub mod headline;
+mod hooks;
 pub mod locks;
 pub mod machine;
 mod measured;
@@ -28,17 +29,18 @@ pub mod workshop;
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
 pub use measured::{one_way_of, Measured};
 pub use sections::{section, sections};
+// The view types live in their leaf module; here too, so `use super::{Cell, ...}` reads on.
+pub use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 
-use serde::Serialize;
 use thiserror::Error;
 
 use crate::chart::ChartError;
-use crate::evidence::Evidence;
 use crate::experiment::Measure;
 use crate::perf::CounterReading;
 use crate::registry::Experiment;
 use crate::runs::RunsError;
 use crate::stats::Summary;
+use hooks::{Effect, EffectValue, Headline};
 
 /// A section could not be built: reference data failed to read. A chart that cannot be
 /// drawn is no such error: it becomes a note in its section ([`Section::add_figure`]).
@@ -48,24 +50,10 @@ pub enum PresentError {
     Reference(#[from] RunsError),
 }
 
-/// A figure that cannot be drawn from a run's rows (nothing to draw, no positive value
-/// for a log axis): the figure's title and why, which its section shows as a note.
-#[derive(Debug, Clone, PartialEq, Error)]
-#[error("The figure \"{figure}\" is not drawn: {why}.")]
-pub struct NotDrawn {
-    pub figure: String,
-    pub why: String,
-}
-
 impl NotDrawn {
     /// `figure` (its title) was not drawn because of `error`.
     pub fn new(figure: impl Into<String>, error: ChartError) -> Self {
         Self::because(figure, error.message)
-    }
-
-    /// `figure` was not drawn, for the reason `why` (in words the reader knows the rows by).
-    pub fn because(figure: impl Into<String>, why: impl Into<String>) -> Self {
-        Self { figure: figure.into(), why: why.into() }
     }
 }
 
@@ -78,12 +66,12 @@ pub trait Visitor {
 
 /// `Experiment::visit` from the registry's one list: the registry stays below this layer.
 macro_rules! present_visit {
-    ($($variant:ident => $kind:ty),+ $(,)?) => {
+    ($($(#[$only:meta])* $variant:ident => $kind:ty),+ $(,)?) => {
         impl Experiment {
             /// Runs `visitor` with this experiment's type, presenting side included.
             pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
                 match self {
-                    $(Experiment::$variant => visitor.visit::<$kind>()),+
+                    $($(#[$only])* Experiment::$variant => visitor.visit::<$kind>()),+
                 }
             }
         }
@@ -103,223 +91,20 @@ pub trait Present: Measure {
     /// Its section over `runs` (one machine, or several compared), status lines included;
     /// `None` when another section shows it (the machine's shows the core-to-core latency).
     fn section(runs: &[crate::runs::Run]) -> Result<Option<Section>, PresentError>;
-}
 
-/// One experiment as shown to a reader: the same value behind every renderer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Section {
-    /// The experiment's name (e.g. `contention::stride::EXPERIMENT`), also its anchor.
-    pub experiment: &'static str,
-    pub title: &'static str,
-    /// The article's story in markdown blocks ([`prose::blocks`] of [`Present::PROSE`]); empty for sections
-    /// that are not an experiment's (the room).
-    #[serde(skip)]
-    pub prose: Vec<String>,
-    /// The machines (run labels) that measured it, in order; empty when none did.
-    pub machines: Vec<String>,
-    /// What the article reported, in sentences computed from its reference data.
-    pub article: Vec<String>,
-    /// The article's numbers as tables, shown whether or not this section was measured.
-    pub article_tables: Vec<Table>,
-    /// Sentences computed from the data, one or more per machine.
-    pub findings: Vec<Finding>,
-    /// One short sentence per machine for a summary, when the first finding is too long.
-    pub headlines: Vec<Finding>,
-    pub figures: Vec<Figure>,
-    pub tables: Vec<Table>,
-    /// What a table's words mean, what the counters recorded, the config measured with.
-    pub notes: Vec<Finding>,
-    /// What became of the experiment in a saved run where it is not simply complete
-    /// (recovered, interrupted, unreadable: [`crate::runs::ExperimentNote`]), shown whether
-    /// or not it was measured.
-    pub status: Vec<Finding>,
-}
+    /// The numbers of its the room compares across machines, in column order: none unless
+    /// it names some.
+    const EFFECTS: &'static [Effect] = &[];
 
-impl Section {
-    /// An empty section for `experiment`: nothing measured yet.
-    pub fn new(experiment: &'static str, title: &'static str) -> Self {
-        Self {
-            experiment,
-            title,
-            prose: Vec::new(),
-            machines: Vec::new(),
-            article: Vec::new(),
-            article_tables: Vec::new(),
-            findings: Vec::new(),
-            headlines: Vec::new(),
-            figures: Vec::new(),
-            tables: Vec::new(),
-            notes: Vec::new(),
-            status: Vec::new(),
-        }
+    /// Its values of [`Present::EFFECTS`] in `run`; an effect left out is shown as n/a.
+    fn effect_values(_run: &crate::runs::Run) -> Vec<EffectValue> {
+        Vec::new()
     }
 
-    /// The table with this id (the first machine's, when each machine has one).
-    pub fn table(&self, id: &str) -> Option<&Table> {
-        self.tables.iter().find(|table| table.id == id)
-    }
-
-    /// The figure with this id (the first machine's, when each machine has one).
-    pub fn figure(&self, id: &str) -> Option<&Figure> {
-        self.figures.iter().find(|figure| figure.id == id)
-    }
-
-    /// Adds `figure`, or when its chart cannot be drawn from the rows, a note in its place
-    /// that names it and says why: one such chart never takes its section, or the page, down.
-    pub fn add_figure(&mut self, figure: Result<Figure, NotDrawn>) {
-        match figure {
-            Ok(figure) => self.figures.push(figure),
-            Err(not_drawn) => self.notes.push(Finding::general(not_drawn.to_string())),
-        }
-    }
-
-    pub fn measured(&self) -> bool {
-        !self.machines.is_empty()
-    }
-
-    /// Several machines side by side: renderers then name the machine of each sentence.
-    pub fn comparing(&self) -> bool {
-        self.machines.len() > 1
-    }
-
-    /// The section's line in a summary: the one machine's headline (or first finding), or
-    /// each machine's prefixed by its label; when none measured it, its status (e.g.
-    /// interrupted), or "Not measured.".
-    pub fn summary(&self) -> String {
-        let mut lines: Vec<String> = Vec::new();
-        let mut seen: Vec<&Option<String>> = Vec::new();
-        let sentences = if self.headlines.is_empty() { &self.findings } else { &self.headlines };
-        for finding in sentences {
-            if seen.contains(&&finding.machine) {
-                continue;
-            }
-            seen.push(&finding.machine);
-            lines.push(match (&finding.machine, self.comparing()) {
-                (Some(machine), true) => format!("{machine}: {}", finding.text),
-                _ => finding.text.clone(),
-            });
-        }
-        if lines.is_empty() && !self.status.is_empty() {
-            self.status.iter().map(|status| status.text.as_str()).collect::<Vec<_>>().join(" ")
-        } else if lines.is_empty() {
-            "Not measured.".into()
-        } else {
-            lines.join(" ")
-        }
-    }
-}
-
-/// A sentence, and the machine it is about (`None`: about the section as a whole).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub machine: Option<String>,
-    pub text: String,
-}
-
-impl Finding {
-    pub fn about(machine: &str, text: impl Into<String>) -> Self {
-        Self { machine: Some(machine.to_string()), text: text.into() }
-    }
-
-    pub fn general(text: impl Into<String>) -> Self {
-        Self { machine: None, text: text.into() }
-    }
-}
-
-/// A chart: a short name, its SVG, a caption, and a text stand-in that names what the
-/// picture shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Figure {
-    /// How renderers and notebooks find it ([`Section::figure`]), unique within its section
-    /// for one machine.
-    #[serde(skip)]
-    pub id: &'static str,
-    pub title: String,
-    pub svg: String,
-    /// Each series as drawn (label, colour, dash, marker), in the legend's order.
-    #[serde(skip)]
-    pub legend: Vec<crate::chart::LegendEntry>,
-    pub caption: String,
-    pub text: String,
-}
-
-/// A table of formatted cells. A column may belong to a group (a machine, "article"), shown
-/// as a header above its columns.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Table {
-    /// How renderers and notebooks find it ([`Section::table`]), unique within its section
-    /// for one machine.
-    #[serde(skip)]
-    pub id: &'static str,
-    pub caption: String,
-    pub columns: Vec<Column>,
-    pub rows: Vec<Vec<Cell>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Column {
-    pub label: String,
-    pub group: Option<String>,
-    /// Numbers: right-aligned.
-    pub numeric: bool,
-}
-
-impl Column {
-    pub fn text(label: impl Into<String>) -> Self {
-        Self { label: label.into(), group: None, numeric: false }
-    }
-
-    pub fn number(label: impl Into<String>) -> Self {
-        Self { label: label.into(), group: None, numeric: true }
-    }
-
-    pub fn in_group(mut self, group: &str) -> Self {
-        self.group = Some(group.to_string());
-        self
-    }
-}
-
-/// One formatted value; `noisy` when its trials varied more than the noise threshold; a
-/// link (a section's anchor, `#gc`) where the cell names another part of the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Cell {
-    pub text: String,
-    pub noisy: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub link: Option<String>,
-}
-
-impl Cell {
-    pub fn noisy(text: impl Into<String>, noisy: bool) -> Self {
-        Self { text: text.into(), noisy, link: None }
-    }
-
-    /// A cell that links to `anchor` (a section's, without the `#`).
-    pub fn linked(text: impl Into<String>, anchor: &str) -> Self {
-        Self { text: text.into(), noisy: false, link: Some(format!("#{anchor}")) }
-    }
-
-    /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
-    pub fn missing() -> Self {
-        Self::from(crate::format::NOT_AVAILABLE)
-    }
-
-    /// What a case's claim stands on, beside it: trials, coverage and budget cuts (the
-    /// [`crate::evidence`] rule), then the Tukey outliers among `summary`'s samples.
-    pub fn evidence(evidence: &Evidence, summary: &Summary) -> Self {
-        Self::from(format!("{}; outliers {}", evidence.describe(), summary.outliers.describe(summary.samples)))
-    }
-}
-
-impl From<String> for Cell {
-    fn from(text: String) -> Self {
-        Self { text, noisy: false, link: None }
-    }
-}
-
-impl From<&str> for Cell {
-    fn from(text: &str) -> Self {
-        Self::from(text.to_string())
+    /// Its article's row in the headline table ([`headline`]), when its section holds the
+    /// article's headline figure: none unless it says so.
+    fn headline() -> Result<Option<Headline>, PresentError> {
+        Ok(None)
     }
 }
 

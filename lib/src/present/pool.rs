@@ -5,6 +5,7 @@
 mod article;
 mod cases;
 
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
@@ -44,6 +45,51 @@ impl Present for crate::pool::PoolSizing {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    /// C's incident p99 over the fix's (claim C1), from the reference data.
+    fn headline() -> Result<Option<Headline>, PresentError> {
+        let pool = crate::reference::pool()?;
+        let value = |key: &str| pool.iter().find(|r| r.key == key).map_or(f64::NAN, |r| r.value);
+        let (incident_s, fix_ms) = (value("incident_p99"), value("fix_p99"));
+        Ok(Some(Headline {
+            name: "C. Thread-pool sizing",
+            figure: format!(
+                "p99 at the incident's 320 threads {incident_s} s vs {fix_ms} ms at the fix's 64 ({:.1}x)",
+                incident_s * 1e3 / fix_ms
+            ),
+            claim: "C1",
+        }))
+    }
+
+    const EFFECTS: &'static [Effect] = &[P99_AT_8, P99_AT_40];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let pool = run.rows::<Row>().map(summarize).unwrap_or_default();
+        let p99_at = |effect: Effect, per_cpu: u64| {
+            let fixed = fixed_pool(&pool, per_cpu);
+            EffectValue {
+                dropped: fixed.map(|s| s.dropped_share),
+                ..EffectValue::of(effect, fixed.map(|s| estimate(&s.p99_ms)))
+            }
+        };
+        vec![p99_at(P99_AT_8, 8), p99_at(P99_AT_40, 40)]
+    }
+}
+
+const P99_AT_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None };
+const P99_AT_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None };
+
+/// The fixed pool with `per_cpu` threads per CPU, at the first hit rate.
+fn fixed_pool(pool: &[PoolSummary], per_cpu: u64) -> Option<&PoolSummary> {
+    let first_hit_rate = pool.iter().find(|s| s.key.variant == Variant::Fixed)?.key.hit_rate;
+    pool.iter().find(|s| {
+        s.key.variant == Variant::Fixed && s.key.hit_rate == first_hit_rate && s.key.pool_threads == per_cpu * s.cpus
+    })
+}
+
+/// A summary's median and its interval, in the shape of a ratio.
+fn estimate(summary: &crate::stats::Summary) -> crate::stats::Ratio {
+    crate::stats::Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
 }
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Result<Section, PresentError> {

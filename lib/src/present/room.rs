@@ -1,5 +1,5 @@
-//! The room: a workshop's machines side by side. Per run, one row of key effects taken from
-//! the experiments' own summaries; across the room, their medians and ranges ([`summary`]);
+//! The room: a workshop's machines side by side. Per run, one row of key effects, each
+//! experiment's own ([`super::Present::effect_values`]); across the room, their medians and ranges ([`summary`]);
 //! for two runs, each effect's ratio between them with its interval. The cells' text is
 //! written here, once.
 
@@ -7,14 +7,15 @@ mod summary;
 
 use serde::Serialize;
 
+pub use super::hooks::{estimate_text, Effect, EffectValue};
 pub use summary::{room_section, ROOM_MEDIAN};
 
-use super::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
+use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table, Visitor};
 use crate::assess::{assess, MachineRun};
 use crate::format;
-use crate::pool::Variant;
+use crate::registry::Experiment;
 use crate::runs::{Profile, Run};
-use crate::stats::{Ratio, Summary};
+use crate::stats::Ratio;
 
 /// One machine's key effects; a value is `None` where the run did not measure it (or it
 /// cannot be computed from what was measured).
@@ -32,118 +33,42 @@ pub struct KeyEffects {
     pub effects: Vec<EffectValue>,
 }
 
-/// A number the room compares across machines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Effect {
-    /// Its key in URLs, predictions and exports ("false-sharing"): stable, lowercase.
-    pub id: &'static str,
-    pub name: &'static str,
-    /// "x" for ratios, "ms" for latencies.
-    pub unit: &'static str,
-    /// The claim of `claims.csv` whose figure is the article's for this effect, if any.
-    pub claim: Option<&'static str>,
-}
-
-/// One machine's value of one effect, with what its cell says beside the number.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EffectValue {
-    pub effect: Effect,
-    pub value: Option<Ratio>,
-    /// Said before the value: the GC ratio that was fastest ("400").
-    pub lead: Option<String>,
-    /// The share of requests dropped (a pool's p99 covers only those served).
-    pub dropped: Option<f64>,
-}
-
-impl EffectValue {
-    fn of(effect: Effect, value: Option<Ratio>) -> Self {
-        Self { effect, value, lead: None, dropped: None }
-    }
-
-    /// "3.87x (3.52x–4.10x)", "12.5 ms (11.0–13.9)", the GC ratio first ("400: 1.20x
-    /// (...)"), a dropped share after, or n/a.
-    pub fn text(&self) -> String {
-        let Some(value) = self.value else { return format::NOT_AVAILABLE.into() };
-        let text = estimate_text(self.effect, &value);
-        match (&self.lead, self.dropped) {
-            (Some(lead), _) => format!("{lead}: {text}"),
-            (_, Some(share)) if share > 0.0 => format!("{text}, {} dropped", format::percent(share)),
-            _ => text,
-        }
-    }
-}
-
-const STRIDE_PENALTY: Effect =
-    Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4") };
-const FALSE_SHARING: Effect =
-    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7") };
-const PADDED: Effect =
-    Effect { id: "padded", name: "cache-padded counters over compact", unit: "x", claim: Some("A8") };
-const GC_RATIO: Effect = Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B5") };
-const POOL_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None };
-const POOL_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None };
-const OPTIMISTIC: Effect =
-    Effect { id: "optimistic-reads", name: "optimistic reads over RwLock reads", unit: "x", claim: Some("C14") };
-const LOCK_ACROSS_WAIT: Effect = Effect {
-    id: "lock-across-wait",
-    name: "lock across a wait: work outside the lock over under it",
-    unit: "x",
-    claim: Some("C16"),
-};
-
-/// The effects compared, in column order.
+/// The effects compared, in column order: each experiment's [`super::Present::EFFECTS`], in
+/// the registry's order.
 pub fn effects() -> Vec<Effect> {
-    vec![STRIDE_PENALTY, FALSE_SHARING, PADDED, GC_RATIO, POOL_8, POOL_40, OPTIMISTIC, LOCK_ACROSS_WAIT]
+    Experiment::ALL.iter().flat_map(|experiment| experiment.visit(ListEffects)).copied().collect()
+}
+
+struct ListEffects;
+
+impl Visitor for ListEffects {
+    type Output = &'static [Effect];
+    fn visit<K: Present>(self) -> &'static [Effect] {
+        K::EFFECTS
+    }
+}
+
+/// One experiment's values of its effects in a run, one per effect in its order: an effect
+/// its hook did not give a value for is n/a.
+struct MeasureEffects<'a>(&'a Run);
+
+impl Visitor for MeasureEffects<'_> {
+    type Output = Vec<EffectValue>;
+    fn visit<K: Present>(self) -> Vec<EffectValue> {
+        let measured = K::effect_values(self.0);
+        K::EFFECTS
+            .iter()
+            .map(|effect| {
+                let value = measured.iter().find(|value| value.effect == *effect);
+                value.cloned().unwrap_or_else(|| EffectValue::of(*effect, None))
+            })
+            .collect()
+    }
 }
 
 impl KeyEffects {
     pub fn of(run: &Run) -> Self {
-        let stride = run.rows::<crate::stride::Row>().map(crate::stride::summarize);
-        let knee = stride.as_deref().and_then(crate::stride::knee);
-        let sharing = run.rows::<crate::sharing::Row>().map(crate::sharing::summarize);
-        let counters = run.rows::<crate::counters::Row>().map(crate::counters::summarize);
-        let cache_padded = counters
-            .iter()
-            .flatten()
-            .find(|s| s.layout == crate::counters::Layout::CachePadded)
-            .and_then(|s| s.faster_than_compact);
-        let gc = run
-            .rows::<crate::gc::Row>()
-            .map(crate::gc::summarize)
-            .map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
-        let gc_best = gc.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
-        let pool = run.rows::<crate::pool::Row>().map(crate::pool::summarize).unwrap_or_default();
-        let pool_at = |effect: Effect, per_cpu: u64| {
-            let fixed = fixed_pool(&pool, per_cpu);
-            EffectValue {
-                dropped: fixed.map(|s| s.dropped_share),
-                ..EffectValue::of(effect, fixed.map(|s| estimate(&s.p99_ms)))
-            }
-        };
-        let stride_penalty = match &knee {
-            Some(crate::stride::Knee::At { penalty, .. }) => Some(*penalty),
-            _ => None,
-        };
-        let locks = run.rows::<crate::locks::Row>().map(crate::locks::summarize);
-        let reference = crate::reference::locks().unwrap_or_default();
-        let claims = locks.map(|cells| crate::locks::claims(&cells, &reference, None)).unwrap_or_default();
-        let claimed = |wanted: crate::locks::Claim| claims.iter().find(|c| c.claim == wanted).and_then(|c| c.measured);
-        let effects = vec![
-            EffectValue::of(STRIDE_PENALTY, stride_penalty),
-            EffectValue::of(
-                FALSE_SHARING,
-                sharing.as_deref().and_then(|s| crate::sharing::false_sharing_over(s, crate::sharing::Case::NoSharing)),
-            ),
-            EffectValue::of(PADDED, cache_padded),
-            EffectValue {
-                lead: gc_best.as_ref().map(|best| best.ratio.to_string()),
-                ..EffectValue::of(GC_RATIO, gc_best.as_ref().and_then(|best| best.over_default))
-            },
-            pool_at(POOL_8, 8),
-            pool_at(POOL_40, 40),
-            EffectValue::of(OPTIMISTIC, claimed(crate::locks::Claim::OptimisticReads)),
-            EffectValue::of(LOCK_ACROSS_WAIT, claimed(crate::locks::Claim::LockAcrossWait)),
-        ];
+        let knee = super::stride::knee_of(run);
         Self {
             label: run.label(),
             profile: run.manifest.profile,
@@ -159,7 +84,7 @@ impl KeyEffects {
                 .iter()
                 .map(|record| (record.name.clone(), format::config_text(&record.config)))
                 .collect(),
-            effects,
+            effects: Experiment::ALL.iter().flat_map(|experiment| experiment.visit(MeasureEffects(run))).collect(),
         }
     }
 
@@ -167,27 +92,6 @@ impl KeyEffects {
     pub fn effect(&self, id: &str) -> Option<&EffectValue> {
         self.effects.iter().find(|value| value.effect.id == id)
     }
-}
-
-/// A value of `effect` with its interval, in the effect's unit.
-pub fn estimate_text(effect: Effect, value: &Ratio) -> String {
-    match effect.unit {
-        "x" => format::ratio_with_interval(value),
-        unit => format!("{} {unit} ({})", format::number(value.value), format::interval(value.low, value.high)),
-    }
-}
-
-/// The fixed pool with `per_cpu` threads per CPU, at the first hit rate.
-fn fixed_pool(pool: &[crate::pool::PoolSummary], per_cpu: u64) -> Option<&crate::pool::PoolSummary> {
-    let first_hit_rate = pool.iter().find(|s| s.key.variant == Variant::Fixed)?.key.hit_rate;
-    pool.iter().find(|s| {
-        s.key.variant == Variant::Fixed && s.key.hit_rate == first_hit_rate && s.key.pool_threads == per_cpu * s.cpus
-    })
-}
-
-/// A summary's median and its interval, in the shape of a ratio.
-fn estimate(summary: &Summary) -> Ratio {
-    Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
 }
 
 /// The room table's columns: machine, verdict, knee, one per effect, how it was measured.

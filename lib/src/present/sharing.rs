@@ -1,6 +1,7 @@
 //! The four-way control as a [`Section`]: the article's table beside each machine's medians,
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
@@ -35,7 +36,33 @@ impl Present for crate::sharing::FourWay {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    /// A's 13.7x as printed (2.264 s over 166 ms, claim A1).
+    fn headline() -> Result<Option<Headline>, PresentError> {
+        use crate::sharing::{
+            ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS, ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
+        };
+        Ok(Some(Headline {
+            name: "A. False sharing",
+            figure: format!(
+                "{ARTICLE_HEADLINE_THREADS} goroutines on {ARTICLE_HEADLINE_THREADS} adjacent shards took \
+                 {ARTICLE_HEADLINE_PRINTED} as long as 1 thread ({:.3} s vs {ARTICLE_HEADLINE_SINGLE_MS:.0} ms)",
+                ARTICLE_HEADLINE_SHARDED_MS / 1000.0
+            ),
+            claim: "A1",
+        }))
+    }
+
+    const EFFECTS: &'static [Effect] = &[FALSE_SHARING];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let sharing = run.rows::<Row>().map(summarize);
+        vec![EffectValue::of(FALSE_SHARING, sharing.as_deref().and_then(|s| false_sharing_over(s, Case::NoSharing)))]
+    }
 }
+
+const FALSE_SHARING: Effect =
+    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7") };
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);

@@ -1,6 +1,7 @@
 //! The stride sweep as a [`Section`]: the article's table beside each machine's medians,
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
+use super::hooks::{Effect, EffectValue};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
@@ -28,6 +29,24 @@ impl Present for crate::stride::StrideSweep {
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[PENALTY];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let penalty = match knee_of(run) {
+            Some(crate::stride::Knee::At { penalty, .. }) => Some(penalty),
+            _ => None,
+        };
+        vec![EffectValue::of(PENALTY, penalty)]
+    }
+}
+
+const PENALTY: Effect =
+    Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4") };
+
+/// Where the stride penalty ends in `run`, when it measured the sweep.
+pub fn knee_of(run: &Run) -> Option<crate::stride::Knee> {
+    run.rows::<Row>().map(summarize).as_deref().and_then(crate::stride::knee)
 }
 
 /// The section for `machines` (one or several), beside the article's sweep.

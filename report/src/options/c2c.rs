@@ -5,28 +5,37 @@ use contention::c2c::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::flag_values;
 use crate::usage::usage;
 
 /// The core-to-core latency's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct C2cOptions {}
+pub struct C2cOptions {
+    /// Core-to-core latency: logical CPUs to pair, ids and ranges, e.g. 0-3,8,10-11 (default: every CPU).
+    #[arg(long, value_name = "LIST", value_parser = flag_values::cpus)]
+    pub cpus: Option<String>,
+    /// Core-to-core latency: measured samples per pair.
+    #[arg(long, value_name = "N", value_parser = flag_values::samples)]
+    pub samples: Option<usize>,
+}
 
 impl ExperimentOptions for C2cOptions {
     type Kind = contention::c2c::CoreToCore;
+    const SHARED: &'static [&'static str] = &[];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+        config(self, args, selected)
     }
 }
 
 /// The matrix's config from the flags; validated only when it was asked for, so an
 /// unknown CPU id is refused (exit 2) before anything is measured.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(flags: &C2cOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
-    if let Some(list) = &args.cpus {
+    if let Some(list) = &flags.cpus {
         config.cpus = cpu_list(list)?;
     }
-    if let Some(samples) = args.samples {
+    if let Some(samples) = flags.samples {
         config.samples_per_pair = samples;
     }
     if selected {

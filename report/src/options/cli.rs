@@ -128,9 +128,6 @@ pub struct MeasureArgs {
     /// Worker threads (stride, sharing, counters: one count; gc: a list, e.g. 1,2,4,8).
     #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::threads)]
     pub threads: Vec<usize>,
-    /// Stride sweep: distances between counters in bytes, multiples of 8.
-    #[arg(long, value_delimiter = ',', value_name = "BYTES", value_parser = flag_values::strides)]
-    pub strides: Vec<usize>,
     /// Increments per thread.
     #[arg(long, value_name = "N", value_parser = flag_values::increments)]
     pub iters: Option<u64>,
@@ -140,90 +137,9 @@ pub struct MeasureArgs {
     /// Sharing and counters: increments in total, split evenly over the threads.
     #[arg(long, value_name = "N", value_parser = flag_values::increments)]
     pub total: Option<u64>,
-    /// Sharing: distance between the no-sharing counters in bytes, a power of two from 8.
-    #[arg(long, value_name = "BYTES", value_parser = flag_values::padding)]
-    pub padding: Option<usize>,
-    /// Counters: the local-flush layout adds to the shared counter every K increments.
-    #[arg(long, value_name = "K", value_parser = flag_values::flush_every)]
-    pub flush_every: Option<u64>,
-    /// Counters: cells of the striped (LongAdder-like) counter.
-    #[arg(long, value_name = "N", value_parser = flag_values::stripes)]
-    pub stripes: Option<usize>,
-    /// Counters: shard counts of the shard-count sweep, e.g. 4,8,16,32,64 (the default).
-    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::shards)]
-    pub shards: Vec<usize>,
-    /// Core-to-core latency: logical CPUs to pair, ids and ranges, e.g. 0-3,8,10-11 (default: every CPU).
-    #[arg(long, value_name = "LIST", value_parser = flag_values::cpus)]
-    pub cpus: Option<String>,
-    /// Core-to-core latency: measured samples per pair.
-    #[arg(long, value_name = "N", value_parser = flag_values::samples)]
-    pub samples: Option<usize>,
-    /// GC sweep: collection ratios, GOGC-style percents (at least 1), off, or ranges FROM..TO:STEP,
-    /// e.g. 100,400,off or 100..2000:100,off (at most 256 ratios).
-    #[arg(long, value_delimiter = ',', value_name = "RATIO", value_parser = flag_values::ratio)]
-    pub ratios: Vec<String>,
     /// GC sweep: seconds each trial runs (e.g. 0.5). Pool sizing: seconds of arrivals per run.
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = flag_values::seconds)]
     pub seconds: Option<Number>,
-    /// GC sweep: bytes of the live object graph every cycle traces (at most half of physical memory).
-    #[arg(long, value_name = "B", value_parser = flag_values::live_bytes)]
-    pub live_bytes: Option<u64>,
-    /// GC sweep: bytes each operation allocates.
-    #[arg(long, value_name = "B", value_parser = flag_values::heap_bytes)]
-    pub alloc_per_op: Option<u64>,
-    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off; at most half of
-    /// physical memory).
-    #[arg(long, value_name = "B", value_parser = flag_values::heap_bytes)]
-    pub ceiling_bytes: Option<u64>,
-    /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
-    #[arg(long, value_name = "WORKLOAD", value_parser = flag_values::workload)]
-    pub workload: Option<String>,
-    /// GC sweep: skip the real Go benchmark that otherwise runs beside the model when `go`
-    /// is on PATH.
-    #[arg(long)]
-    pub no_go: bool,
-    /// Pool sizing: fixed-pool sizes to sweep (default: cores+1, 2, 4, 8 and 40 per CPU, the formula's answer).
-    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::pool_threads)]
-    pub pool_sizes: Vec<usize>,
-    /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
-    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true, value_parser = flag_values::probability)]
-    pub hit: Vec<f64>,
-    /// Pool sizing: arrivals per second in all (default: --rate-per-cpu x this machine's CPUs).
-    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = flag_values::rate)]
-    pub rate: Option<Number>,
-    /// Pool sizing: which way of serving the requests to run.
-    #[arg(long, value_enum)]
-    pub variant: Option<VariantArg>,
-    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = flag_values::wait_ms)]
-    pub hit_wait_ms: Vec<Number>,
-    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 40,80).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = flag_values::wait_ms)]
-    pub miss_wait_ms: Vec<Number>,
-    /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
-    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = flag_values::rate)]
-    pub rate_per_cpu: Option<Number>,
-    /// Pool sizing: share of the CPUs the requests' own work takes at the offered rate (default 0.15).
-    #[arg(long, value_name = "SHARE", allow_negative_numbers = true, value_parser = flag_values::share)]
-    pub work_share: Option<Number>,
-    /// Pool sizing: CPU work per request in ms (overrides --work-share).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::cpu_work_ms)]
-    pub cpu_work_ms: Option<Number>,
-    /// Pool sizing: CPU work under the shared lock per request, microseconds (default 50).
-    #[arg(long, value_name = "US", value_parser = flag_values::lock_hold_us)]
-    pub lock_hold_us: Option<u64>,
-    /// Pool sizing: database connections misses acquire (default: 1.25 per CPU, HikariCP's 10 on 8 cores).
-    #[arg(long, value_name = "N", value_parser = flag_values::connections)]
-    pub db_connections: Option<usize>,
-    /// Pool sizing: a request waiting longer in a queue is dropped, counted at this latency (default 1000).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::timeout_ms)]
-    pub queue_timeout_ms: Option<Number>,
-    /// Pool sizing: seconds of the closed-loop capacity probe after each run (default 1).
-    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = flag_values::seconds)]
-    pub capacity_seconds: Option<Number>,
-    /// Pool sizing: callers of the capacity probe (default: 40 per CPU).
-    #[arg(long, value_name = "N", value_parser = flag_values::clients)]
-    pub capacity_clients: Option<usize>,
     /// Each experiment's own flags, from its options file.
     #[command(flatten)]
     pub experiments: super::ExperimentFlags,

@@ -6,22 +6,34 @@ use contention::counters::Config;
 use super::cli::MeasureArgs;
 use super::sharing::one_thread_count;
 use super::ExperimentOptions;
+use crate::flag_values;
 
 /// The counter layouts's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct CountersOptions {}
+pub struct CountersOptions {
+    /// Counters: the local-flush layout adds to the shared counter every K increments.
+    #[arg(long, value_name = "K", value_parser = flag_values::flush_every)]
+    pub flush_every: Option<u64>,
+    /// Counters: cells of the striped (LongAdder-like) counter.
+    #[arg(long, value_name = "N", value_parser = flag_values::stripes)]
+    pub stripes: Option<usize>,
+    /// Counters: shard counts of the shard-count sweep, e.g. 4,8,16,32,64 (the default).
+    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::shards)]
+    pub shards: Vec<usize>,
+}
 
 impl ExperimentOptions for CountersOptions {
     type Kind = contention::counters::CounterLayouts;
+    const SHARED: &'static [&'static str] = &["threads", "total", "trials"];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+        config(self, args, selected)
     }
 }
 
 /// The layouts' config from the flags; validated only when they were asked for. Without
 /// `--total`, the increments per thread stay the default's whatever `--threads` says.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(flags: &CountersOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if let Some(threads) = one_thread_count(args, selected, "the counter layouts")? {
         config = config.with_threads(threads);
@@ -29,14 +41,14 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if let Some(total) = args.total {
         config.total_increments = total;
     }
-    if let Some(flush_every) = args.flush_every {
+    if let Some(flush_every) = flags.flush_every {
         config.flush_every = flush_every;
     }
-    if let Some(stripes) = args.stripes {
+    if let Some(stripes) = flags.stripes {
         config.stripes = stripes;
     }
-    if !args.shards.is_empty() {
-        config.shard_counts = args.shards.clone();
+    if !flags.shards.is_empty() {
+        config.shard_counts = flags.shards.clone();
     }
     if let Some(trials) = args.trials {
         config.trials = trials;

@@ -10,28 +10,55 @@ use contention::ConfigError;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::flag_values;
 use crate::runtime_status::GO_VERSION_KEY;
 use crate::usage::usage;
 
 /// The GC sweep's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct GcOptions {}
+pub struct GcOptions {
+    /// GC sweep: collection ratios, GOGC-style percents (at least 1), off, or ranges FROM..TO:STEP,
+    /// e.g. 100,400,off or 100..2000:100,off (at most 256 ratios).
+    #[arg(long, value_delimiter = ',', value_name = "RATIO", value_parser = flag_values::ratio)]
+    pub ratios: Vec<String>,
+    /// GC sweep: bytes of the live object graph every cycle traces (at most half of physical memory).
+    #[arg(long, value_name = "B", value_parser = flag_values::live_bytes)]
+    pub live_bytes: Option<u64>,
+    /// GC sweep: bytes each operation allocates.
+    #[arg(long, value_name = "B", value_parser = flag_values::heap_bytes)]
+    pub alloc_per_op: Option<u64>,
+    /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off; at most half of
+    /// physical memory).
+    #[arg(long, value_name = "B", value_parser = flag_values::heap_bytes)]
+    pub ceiling_bytes: Option<u64>,
+    /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
+    #[arg(long, value_name = "WORKLOAD", value_parser = flag_values::workload)]
+    pub workload: Option<String>,
+    /// GC sweep: skip the real Go benchmark that otherwise runs beside the model when `go`
+    /// is on PATH.
+    #[arg(long)]
+    pub no_go: bool,
+}
 
 impl ExperimentOptions for GcOptions {
     type Kind = contention::gc::GcSweep;
+    const SHARED: &'static [&'static str] = &["threads", "seconds", "trials"];
+    const OWN_SENSE: &'static [(&'static str, &'static str)] = &[("seconds", "the seconds each GC trial runs")];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+        config(self, args, selected)
     }
 
     /// The real Go benchmark over the same grid, unless `--no-go` or no `go` on PATH.
     fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
-        Some(crate::gc_go::measure_beside(config, !args.no_go, dir, progress).to_manifest(GO_VERSION_KEY))
+        Some(
+            crate::gc_go::measure_beside(config, !args.experiments.gc.no_go, dir, progress).to_manifest(GO_VERSION_KEY),
+        )
     }
 }
 
 /// The sweep's config from the flags; validated only when the sweep was asked for.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(flags: &GcOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if !args.threads.is_empty() {
         config.threads = args.threads.clone();
@@ -39,23 +66,23 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if !selected {
         return Ok(config);
     }
-    if !args.ratios.is_empty() {
-        config.ratios = parse_ratios(&args.ratios)?;
+    if !flags.ratios.is_empty() {
+        config.ratios = parse_ratios(&flags.ratios)?;
     }
     if let Some(seconds) = &args.seconds {
         config.trial = contention::limits::duration_from_seconds("seconds", seconds.value, MIN_TRIAL, MAX_TRIAL)
             .map_err(|error| usage(format!("invalid seconds = {}: {}", seconds.text, error.allowed)))?;
     }
-    if let Some(workload) = &args.workload {
+    if let Some(workload) = &flags.workload {
         config.workload = workload.parse()?;
     }
-    config.live_bytes = args.live_bytes.unwrap_or(config.live_bytes);
-    config.alloc_per_op_bytes = args.alloc_per_op.unwrap_or(config.alloc_per_op_bytes);
-    config.ceiling_bytes = args.ceiling_bytes.unwrap_or(config.ceiling_bytes);
+    config.live_bytes = flags.live_bytes.unwrap_or(config.live_bytes);
+    config.alloc_per_op_bytes = flags.alloc_per_op.unwrap_or(config.alloc_per_op_bytes);
+    config.ceiling_bytes = flags.ceiling_bytes.unwrap_or(config.ceiling_bytes);
     config.trials = args.trials.unwrap_or(config.trials);
     // A ceiling given alone is what is wrong when it is too small for the other sizes.
     let smallest = config.smallest_ceiling_bytes();
-    let ceiling_alone = args.ceiling_bytes.is_some() && args.live_bytes.is_none() && args.alloc_per_op.is_none();
+    let ceiling_alone = flags.ceiling_bytes.is_some() && flags.live_bytes.is_none() && flags.alloc_per_op.is_none();
     if ceiling_alone && config.ceiling_bytes < smallest {
         let allowed = format!(
             "at least {smallest} bytes: the live graph ({} bytes) plus 4 spans per worker and one more, and twice \

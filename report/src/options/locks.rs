@@ -34,6 +34,7 @@ pub struct LocksOptions {
 
 impl ExperimentOptions for LocksOptions {
     type Kind = contention::locks::LockCases;
+    const SHARED: &'static [&'static str] = &["threads", "trials"];
 
     /// The experiment's config; validated only when it was asked for.
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {

@@ -12,6 +12,7 @@ pub struct MachineOptions {}
 
 impl ExperimentOptions for MachineOptions {
     type Kind = contention::fitness::MachineCheck;
+    const SHARED: &'static [&'static str] = &["iters", "trials"];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         config(args, selected)

@@ -9,11 +9,13 @@ pub mod cli;
 mod counters;
 mod gc;
 pub mod given;
+pub mod help;
 mod locks;
 mod machine;
 mod pool;
 mod refill;
 mod room;
+mod shared;
 mod sharing;
 mod stride;
 
@@ -41,6 +43,12 @@ pub use room::SendTo;
 pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync + 'static {
     /// The experiment these options configure.
     type Kind: Present;
+    /// The flags of [`MeasureArgs`] it reads beside its own (`threads`, `trials`, ...): its
+    /// `run <name> --help` shows them and its own flags, and no other experiment's.
+    const SHARED: &'static [&'static str];
+    /// The shared flags it reads in a sense of its own, with that sense: such a flag given
+    /// to two selected experiments that each read it their own way is refused.
+    const OWN_SENSE: &'static [(&'static str, &'static str)] = &[];
 
     /// Its config from its flags and the shared ones in `args`; validated only when the
     /// experiment was selected (a flag it does not take is then left unused).
@@ -119,6 +127,19 @@ macro_rules! experiment_options {
             )+
             anyhow::bail!("no options are registered for the experiment {}", experiment.name())
         }
+
+        /// The flags `experiment` reads: its own, then the shared ones it takes.
+        pub fn flags_of(experiment: Experiment) -> FlagsOf {
+            $(
+                if Experiment::from_name(<<$options as ExperimentOptions>::Kind as Measure>::NAME) == Some(experiment) {
+                    let own = <$options as clap::Args>::augment_args(clap::Command::new(experiment.name()));
+                    let mut ids: Vec<String> = own.get_arguments().map(|arg| arg.get_id().to_string()).collect();
+                    ids.extend(<$options as ExperimentOptions>::SHARED.iter().map(|id| id.to_string()));
+                    return FlagsOf { ids, own_sense: <$options as ExperimentOptions>::OWN_SENSE };
+                }
+            )+
+            FlagsOf { ids: Vec::new(), own_sense: &[] }
+        }
     };
 }
 
@@ -132,6 +153,12 @@ experiment_options! {
     pool: pool::PoolOptions,
     locks: locks::LocksOptions,
     refill: refill::RefillOptions,
+}
+
+/// The flags one experiment reads, by clap id, and those of them it reads in its own sense.
+pub struct FlagsOf {
+    pub ids: Vec<String>,
+    pub own_sense: &'static [(&'static str, &'static str)],
 }
 
 /// What the command was asked to do.
@@ -251,6 +278,7 @@ impl MeasureOptions {
                 unique.push(experiment);
             }
         }
+        shared::refuse_read_two_ways(given, &unique)?;
         let sized = given::sized(given);
         let profile = match (sized, args.quick) {
             (true, _) => Profile::Custom,

@@ -8,37 +8,82 @@ use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
 
 use super::cli::{MeasureArgs, VariantArg};
 use super::ExperimentOptions;
-use crate::flag_values::Number;
+use crate::flag_values::{self, Number};
 use crate::usage::usage;
 
 /// Thread-pool sizing's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct PoolOptions {}
+pub struct PoolOptions {
+    /// Pool sizing: fixed-pool sizes to sweep (default: cores+1, 2, 4, 8 and 40 per CPU, the formula's answer).
+    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::pool_threads)]
+    pub pool_sizes: Vec<usize>,
+    /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
+    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true, value_parser = flag_values::probability)]
+    pub hit: Vec<f64>,
+    /// Pool sizing: arrivals per second in all (default: --rate-per-cpu x this machine's CPUs).
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = flag_values::rate)]
+    pub rate: Option<Number>,
+    /// Pool sizing: which way of serving the requests to run.
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 1,2).
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = flag_values::wait_ms)]
+    pub hit_wait_ms: Vec<Number>,
+    /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 40,80).
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = flag_values::wait_ms)]
+    pub miss_wait_ms: Vec<Number>,
+    /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = flag_values::rate)]
+    pub rate_per_cpu: Option<Number>,
+    /// Pool sizing: share of the CPUs the requests' own work takes at the offered rate (default 0.15).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true, value_parser = flag_values::share)]
+    pub work_share: Option<Number>,
+    /// Pool sizing: CPU work per request in ms (overrides --work-share).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::cpu_work_ms)]
+    pub cpu_work_ms: Option<Number>,
+    /// Pool sizing: CPU work under the shared lock per request, microseconds (default 50).
+    #[arg(long, value_name = "US", value_parser = flag_values::lock_hold_us)]
+    pub lock_hold_us: Option<u64>,
+    /// Pool sizing: database connections misses acquire (default: 1.25 per CPU, HikariCP's 10 on 8 cores).
+    #[arg(long, value_name = "N", value_parser = flag_values::connections)]
+    pub db_connections: Option<usize>,
+    /// Pool sizing: a request waiting longer in a queue is dropped, counted at this latency (default 1000).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::timeout_ms)]
+    pub queue_timeout_ms: Option<Number>,
+    /// Pool sizing: seconds of the closed-loop capacity probe after each run (default 1).
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = flag_values::seconds)]
+    pub capacity_seconds: Option<Number>,
+    /// Pool sizing: callers of the capacity probe (default: 40 per CPU).
+    #[arg(long, value_name = "N", value_parser = flag_values::clients)]
+    pub capacity_clients: Option<usize>,
+}
 
 impl ExperimentOptions for PoolOptions {
     type Kind = contention::pool::PoolSizing;
+    const SHARED: &'static [&'static str] = &["seconds", "trials"];
+    const OWN_SENSE: &'static [(&'static str, &'static str)] = &[("seconds", "the seconds of arrivals of a pool run")];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+        config(self, args, selected)
     }
 }
 
 /// The experiment's config from the flags; validated only when it was asked for.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(flags: &PoolOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
-    if !args.pool_sizes.is_empty() {
-        config.pool_sizes = Some(args.pool_sizes.clone());
+    if !flags.pool_sizes.is_empty() {
+        config.pool_sizes = Some(flags.pool_sizes.clone());
     }
-    if !args.hit.is_empty() {
-        config.hit_rates = args.hit.clone();
+    if !flags.hit.is_empty() {
+        config.hit_rates = flags.hit.clone();
     }
     let value = |number: &Option<Number>| number.as_ref().map(|number| number.value);
-    config.rate_per_s = value(&args.rate).or(config.rate_per_s);
-    config.rate_per_cpu_per_s = value(&args.rate_per_cpu).unwrap_or(config.rate_per_cpu_per_s);
-    config.work_cpu_share = value(&args.work_share).unwrap_or(config.work_cpu_share);
-    config.db_connections = args.db_connections.or(config.db_connections);
-    config.capacity_clients = args.capacity_clients.or(config.capacity_clients);
-    if let Some(micros) = args.lock_hold_us {
+    config.rate_per_s = value(&flags.rate).or(config.rate_per_s);
+    config.rate_per_cpu_per_s = value(&flags.rate_per_cpu).unwrap_or(config.rate_per_cpu_per_s);
+    config.work_cpu_share = value(&flags.work_share).unwrap_or(config.work_cpu_share);
+    config.db_connections = flags.db_connections.or(config.db_connections);
+    config.capacity_clients = flags.capacity_clients.or(config.capacity_clients);
+    if let Some(micros) = flags.lock_hold_us {
         config.lock_hold = Duration::from_micros(micros);
     }
     let seconds = |flag, value: &Number| {
@@ -48,14 +93,14 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if let Some(value) = &args.seconds {
         config.window = seconds("seconds", value)?;
     }
-    if let Some(value) = &args.capacity_seconds {
+    if let Some(value) = &flags.capacity_seconds {
         config.capacity_window = seconds("capacity-seconds", value)?;
     }
     config.queue_timeout =
-        millis("queue-timeout-ms", &args.queue_timeout_ms, QUEUE_TIMEOUT_RANGE)?.unwrap_or(config.queue_timeout);
+        millis("queue-timeout-ms", &flags.queue_timeout_ms, QUEUE_TIMEOUT_RANGE)?.unwrap_or(config.queue_timeout);
     let work = "CPU work per request from 0.001 to 1000 ms (set directly, or by --work-share and the rate)";
-    config.cpu_work = millis("cpu-work-ms", &args.cpu_work_ms, work)?.or(config.cpu_work);
-    if let Some(variant) = args.variant {
+    config.cpu_work = millis("cpu-work-ms", &flags.cpu_work_ms, work)?.or(config.cpu_work);
+    if let Some(variant) = flags.variant {
         config.variants = match variant {
             VariantArg::Fixed => vec![Variant::Fixed],
             VariantArg::Split => vec![Variant::Split],
@@ -64,17 +109,17 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
             VariantArg::All => Variant::ALL.to_vec(),
         };
     }
-    if let Some(range) = wait_range("hit-wait-ms", &args.hit_wait_ms)? {
+    if let Some(range) = wait_range("hit-wait-ms", &flags.hit_wait_ms)? {
         config.hit_wait_ms = range;
     }
-    if let Some(range) = wait_range("miss-wait-ms", &args.miss_wait_ms)? {
+    if let Some(range) = wait_range("miss-wait-ms", &flags.miss_wait_ms)? {
         config.miss_wait_ms = range;
     }
     if let Some(trials) = args.trials {
         config.trials = trials;
     }
     if selected {
-        derived_work(args, &config)?;
+        derived_work(flags, &config)?;
         config.validate()?;
     }
     Ok(config)
@@ -92,17 +137,17 @@ fn millis(flag: &str, value: &Option<Number>, allowed: &str) -> Result<Option<Du
 /// Without `--cpu-work-ms`, the CPU work per request follows from the share and the rate
 /// (work = share x CPUs / rate): when it falls outside 1 us to 1 s, the flag given is the
 /// one named (the share first, then the rate), with the range that fits the others.
-fn derived_work(args: &MeasureArgs, config: &Config) -> Result<()> {
+fn derived_work(flags: &PoolOptions, config: &Config) -> Result<()> {
     let cpus = contention::machine::logical_cpus();
-    if args.cpu_work_ms.is_some() || (MIN_WORK..=MAX_WORK).contains(&config.cpu_work_for(cpus)) {
+    if flags.cpu_work_ms.is_some() || (MIN_WORK..=MAX_WORK).contains(&config.cpu_work_for(cpus)) {
         return Ok(());
     }
     let (rate, share, cpus_f) = (config.offered_rate_per_s(cpus), config.work_cpu_share, cpus as f64);
     let (shortest, longest) = (MIN_WORK.as_secs_f64(), MAX_WORK.as_secs_f64());
     let given = |flag: &'static str, number: &Option<Number>| number.as_ref().map(|number| (flag, number.text.clone()));
-    let named = given("work-share", &args.work_share)
-        .or_else(|| given("rate", &args.rate))
-        .or_else(|| given("rate-per-cpu", &args.rate_per_cpu));
+    let named = given("work-share", &flags.work_share)
+        .or_else(|| given("rate", &flags.rate))
+        .or_else(|| given("rate-per-cpu", &flags.rate_per_cpu));
     let Some((flag, text)) = named else { return Ok(()) };
     let (low, high, unit) = match flag {
         "work-share" => (rate * shortest / cpus_f, (rate * longest / cpus_f).min(1.0), "a share"),

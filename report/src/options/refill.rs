@@ -13,6 +13,7 @@ pub struct RefillOptions {}
 
 impl ExperimentOptions for RefillOptions {
     type Kind = contention::refill::CacheRefill;
+    const SHARED: &'static [&'static str] = &["trials"];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
         let mut config = if args.quick { Config::quick() } else { Config::default() };

@@ -5,6 +5,7 @@ use contention::sharing::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::flag_values;
 use crate::usage::usage;
 
 /// The one thread count `--threads` gives, if any; a list is refused when `selected`.
@@ -22,19 +23,24 @@ pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Resul
 
 /// The four-way control's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct SharingOptions {}
+pub struct SharingOptions {
+    /// Sharing: distance between the no-sharing counters in bytes, a power of two from 8.
+    #[arg(long, value_name = "BYTES", value_parser = flag_values::padding)]
+    pub padding: Option<usize>,
+}
 
 impl ExperimentOptions for SharingOptions {
     type Kind = contention::sharing::FourWay;
+    const SHARED: &'static [&'static str] = &["threads", "total", "trials"];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+        config(self, args, selected)
     }
 }
 
 /// The control's config from the flags; validated only when it was asked for. Without
 /// `--total`, the default total is kept, rounded down to a multiple of `--threads`.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(flags: &SharingOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     if let Some(threads) = one_thread_count(args, selected, "the four-way control")? {
         config = config.with_threads(threads);
@@ -42,7 +48,7 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
     if let Some(total) = args.total {
         config.total_increments = total;
     }
-    if let Some(padding) = args.padding {
+    if let Some(padding) = flags.padding {
         config.padding_bytes = padding;
     }
     if let Some(trials) = args.trials {

@@ -5,22 +5,28 @@ use contention::stride::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::flag_values;
 use crate::usage::usage;
 
 /// The stride sweep's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct StrideOptions {}
+pub struct StrideOptions {
+    /// Stride sweep: distances between counters in bytes, multiples of 8.
+    #[arg(long, value_delimiter = ',', value_name = "BYTES", value_parser = flag_values::strides)]
+    pub strides: Vec<usize>,
+}
 
 impl ExperimentOptions for StrideOptions {
     type Kind = contention::stride::StrideSweep;
+    const SHARED: &'static [&'static str] = &["threads", "iters", "trials"];
 
     fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+        config(self, args, selected)
     }
 }
 
 /// The sweep's config from the flags; validated only when the sweep was asked for.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
+fn config(flags: &StrideOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     match args.threads.as_slice() {
         [] => {}
@@ -33,8 +39,8 @@ fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
         }
         _ => {}
     }
-    if !args.strides.is_empty() {
-        config.strides_bytes = args.strides.clone();
+    if !flags.strides.is_empty() {
+        config.strides_bytes = flags.strides.clone();
     }
     if let Some(iters) = args.iters {
         config.iters_per_thread = iters;

@@ -1,0 +1,67 @@
+//! What an experiment's [`super::Present`] hands the report beside its section: a number the
+//! room compares across machines ([`Effect`]) and one machine's value of it ([`EffectValue`],
+//! from [`super::Present::effect_values`]), and its article's headline row ([`Headline`]).
+
+use serde::Serialize;
+
+use crate::format;
+use crate::stats::Ratio;
+
+/// A number the room compares across machines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Effect {
+    /// Its key in URLs, predictions and exports ("false-sharing"): stable, lowercase.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// "x" for ratios, "ms" for latencies.
+    pub unit: &'static str,
+    /// The claim of `claims.csv` whose figure is the article's for this effect, if any.
+    pub claim: Option<&'static str>,
+}
+
+/// One machine's value of one effect, with what its cell says beside the number.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EffectValue {
+    pub effect: Effect,
+    pub value: Option<Ratio>,
+    /// Said before the value: the GC ratio that was fastest ("400").
+    pub lead: Option<String>,
+    /// The share of requests dropped (a pool's p99 covers only those served).
+    pub dropped: Option<f64>,
+}
+
+impl EffectValue {
+    /// `effect`'s value, or `None` where the run did not measure it.
+    pub fn of(effect: Effect, value: Option<Ratio>) -> Self {
+        Self { effect, value, lead: None, dropped: None }
+    }
+
+    /// "3.87x (3.52x–4.10x)", "12.5 ms (11.0–13.9)", the GC ratio first ("400: 1.20x
+    /// (...)"), a dropped share after, or n/a.
+    pub fn text(&self) -> String {
+        let Some(value) = self.value else { return format::NOT_AVAILABLE.into() };
+        let text = estimate_text(self.effect, &value);
+        match (&self.lead, self.dropped) {
+            (Some(lead), _) => format!("{lead}: {text}"),
+            (_, Some(share)) if share > 0.0 => format!("{text}, {} dropped", format::percent(share)),
+            _ => text,
+        }
+    }
+}
+
+/// An article's row in the headline table: its name, the article's headline figure in
+/// words, and the claim whose answer is the row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Headline {
+    pub name: &'static str,
+    pub figure: String,
+    pub claim: &'static str,
+}
+
+/// A value of `effect` with its interval, in the effect's unit.
+pub fn estimate_text(effect: Effect, value: &Ratio) -> String {
+    match effect.unit {
+        "x" => format::ratio_with_interval(value),
+        unit => format!("{} {unit} ({})", format::number(value.value), format::interval(value.low, value.high)),
+    }
+}
