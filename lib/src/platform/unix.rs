@@ -120,7 +120,7 @@ pub fn raise_file_limit() -> Known<u64> {
             break;
         }
     }
-    Ok(limit.rlim_cur as u64)
+    Ok(limit.rlim_cur)
 }
 
 /// `kill(pid, 0)`: delivered, or refused for want of permission, means the process exists.

@@ -23,7 +23,7 @@ use windows_sys::Win32::System::Threading::{
     GetCurrentProcess, GetCurrentProcessorNumber, GetCurrentThread, GetExitCodeProcess, GetThreadTimes, OpenProcess,
     CREATE_NEW_PROCESS_GROUP, PROCESS_QUERY_LIMITED_INFORMATION,
 };
-use windows_sys::Win32::System::IO::OVERLAPPED;
+use windows_sys::Win32::System::IO::{OVERLAPPED, OVERLAPPED_0, OVERLAPPED_0_0};
 
 use super::{Known, MemoryInUse, ProcessTimes, Unknown};
 
@@ -123,7 +123,7 @@ pub fn lock_file(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     let file = refuse_a_link(file)?;
     // SAFETY: an all-zero OVERLAPPED is a valid value; its offset is set below.
     let mut at: OVERLAPPED = unsafe { std::mem::zeroed() };
-    at.Anonymous.Anonymous.OffsetHigh = u32::MAX;
+    at.Anonymous = OVERLAPPED_0 { Anonymous: OVERLAPPED_0_0 { Offset: 0, OffsetHigh: u32::MAX } };
     let flags = LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY;
     // SAFETY: the handle is the open file's for the length of the call; `at` is valid.
     if unsafe { LockFileEx(file.as_raw_handle(), flags, 0, 1, 0, &mut at) } != 0 {

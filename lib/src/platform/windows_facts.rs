@@ -21,7 +21,9 @@ pub fn cpu_facts() -> CpuFacts {
     let records = records();
     let cores: Vec<Core> = records.iter().filter_map(as_core).collect();
     let fastest = cores.iter().map(|core| core.class).max();
-    let count = |keep: &dyn Fn(&Core) -> bool| cores.iter().filter(|core| keep(core)).map(|core| core.cpus.len()).sum();
+    let count = |keep: &dyn Fn(&Core) -> bool| {
+        cores.iter().filter(|core| keep(core)).map(|core| core.cpus.len()).sum::<usize>()
+    };
     let online: usize = count(&|_| true);
     let performance: usize = count(&|core| Some(core.class) == fastest);
     let known = !cores.is_empty();
