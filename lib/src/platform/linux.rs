@@ -20,9 +20,15 @@ pub use super::affinity::{available_cpu_ids, pin_current_thread, pinning_unavail
 
 pub const BODY: &str = "linux";
 
+/// `sysconf(name)` when it answers with a positive value.
+fn sysconf(name: libc::c_int) -> Option<u64> {
+    // SAFETY: sysconf reads a system constant and has no preconditions.
+    u64::try_from(unsafe { libc::sysconf(name) }).ok().filter(|&value| value > 0)
+}
+
 pub fn physical_memory_bytes() -> Known<u64> {
-    let pages = super::unix::sysconf(libc::_SC_PHYS_PAGES);
-    let page_bytes = super::unix::sysconf(libc::_SC_PAGESIZE);
+    let pages = sysconf(libc::_SC_PHYS_PAGES);
+    let page_bytes = sysconf(libc::_SC_PAGESIZE);
     pages.zip(page_bytes).and_then(|(pages, bytes)| pages.checked_mul(bytes)).ok_or(Unknown("sysconf refused"))
 }
 
@@ -59,7 +65,7 @@ pub fn memory_in_use() -> Known<MemoryInUse> {
     let statm = std::fs::read_to_string("/proc/self/statm").map_err(|_| NONE)?;
     let mut pages = statm.split_whitespace().map(|field| field.parse::<u64>().ok());
     let (reserved, resident) = (pages.next().flatten().ok_or(NONE)?, pages.next().flatten().ok_or(NONE)?);
-    let page_bytes = super::unix::sysconf(libc::_SC_PAGESIZE).ok_or(NONE)?;
+    let page_bytes = sysconf(libc::_SC_PAGESIZE).ok_or(NONE)?;
     Ok(MemoryInUse {
         resident_bytes: resident.checked_mul(page_bytes).ok_or(NONE)?,
         reserved_bytes: reserved.checked_mul(page_bytes).ok_or(NONE)?,
@@ -71,7 +77,7 @@ pub fn system_cpu_times() -> Known<String> {
 }
 
 pub fn clock_ticks_per_second() -> Known<f64> {
-    super::unix::sysconf(libc::_SC_CLK_TCK).map(|ticks| ticks as f64).ok_or(Unknown("sysconf(_SC_CLK_TCK) refused"))
+    sysconf(libc::_SC_CLK_TCK).map(|ticks| ticks as f64).ok_or(Unknown("sysconf(_SC_CLK_TCK) refused"))
 }
 
 pub fn cpu_frequency_root() -> Known<&'static Path> {

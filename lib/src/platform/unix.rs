@@ -48,12 +48,6 @@ pub fn hostname() -> Known<String> {
     (!name.is_empty()).then_some(name).ok_or(Unknown("the machine has no hostname"))
 }
 
-/// `sysconf(name)` when it answers with a positive value.
-pub(super) fn sysconf(name: libc::c_int) -> Option<u64> {
-    // SAFETY: sysconf reads a system constant and has no preconditions.
-    u64::try_from(unsafe { libc::sysconf(name) }).ok().filter(|&value| value > 0)
-}
-
 pub fn thread_cpu_ns() -> Known<u64> {
     let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `time` is valid and writable; the clock id is a constant both OSes define.
