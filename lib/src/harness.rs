@@ -16,8 +16,6 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use core_affinity::CoreId;
-
 mod calibrate;
 mod resolution;
 pub use calibrate::{calibrate, calibrate_each, max_scale, MIN_TRIAL_TIME};
@@ -73,8 +71,8 @@ where
     F: Fn(usize) + Sync,
 {
     let cpus = Topology::of_this_machine().spread_order(&available_cpu_ids());
-    let placement: Vec<Option<CoreId>> =
-        (0..threads).map(|worker| cpus.get(worker % cpus.len().max(1)).map(|&id| CoreId { id })).collect();
+    let placement: Vec<Option<usize>> =
+        (0..threads).map(|worker| cpus.get(worker % cpus.len().max(1)).copied()).collect();
     run_placed(experiment, &placement, work)
 }
 
@@ -84,11 +82,11 @@ pub fn run_team_on<F>(experiment: &'static str, cpu_ids: &[usize], work: F) -> R
 where
     F: Fn(usize) + Sync,
 {
-    let placement: Vec<Option<CoreId>> = cpu_ids.iter().map(|&id| Some(CoreId { id })).collect();
+    let placement: Vec<Option<usize>> = cpu_ids.iter().map(|&id| Some(id)).collect();
     run_placed(experiment, &placement, work)
 }
 
-fn run_placed<F>(experiment: &'static str, placement: &[Option<CoreId>], work: F) -> Result<TeamTiming, RunError>
+fn run_placed<F>(experiment: &'static str, placement: &[Option<usize>], work: F) -> Result<TeamTiming, RunError>
 where
     F: Fn(usize) + Sync,
 {
@@ -100,7 +98,7 @@ where
             let (gate, work) = (&gate, &work);
             let spawned =
                 thread::Builder::new().name(format!("{experiment}-{worker}")).spawn_scoped(scope, move || {
-                    let pinned = cpu.is_some_and(core_affinity::set_for_current);
+                    let pinned = cpu.is_some_and(|cpu| crate::platform::pin_current_thread(cpu).is_ok());
                     let counters = ThreadCounters::open();
                     if !gate.arrive_and_wait() {
                         return None;
@@ -110,7 +108,7 @@ where
                     work(worker);
                     let end = Instant::now();
                     let counts = counters.finish();
-                    Some(WorkerTiming { pinned, start, end, cpu: current_cpu().or(cpu.map(|cpu| cpu.id)), counts })
+                    Some(WorkerTiming { pinned, start, end, cpu: current_cpu().or(cpu), counts })
                 });
             match spawned {
                 Ok(handle) => handles.push(handle),
@@ -154,15 +152,8 @@ struct WorkerTiming {
 }
 
 /// The logical CPU the calling thread runs on now.
-#[cfg(target_os = "linux")]
 fn current_cpu() -> Option<usize> {
-    // SAFETY: sched_getcpu has no preconditions; it returns -1 on error.
-    usize::try_from(unsafe { libc::sched_getcpu() }).ok()
-}
-
-#[cfg(not(target_os = "linux"))]
-fn current_cpu() -> Option<usize> {
-    None
+    crate::platform::current_cpu().ok()
 }
 
 /// Releases all workers at once, or tells them to give up if the team could not be built.

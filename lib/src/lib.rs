@@ -86,6 +86,7 @@ pub mod locks;
 pub mod machine;
 pub mod perf;
 pub mod placement;
+pub mod platform;
 pub mod pool;
 pub mod present;
 pub mod reference;

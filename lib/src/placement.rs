@@ -8,10 +8,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use crate::machine::logical_cpus;
-use crate::machine::{online_cpus, parse_cpu_list, smt_sibling_groups};
+use crate::machine::parse_cpu_list;
 
-/// Which logical CPUs share a physical core (each group one core), from sysfs or a test.
+/// Which logical CPUs share a physical core (each group one core), from the OS or a test.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Topology {
     cores: Vec<Vec<usize>>,
@@ -28,12 +27,11 @@ impl Topology {
         Self { cores }
     }
 
-    /// This machine's topology, read once (empty where sysfs has none: every CPU is then
-    /// treated as its own core).
+    /// This machine's topology, read once (empty where the OS names no siblings: every CPU
+    /// is then treated as its own core).
     pub fn of_this_machine() -> &'static Self {
         static TOPOLOGY: OnceLock<Topology> = OnceLock::new();
-        TOPOLOGY
-            .get_or_init(|| Self::from_sibling_lists(&smt_sibling_groups(online_cpus().unwrap_or_else(logical_cpus))))
+        TOPOLOGY.get_or_init(|| Self::from_sibling_lists(&crate::platform::cpu_facts().smt_sibling_groups))
     }
 
     /// The index of the core `cpu` belongs to, when the topology names it.

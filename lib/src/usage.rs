@@ -1,11 +1,11 @@
 //! What the whole process uses: CPU time and context switches (`getrusage`), the memory it
 //! has committed (the resident set) and the address space it has reserved (virtual size).
 //! Neutral: the GC sweep reads the process's CPU share with it, the pool its switches and
-//! memory. Linux only; elsewhere every reading is unknown (`None`).
+//! memory. Read through [`crate::platform`]; where the OS does not tell, `None` (unknown).
 
 use std::time::Duration;
 
-/// Resource use of the whole process: every thread, live or exited (`getrusage(RUSAGE_SELF)`).
+/// Resource use of the whole process: every thread, live or exited.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ProcessUsage {
     /// User plus system CPU time.
@@ -17,24 +17,14 @@ pub struct ProcessUsage {
 }
 
 impl ProcessUsage {
-    /// The process's usage so far (Linux; elsewhere unknown: `None`).
-    #[cfg(target_os = "linux")]
+    /// The process's usage so far, where the OS counts both its CPU time and its switches.
     pub fn now() -> Option<Self> {
-        // SAFETY: an all-zero rusage is a valid value of this plain C struct.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `usage` is valid and writable; RUSAGE_SELF sums all threads of the process.
-        let status = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-        let ns = |time: libc::timeval| time.tv_sec as u64 * 1_000_000_000 + time.tv_usec as u64 * 1_000;
-        (status == 0).then(|| Self {
-            cpu_ns: ns(usage.ru_utime) + ns(usage.ru_stime),
-            voluntary_switches: usage.ru_nvcsw as u64,
-            involuntary_switches: usage.ru_nivcsw as u64,
+        let times = crate::platform::process_times().ok()?;
+        Some(Self {
+            cpu_ns: times.cpu_ns,
+            voluntary_switches: times.voluntary_switches,
+            involuntary_switches: times.involuntary_switches,
         })
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub fn now() -> Option<Self> {
-        None
     }
 
     /// What was used since `earlier`.
@@ -58,33 +48,20 @@ impl ProcessUsage {
     }
 }
 
-/// The process's memory at one moment (`/proc/self/statm`; Linux, elsewhere unknown).
+/// The process's memory at one moment.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Memory {
-    /// The resident set: memory committed and touched (statm's second field).
+    /// The resident set: memory committed and touched.
     pub resident_bytes: u64,
-    /// The address space reserved (VmSize, statm's first field): every thread's whole stack
+    /// The address space reserved (Linux's VmSize): every thread's whole stack
     /// counts here from its creation, touched or not, as does every malloc arena.
     pub reserved_bytes: u64,
 }
 
-/// The process's memory now.
-#[cfg(target_os = "linux")]
+/// The process's memory now, where the OS tells.
 pub fn memory() -> Option<Memory> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let mut pages = statm.split_whitespace().map(|field| field.parse::<u64>().ok());
-    let (reserved, resident) = (pages.next()??, pages.next()??);
-    // SAFETY: sysconf only reads a system constant.
-    let page_bytes = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
-    Some(Memory {
-        resident_bytes: resident.checked_mul(page_bytes)?,
-        reserved_bytes: reserved.checked_mul(page_bytes)?,
-    })
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn memory() -> Option<Memory> {
-    None
+    let memory = crate::platform::memory_in_use().ok()?;
+    Some(Memory { resident_bytes: memory.resident_bytes, reserved_bytes: memory.reserved_bytes })
 }
 
 /// The process's resident set now ([`Memory::resident_bytes`]).
@@ -97,22 +74,24 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(any(feature = "platform-fallback", windows), ignore = "this build counts no context switches")]
     fn context_switches_are_counted_for_the_whole_process() {
         // Another thread sleeps 100 times: each sleep is a voluntary switch of *that* thread.
         // A per-thread counter read here (where we only block once, on join) would miss them.
         // A sleep that finds its short timer already run out returns without blocking (98 of
         // 100 were seen on a loaded machine), so half of them is what must show.
-        let before = ProcessUsage::now().expect("getrusage");
+        let before = ProcessUsage::now().expect("the process's usage");
         std::thread::spawn(|| (0..100).for_each(|_| std::thread::sleep(Duration::from_micros(200))))
             .join()
             .expect("sleeper thread");
-        let used = ProcessUsage::now().expect("getrusage").since(&before);
+        let used = ProcessUsage::now().expect("the process's usage").since(&before);
         assert!(used.voluntary_switches >= 50, "saw {} voluntary switches", used.voluntary_switches);
     }
 
     #[test]
+    #[cfg_attr(any(feature = "platform-fallback", windows), ignore = "this build counts no context switches")]
     fn cpu_time_includes_other_threads() {
-        let before = ProcessUsage::now().expect("getrusage");
+        let before = ProcessUsage::now().expect("the process's usage");
         std::thread::spawn(|| {
             let started = std::time::Instant::now();
             let mut spins = 0u64;
@@ -122,7 +101,7 @@ mod tests {
         })
         .join()
         .expect("worker thread");
-        assert!(ProcessUsage::now().expect("getrusage").since(&before).cpu_ns > 0);
+        assert!(ProcessUsage::now().expect("the process's usage").since(&before).cpu_ns > 0);
     }
 
     #[test]
@@ -133,10 +112,9 @@ mod tests {
     }
 
     #[test]
-    fn memory_is_read_on_linux_and_the_reserved_space_holds_the_resident_set() {
-        if cfg!(target_os = "linux") {
-            let Memory { resident_bytes: resident, reserved_bytes: reserved } = memory().unwrap();
-            assert!(resident > 0 && reserved >= resident, "resident {resident}, reserved {reserved}");
-        }
+    #[cfg_attr(feature = "platform-fallback", ignore = "the fallback reads no memory")]
+    fn memory_is_read_and_the_reserved_space_holds_the_resident_set() {
+        let Memory { resident_bytes: resident, reserved_bytes: reserved } = memory().unwrap();
+        assert!(resident > 0 && reserved >= resident, "resident {resident}, reserved {reserved}");
     }
 }

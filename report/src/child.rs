@@ -5,7 +5,6 @@
 //! already saved, stay the run's result. A program that never returns cannot hang a run.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -49,7 +48,8 @@ pub fn probe(command: &mut Command, what: &str, deadline: Instant) -> Result<Opt
 }
 
 fn spawn(command: &mut Command) -> std::io::Result<Child> {
-    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).spawn()
+    contention::platform::own_process_group(command);
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()
 }
 
 /// Waits for `child` and its pipes until `deadline`; past it, kills its group.
@@ -66,7 +66,7 @@ fn finish(mut child: Child, what: &str, started: Instant, deadline: Instant) -> 
         }
         let now = Instant::now();
         if now >= deadline {
-            kill_group(&child);
+            kill_group(&mut child);
             let _ = child.wait();
             return Err(timed_out());
         }
@@ -76,7 +76,7 @@ fn finish(mut child: Child, what: &str, started: Instant, deadline: Instant) -> 
     let (stdout, stderr) = match (drain(&stdout, deadline), drain(&stderr, deadline)) {
         (Some(out), Some(err)) => (out, err),
         _ => {
-            kill_group(&child);
+            kill_group(&mut child);
             let _ = (drain(&stdout, Instant::now() + DRAIN_AFTER_KILL), drain(&stderr, Instant::now()));
             return Err(timed_out());
         }
@@ -103,14 +103,10 @@ fn drain(reader: &mpsc::Receiver<Vec<u8>>, deadline: Instant) -> Option<Vec<u8>>
     reader.recv_timeout(deadline.saturating_duration_since(Instant::now())).ok()
 }
 
-/// SIGKILL to every process in `child`'s group (its id: [`spawn`] made it the leader).
-fn kill_group(child: &Child) {
-    if let Ok(group) = i32::try_from(child.id()) {
-        // SAFETY: kill has no memory-safety preconditions; a group already gone is ESRCH.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
-    }
+/// Kills `child` with its process group ([`spawn`] made it the leader; Windows has no
+/// groups to kill, only the child).
+fn kill_group(child: &mut Child) {
+    contention::platform::kill_process_group(child);
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! never a file that the same command reads (a run folder's manifest or CSVs, the pack
 //! being rendered). Each refusal is bad usage (exit 2), decided before anything is measured.
 
-use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -48,7 +47,7 @@ impl Format {
 pub fn resolve_out(out: &Path, inputs: &[PathBuf], what: &str, example: &str) -> Result<PathBuf> {
     let shown = contention::runs::shown(out);
     let fail = |reason: &str| usage(format!("invalid out = {shown}: {reason}"));
-    if out.as_os_str().as_bytes().ends_with(b"/") && !out.is_dir() {
+    if out.as_os_str().as_encoded_bytes().ends_with(b"/") && !out.is_dir() {
         return Err(fail(&format!("it ends in '/', as a folder's name does; give a file name such as {example}")));
     }
     let target = match std::fs::symlink_metadata(out) {
@@ -97,15 +96,5 @@ fn names_an_input(parent: &Path, target: &Path, inputs: &[PathBuf]) -> Option<St
 
 /// What a file that is neither a regular file nor a folder is, in words.
 fn kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt as _;
-    let file_type = meta.file_type();
-    if file_type.is_fifo() {
-        "FIFO (named pipe)"
-    } else if file_type.is_socket() {
-        "socket"
-    } else if file_type.is_block_device() || file_type.is_char_device() {
-        "device"
-    } else {
-        "special file"
-    }
+    contention::platform::special_kind(meta).unwrap_or("special file")
 }

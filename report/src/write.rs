@@ -69,14 +69,10 @@ fn temporary_pid(name: &str) -> Option<u32> {
     (digits && !before.is_empty()).then(|| pid.parse().ok()).flatten()
 }
 
-/// Whether a process with `pid` runs (Linux: it has a /proc entry). Elsewhere, and when it
-/// cannot be told, it counts as running: nothing is removed that might be in use.
+/// Whether a process with `pid` runs. When it cannot be told, it counts as running:
+/// nothing is removed that might be in use.
 fn process_runs(pid: u32) -> bool {
-    if pid == std::process::id() {
-        return true;
-    }
-    let proc = Path::new("/proc");
-    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+    pid == std::process::id() || contention::platform::process_runs(pid).unwrap_or(true)
 }
 
 #[cfg(test)]
@@ -98,13 +94,14 @@ mod tests {
 
     #[test]
     fn replaced_files_keep_their_mode_and_dead_writers_temporaries_go() {
-        use std::os::unix::fs::PermissionsExt as _;
         let dir = std::env::temp_dir().join(format!("contention-mode-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("report.html");
         fs::write(&path, b"old").unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-        // No process has pid 0 in /proc; a live one (ours) keeps its file.
+        let mut read_only = fs::metadata(&path).unwrap().permissions();
+        read_only.set_readonly(true);
+        fs::set_permissions(&path, read_only).unwrap();
+        // No process has pid 0; a live one (ours) keeps its file.
         let stale = dir.join(".manifest.json.tmp-0");
         let live = dir.join(format!(".stride.csv.tmp-{}", std::process::id()));
         let other = dir.join(".notes.tmp-x");
@@ -112,10 +109,10 @@ mod tests {
             fs::write(file, b"partial").unwrap();
         }
         write_atomic(&path, b"new").unwrap();
-        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        let kept_read_only = fs::metadata(&path).unwrap().permissions().readonly();
         let (stale_left, live_left, other_left) = (stale.exists(), live.exists(), other.exists());
         fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(mode, 0o600);
+        assert!(kept_read_only, "the replaced file lost its permissions");
         assert!(!stale_left && live_left && other_left);
         assert_eq!(temporary_pid(".manifest.json.tmp-123"), Some(123));
         assert_eq!(temporary_pid(".tmp-123"), None);

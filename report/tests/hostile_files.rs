@@ -3,6 +3,7 @@
 //! too); `-` is standard output for `pack -o`; replaced files keep their mode; a dead
 //! writer's temporary files go; a run with nothing in it, or a file of a header alone, is
 //! named for what it is.
+#![cfg(unix)] // links, FIFOs, file modes and shell scripts made as Unix makes them
 
 mod common;
 

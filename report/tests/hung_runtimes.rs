@@ -3,6 +3,7 @@
 //! hangs `run gc` / `run locks`: each child runs under a deadline derived from the
 //! experiment's budget and is killed with its process group; the manifest says "timed out
 //! after N s" and the model's rows are kept. The quick budgets (12 s, 15 s) bound each test.
+#![cfg(unix)] // links, FIFOs, file modes and shell scripts made as Unix makes them
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Issue 15's cases end to end: no run lost or shared, no panic or abort on extreme values,
 //! no file replaced that is not ours, saved runs checked before they are trusted. Each case
 //! checks the exit code, the message and what is left on disk; none depends on timing.
+#![cfg(unix)] // links, FIFOs, file modes and shell scripts made as Unix makes them
 
 mod common;
 

@@ -14,8 +14,6 @@ use super::disturbance::Disturbance;
 /// experiment counts against the verdict.
 pub const MAX_CLOCK_CHANGE: f64 = 0.10;
 
-const CPU_ROOT: &str = "/sys/devices/system/cpu";
-
 /// The clock state at one moment.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Clocks {
@@ -30,7 +28,7 @@ pub struct Clocks {
 impl Clocks {
     /// Reads this machine's clocks.
     pub fn read() -> Self {
-        Self::read_from(Path::new(CPU_ROOT))
+        crate::platform::cpu_frequency_root().map_or_else(|_| Self::default(), Self::read_from)
     }
 
     /// Reads the clocks from a sysfs-shaped folder (`cpuN/cpufreq/...`): tests pass their

@@ -35,7 +35,7 @@ pub struct CpuTimes {
 
 impl CpuTimes {
     pub fn read() -> Option<Self> {
-        Self::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+        Self::parse(&crate::platform::system_cpu_times().ok()?)
     }
 
     /// Parses the aggregate `cpu` line of `/proc/stat` (guest time is already in user).
@@ -143,27 +143,11 @@ impl Conditions {
 }
 
 /// This process's user + system CPU time (all threads, joined ones included), in the
-/// clock ticks `/proc/stat` counts in.
-#[cfg(target_os = "linux")]
+/// clock ticks `/proc/stat` counts in (where there is one).
 fn own_cpu_ticks() -> Option<f64> {
-    // SAFETY: `usage` is a plain C struct that getrusage fills; zeroed is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid pointer to a rusage the call may write.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return None;
-    }
-    // SAFETY: sysconf has no memory-safety preconditions.
-    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    if ticks_per_second <= 0 {
-        return None;
-    }
-    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
-    Some((seconds(usage.ru_utime) + seconds(usage.ru_stime)) * ticks_per_second as f64)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn own_cpu_ticks() -> Option<f64> {
-    None
+    let ticks_per_second = crate::platform::clock_ticks_per_second().ok()?;
+    let cpu_ns = crate::platform::process_times().ok()?.cpu_ns;
+    Some(cpu_ns as f64 / 1e9 * ticks_per_second)
 }
 
 /// Runs `measure` and returns its result with what the rest of the machine did meanwhile
@@ -236,7 +220,7 @@ mod tests {
         assert!(!conditions.under_load());
     }
 
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", not(feature = "platform-fallback")))]
     #[test]
     fn linux_snapshots_read_proc_and_rusage() {
         let snapshot = Snapshot::take();

@@ -59,10 +59,7 @@ pub const UNKNOWN_MEMORY_BYTES: u64 = 8 << 30;
 
 /// This machine's physical memory in bytes, when the system says.
 pub fn physical_memory_bytes() -> Option<u64> {
-    // SAFETY: sysconf reads two system constants and has no preconditions.
-    let (pages, page_bytes) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
-    let (pages, page_bytes) = (u64::try_from(pages).ok()?, u64::try_from(page_bytes).ok()?);
-    pages.checked_mul(page_bytes).filter(|&bytes| bytes > 0)
+    crate::platform::physical_memory_bytes().ok().filter(|&bytes| bytes > 0)
 }
 
 /// The most bytes one experiment's heap may take: half of [`physical_memory_bytes`]

@@ -34,7 +34,7 @@
 //! let _ = (counts.llc_misses.count(), counts.snoop_hit_modified.count());
 //! ```
 
-mod sys;
+use crate::platform::{self as sys, CounterEvent};
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -138,7 +138,7 @@ impl TeamCounts {
 /// Whether this process may count last-level cache misses, and if not, why: for the
 /// machine section.
 pub fn availability() -> Result<(), String> {
-    sys::open(sys::Event::LlcMisses).map(sys::close)
+    sys::counter_open(CounterEvent::LlcMisses).map(sys::counter_close)
 }
 
 /// The coherence event this CPU offers (its name), or why there is none.
@@ -146,7 +146,7 @@ pub fn coherence_availability() -> Result<&'static str, String> {
     let name = sys::hit_modified_event_name().ok_or_else(|| {
         "no snoop hit-modified event is known for this CPU (the lab knows Intel family 6's)".to_string()
     })?;
-    sys::open(sys::Event::SnoopHitModified).map(sys::close)?;
+    sys::counter_open(CounterEvent::SnoopHitModified).map(sys::counter_close)?;
     Ok(name)
 }
 
@@ -163,31 +163,31 @@ impl ThreadCounters {
     /// again: every trial opens counters on every worker.
     pub fn open() -> Self {
         static REFUSED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
-        let open = |event: sys::Event, refused: &AtomicBool| {
+        let open = |event: CounterEvent, refused: &AtomicBool| {
             if refused.load(Ordering::Relaxed) {
                 return None;
             }
-            let fd = sys::open(event).ok();
+            let fd = sys::counter_open(event).ok();
             refused.store(fd.is_none(), Ordering::Relaxed);
             fd
         };
         Self {
-            llc_misses: open(sys::Event::LlcMisses, &REFUSED[0]),
-            snoop_hit_modified: open(sys::Event::SnoopHitModified, &REFUSED[1]),
+            llc_misses: open(CounterEvent::LlcMisses, &REFUSED[0]),
+            snoop_hit_modified: open(CounterEvent::SnoopHitModified, &REFUSED[1]),
         }
     }
 
     /// Starts counting.
     pub fn enable(&self) {
-        self.fds().for_each(sys::enable);
+        self.fds().for_each(|fd| sys::counter_enable(fd, true));
     }
 
     /// Stops counting, reads and closes the counters.
     pub fn finish(mut self) -> TeamCounts {
-        self.fds().for_each(sys::disable);
+        self.fds().for_each(|fd| sys::counter_enable(fd, false));
         let read = |fd: Option<i32>| {
-            let reading = fd.and_then(sys::read).map_or(CounterReading::Unavailable, CounterReading::Counted);
-            fd.into_iter().for_each(sys::close);
+            let reading = fd.and_then(sys::counter_read).map_or(CounterReading::Unavailable, CounterReading::Counted);
+            fd.into_iter().for_each(sys::counter_close);
             reading
         };
         TeamCounts {
@@ -203,7 +203,7 @@ impl ThreadCounters {
 
 impl Drop for ThreadCounters {
     fn drop(&mut self) {
-        self.llc_misses.take().into_iter().chain(self.snoop_hit_modified.take()).for_each(sys::close);
+        self.llc_misses.take().into_iter().chain(self.snoop_hit_modified.take()).for_each(sys::counter_close);
     }
 }
 

@@ -40,14 +40,14 @@ pub struct ProbeSample {
 pub fn switch_cost(round_trips: u64) -> Result<ProbeSample, RunError> {
     let turn = AtomicU64::new(0);
     let handles: [OnceLock<Thread>; 2] = [OnceLock::new(), OnceLock::new()];
-    let cpu = core_affinity::get_core_ids().and_then(|ids| ids.first().copied());
+    let cpu = crate::platform::available_cpu_ids().first().copied();
     let before = ProcessUsage::now();
     let results = thread::scope(|scope| {
         let players: Vec<_> = (0..2u64)
             .map(|player| {
                 let (turn, handles) = (&turn, &handles);
                 thread::Builder::new().name(format!("{EXPERIMENT}-probe-{player}")).spawn_scoped(scope, move || {
-                    let pinned = cpu.is_some_and(core_affinity::set_for_current);
+                    let pinned = cpu.is_some_and(|cpu| crate::platform::pin_current_thread(cpu).is_ok());
                     let _ = handles[player as usize].set(thread::current());
                     let started = Instant::now();
                     play(turn, handles, player, round_trips);

@@ -10,22 +10,10 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-const THREAD_SCHEDSTAT: &str = "/proc/thread-self/schedstat";
-
 /// This thread's total run-queue delay so far in nanoseconds; `None` where the kernel keeps
 /// no scheduler statistics.
 pub fn thread_run_delay_ns() -> Option<u64> {
-    let line = std::fs::read_to_string(THREAD_SCHEDSTAT).ok()?;
-    parse_run_delay_ns(&line)
-}
-
-/// The second of the three fields `cpu_ns run_delay_ns timeslices`.
-fn parse_run_delay_ns(line: &str) -> Option<u64> {
-    let mut fields = line.split_whitespace();
-    let _cpu_ns: u64 = fields.next()?.parse().ok()?;
-    let run_delay_ns = fields.next()?.parse().ok()?;
-    let _timeslices: u64 = fields.next()?.parse().ok()?;
-    Some(run_delay_ns)
+    crate::platform::thread_run_delay_ns().ok()
 }
 
 thread_local! {
@@ -86,13 +74,6 @@ impl RunDelay {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parses_the_second_field_and_refuses_a_short_line() {
-        assert_eq!(parse_run_delay_ns("296145 2933801 2\n"), Some(2_933_801));
-        assert_eq!(parse_run_delay_ns("296145 2933801"), None);
-        assert_eq!(parse_run_delay_ns("a b c"), None);
-    }
 
     #[test]
     fn a_run_is_unavailable_if_any_thread_could_not_read() {

@@ -71,17 +71,9 @@ fn sample_ns_per_round(seed: u64) -> f64 {
 
 /// CPU time this thread has used, in nanoseconds (Linux; elsewhere unknown, and the
 /// calibration falls back to wall time).
-#[cfg(target_os = "linux")]
+/// The calling thread's own CPU time, where the OS keeps a per-thread clock.
 pub fn thread_cpu_ns() -> Option<u64> {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `time` is a valid, writable timespec; the clock id is a constant the OS defines.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    (status == 0).then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn thread_cpu_ns() -> Option<u64> {
-    None
+    crate::platform::thread_cpu_ns().ok()
 }
 
 #[cfg(test)]
@@ -104,6 +96,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(feature = "platform-fallback", ignore = "the fallback has no thread CPU clock")]
     fn thread_cpu_clock_advances_with_work() {
         let before = thread_cpu_ns().expect("a per-thread CPU clock");
         black_box(hash_rounds(3, 5_000_000));

@@ -6,8 +6,6 @@ use std::sync::OnceLock;
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
-use core_affinity::CoreId;
-
 use super::chase::{Evictor, WorkingSet};
 use super::config::{Config, Evicts};
 use super::{Row, EXPERIMENT, WARM_PASSES};
@@ -44,7 +42,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             (evicts, (bytes > 0).then(|| Evictor::new(bytes, config.line_bytes)))
         })
         .collect();
-    let cpu = available_cpu_ids().last().map(|&id| CoreId { id });
+    let cpu = available_cpu_ids().last().copied();
     let cases: Vec<Case> =
         (0..sets.len()).flat_map(|set| config.evicts.iter().map(move |&evicts| Case { set, evicts })).collect();
     let mut trial = |case: &Case, round: usize| -> Result<Row, RunError> {
@@ -75,7 +73,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
             switched_ns_per_line: exchange.switched.as_nanos() as f64 / set.lines() as f64,
             switches: exchange.switches,
             pinned: exchange.pinned,
-            cpu: cpu.map_or(0, |cpu| cpu.id as u64),
+            cpu: cpu.map_or(0, |cpu| cpu as u64),
         })
     };
     warm_up(config.warmup, || cases.iter().try_for_each(|case| trial(case, 0).map(drop)))?;
@@ -98,12 +96,12 @@ struct Exchange {
 fn exchange(
     set: &WorkingSet,
     evictor: Option<&mut Evictor>,
-    cpu: Option<CoreId>,
+    cpu: Option<usize>,
     round: usize,
 ) -> Result<Exchange, RunError> {
     let turn = AtomicU64::new(0);
     let handles: [OnceLock<Thread>; 2] = [OnceLock::new(), OnceLock::new()];
-    let pin = || cpu.is_some_and(core_affinity::set_for_current);
+    let pin = || cpu.is_some_and(|cpu| crate::platform::pin_current_thread(cpu).is_ok());
     thread::scope(|scope| {
         let (turn, handles) = (&turn, &handles);
         let other = thread::Builder::new().name(format!("{EXPERIMENT}-other")).spawn_scoped(scope, move || {

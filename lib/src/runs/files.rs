@@ -56,7 +56,8 @@ impl RunFiles {
                 };
                 check::check_csv_size(&path, meta.len())?;
                 // Opened without following a link made after the check.
-                let file = open_no_follow(&path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
+                let file = crate::platform::open_no_follow(&path)
+                    .map_err(|source| RunsError::Read { path: shown.clone(), source })?;
                 std::io::read_to_string(file).map_err(|source| RunsError::Read { path: shown, source })
             }
             Self::Pack(files) => files.get(name).cloned().ok_or(RunsError::MissingFile { path: shown }),
@@ -75,21 +76,14 @@ impl RunFiles {
 
 /// What a file that is not a regular file is, in words.
 fn kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt as _;
     let file_type = meta.file_type();
     if file_type.is_symlink() {
         "a symbolic link"
     } else if file_type.is_dir() {
         "a folder"
-    } else if file_type.is_fifo() {
+    } else if crate::platform::special_kind(meta) == Some("FIFO (named pipe)") {
         "a FIFO (named pipe)"
     } else {
         "not a regular file"
     }
-}
-
-/// Opens `path` for reading, refusing a symbolic link in its last component.
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
 }

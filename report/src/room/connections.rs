@@ -48,26 +48,10 @@ impl Limits {
     }
 }
 
-/// Raises the soft file limit to the hard one (on macOS, whose hard limit may be unlimited,
-/// to the most `setrlimit` takes) and returns the limit in force.
+/// Raises the soft file limit to the hard one and returns the limit in force; 256 (a
+/// small default) where the OS does not say.
 pub fn raise_file_limit() -> u64 {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit writes the struct it is given, which lives on this stack frame.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
-        return 256;
-    }
-    for wanted in [limit.rlim_max, limit.rlim_max.min(10_240)] {
-        if wanted <= limit.rlim_cur {
-            break;
-        }
-        let raised = libc::rlimit { rlim_cur: wanted, rlim_max: limit.rlim_max };
-        // SAFETY: setrlimit only reads the struct it is given.
-        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
-            limit.rlim_cur = wanted;
-            break;
-        }
-    }
-    limit.rlim_cur
+    contention::platform::raise_file_limit().unwrap_or(256)
 }
 
 /// The client a connection or an upload counts against.

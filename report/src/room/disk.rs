@@ -60,8 +60,7 @@ pub fn is_link(path: &Path) -> bool {
 /// read.
 pub fn read_kept(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let mut file = fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
+    let mut file = contention::platform::open_no_follow(path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
     Ok(bytes)

@@ -1,13 +1,11 @@
 //! One server per room folder: two on one `--dir` would number two uploads alike, and a
 //! second start would empty the first's staging folder under it. The server holds an
-//! advisory lock (`flock`) on `DIR/.lock`, with its PID written in, for as long as it
-//! runs; the system lets go of it when the process ends however it ends, so a crash leaves
-//! no stale lock behind.
+//! advisory lock on `DIR/.lock` (through the lib's platform layer: flock, or LockFileEx on
+//! Windows), with its PID written in, for as long as it runs; the system lets go of it when
+//! the process ends however it ends, so a crash leaves no stale lock behind.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt as _;
-use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -25,28 +23,22 @@ pub struct FolderLock {
 pub fn lock(dir: &Path) -> Result<FolderLock> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(LOCK);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .with_context(|| format!("opening the room's lock file {}", path.display()))?;
-    // SAFETY: flock takes a descriptor the file owns for the length of the call.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        let error = std::io::Error::last_os_error();
-        if error.raw_os_error() != Some(libc::EWOULDBLOCK) {
-            return Err(error).with_context(|| format!("locking {}", path.display()));
+    let opened = contention::platform::lock_file(&path);
+    let mut file = match opened.with_context(|| format!("locking the room's lock file {}", path.display()))? {
+        Some(file) => file,
+        None => {
+            let mut holder = String::new();
+            let _ = File::open(&path).and_then(|mut file| file.read_to_string(&mut holder));
+            let holder = match holder.trim().parse::<u32>() {
+                Ok(pid) => format!("PID {pid}"),
+                Err(_) => "another process".to_string(),
+            };
+            bail!(
+                "another room is serving {} ({holder}): stop it first, or give this one another --dir",
+                dir.display()
+            );
         }
-        let mut holder = String::new();
-        let _ = file.read_to_string(&mut holder);
-        let holder = match holder.trim().parse::<u32>() {
-            Ok(pid) => format!("PID {pid}"),
-            Err(_) => "another process".to_string(),
-        };
-        bail!("another room is serving {} ({holder}): stop it first, or give this one another --dir", dir.display());
-    }
+    };
     let written = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| writeln!(file, "{}", std::process::id()));
     written.with_context(|| format!("writing {}", path.display()))?;
     Ok(FolderLock { _file: file })

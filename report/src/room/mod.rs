@@ -94,20 +94,9 @@ async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
     Ok(())
 }
 
-/// Ctrl-C, or SIGTERM (a service manager's stop).
+/// Ctrl-C, or SIGTERM (a service manager's stop) where the OS has it.
 async fn stop_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
+    contention::platform::stop_requested().await;
 }
 
 /// The room's log: one line per event, on stdout (what the instructor watches).

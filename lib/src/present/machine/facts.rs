@@ -23,6 +23,12 @@ pub fn facts(machine: &Machine) -> Vec<(String, String)> {
         ("CPUs this process may use".into(), machine.available_parallelism.to_string()),
         ("physical cores".into(), known(&machine.physical_cores)),
         ("threads per core (SMT)".into(), known(&machine.threads_per_core)),
+    ];
+    // Only where the OS tells (macOS, Windows): a run from Linux keeps its rows as they were.
+    if let (Some(fast), Some(frugal)) = (machine.performance_cpus, machine.efficiency_cpus) {
+        facts.push(("performance / efficiency CPUs".into(), format!("{fast} / {frugal}")));
+    }
+    facts.extend([
         (
             "SMT sibling groups".into(),
             if machine.smt_sibling_groups.is_empty() { UNKNOWN.into() } else { machine.smt_sibling_groups.join(" | ") },
@@ -40,7 +46,7 @@ pub fn facts(machine: &Machine) -> Vec<(String, String)> {
                 .map_or(UNKNOWN.into(), |[one, five, fifteen]| format!("{one:.2} {five:.2} {fifteen:.2}")),
         ),
         ("size_of::<CachePadded<u8>>()".into(), format!("{} bytes", machine.cache_padded_bytes)),
-    ];
+    ]);
     facts.extend(machine.caches.iter().map(cache_fact));
     facts.extend([
         ("rustc".into(), build.rustc_version.clone()),
@@ -161,6 +167,21 @@ mod tests {
             assert!(labels.contains(&expected), "missing {expected}");
         }
         assert!(table.rows.iter().all(|row| !row[1].text.is_empty()));
+    }
+
+    #[test]
+    fn performance_and_efficiency_cpus_show_only_where_the_os_told() {
+        let mut machine = Machine::describe();
+        let has_row = |machine: &Machine| facts(machine).iter().any(|(label, _)| label.starts_with("performance"));
+        (machine.performance_cpus, machine.efficiency_cpus) = (None, None);
+        assert!(!has_row(&machine));
+        (machine.performance_cpus, machine.efficiency_cpus) = (Some(8), Some(4));
+        let shown = facts(&machine).into_iter().find(|(label, _)| label.starts_with("performance"));
+        assert_eq!(shown.map(|(_, value)| value), Some("8 / 4".to_string()));
+        let mut saved = serde_json::to_value(&machine).unwrap();
+        saved.as_object_mut().unwrap().retain(|key, _| !key.ends_with("_cpus") || key == "logical_cpus");
+        let read: Machine = serde_json::from_value(saved).unwrap();
+        assert_eq!((read.performance_cpus, read.efficiency_cpus), (None, None), "a run saved before reads as unknown");
     }
 
     #[test]
