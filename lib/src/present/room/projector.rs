@@ -1,0 +1,184 @@
+//! The projector view's model: one slide per effect, each seat's figure as a bar with its
+//! interval (highest first), the class's median, and the article's figure as a line (a band
+//! where the article gives a range). Positions are percentages of one log scale per slide,
+//! computed here so the renderer only places them.
+//!
+//! The order is the figures' order when the slide is drawn; the page's script then keeps it
+//! and appends seats that arrive later, so a bar the audience is reading never moves.
+
+use serde::Serialize;
+
+use super::class::{value_text, ClassEffect};
+use super::estimate_text;
+use crate::reference::ClaimReference;
+
+/// One screen of the projector view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Slide {
+    /// The effect's id: the slide's anchor in the URL.
+    pub id: &'static str,
+    pub title: String,
+    /// The class sentence.
+    pub sentence: String,
+    /// Highest figure first.
+    pub bars: Vec<Bar>,
+    pub median: Option<Mark>,
+    pub article: Option<Band>,
+    /// Scale marks along the axis.
+    pub ticks: Vec<Mark>,
+}
+
+/// One seat's figure: the bar runs from the axis to the median, the whisker over its interval.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Bar {
+    pub label: String,
+    /// "3.87x (3.52x–4.10x)".
+    pub text: String,
+    pub value_pct: String,
+    pub low_pct: String,
+    pub width_pct: String,
+}
+
+/// A labelled place on the scale.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    pub text: String,
+    pub pct: String,
+}
+
+/// A labelled stretch of the scale (a point where `width_pct` is "0.0").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Band {
+    pub text: String,
+    pub from_pct: String,
+    pub width_pct: String,
+}
+
+/// A log scale from `low` to `high` (both positive, `low < high`), as percentages.
+struct Scale {
+    low: f64,
+    high: f64,
+}
+
+impl Scale {
+    /// A scale holding every value of `values` with a margin of a quarter on each side.
+    fn holding(values: impl Iterator<Item = f64>) -> Self {
+        let positive: Vec<f64> = values.filter(|value| value.is_finite() && *value > 0.0).collect();
+        let low = positive.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = positive.iter().copied().fold(0.0, f64::max);
+        if positive.is_empty() {
+            return Self { low: 0.5, high: 2.0 };
+        }
+        Self { low: low / 1.25, high: (high * 1.25).max(low * 1.6) }
+    }
+
+    fn share(&self, value: f64) -> f64 {
+        let value = value.clamp(self.low, self.high);
+        (value.ln() - self.low.ln()) / (self.high.ln() - self.low.ln()) * 100.0
+    }
+
+    fn pct(&self, value: f64) -> String {
+        format!("{:.2}", self.share(value))
+    }
+
+    /// 1-2-5 marks inside the scale, at most about eight.
+    fn ticks(&self, unit: &str) -> Vec<Mark> {
+        let mut step_decade = 10f64.powf(self.low.log10().floor());
+        let mut marks = Vec::new();
+        while step_decade <= self.high {
+            for factor in [1.0, 2.0, 5.0] {
+                let value = step_decade * factor;
+                if value >= self.low && value <= self.high {
+                    marks.push(Mark { text: value_text(value, unit), pct: self.pct(value) });
+                }
+            }
+            step_decade *= 10.0;
+        }
+        if marks.len() > 8 {
+            marks.retain(|mark| mark.text.starts_with('1'));
+        }
+        marks
+    }
+}
+
+/// The slides of `class`, one per effect in its order; `claims` gives the article's figures.
+pub fn slides(class: &[ClassEffect], claims: &[ClaimReference]) -> Vec<Slide> {
+    class.iter().map(|effect| slide(effect, claims)).collect()
+}
+
+fn slide(class: &ClassEffect, claims: &[ClaimReference]) -> Slide {
+    let effect = class.effect;
+    let article = effect.claim.and_then(|id| claims.iter().find(|claim| claim.id == id)).and_then(|claim| {
+        let (low, high) = claim.range()?;
+        Some((claim.id.clone(), low, if high.is_finite() { high } else { low }))
+    });
+    let ends = class.measured.iter().flat_map(|(_, value)| [value.low, value.high, value.value]);
+    let scale = Scale::holding(ends.chain(article.iter().flat_map(|(_, low, high)| [*low, *high])));
+    let mut measured = class.measured.clone();
+    measured.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
+    let bars = measured
+        .iter()
+        .map(|(label, value)| Bar {
+            label: label.clone(),
+            text: estimate_text(effect, value),
+            value_pct: scale.pct(value.value),
+            low_pct: scale.pct(value.low),
+            width_pct: format!("{:.2}", scale.share(value.high) - scale.share(value.low)),
+        })
+        .collect();
+    let unit = effect.unit;
+    Slide {
+        id: effect.id,
+        title: super::upper_first(effect.name),
+        sentence: class.sentence(),
+        bars,
+        median: class
+            .median
+            .map(|median| Mark { text: format!("class median {}", value_text(median, unit)), pct: scale.pct(median) }),
+        article: article.map(|(id, low, high)| Band {
+            text: match low == high {
+                true => format!("article ({id}): {}", value_text(low, unit)),
+                false => format!("article ({id}): {}–{}", value_text(low, unit), value_text(high, unit)),
+            },
+            from_pct: scale.pct(low),
+            width_pct: format!("{:.2}", scale.share(high) - scale.share(low)),
+        }),
+        ticks: scale.ticks(unit),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::class::{class_effects, tests::seat};
+    use super::*;
+
+    fn false_sharing_slide(figures: &[f64]) -> Slide {
+        let seats: Vec<_> =
+            figures.iter().enumerate().map(|(i, v)| seat(&format!("s{i}"), "x86_64", Some(*v))).collect();
+        let claims = crate::reference::claims().unwrap();
+        slides(&class_effects(&seats), &claims).into_iter().find(|slide| slide.id == "false-sharing").unwrap()
+    }
+
+    #[test]
+    fn bars_run_highest_first_inside_the_scale_with_the_articles_line() {
+        let slide = false_sharing_slide(&[2.0, 9.0, 1.1, 4.0]);
+        let labels: Vec<&str> = slide.bars.iter().map(|bar| bar.label.as_str()).collect();
+        assert_eq!(labels, ["s1", "s3", "s0", "s2"]);
+        let pct = |text: &str| text.parse::<f64>().unwrap();
+        for bar in &slide.bars {
+            let (low, width, value) = (pct(&bar.low_pct), pct(&bar.width_pct), pct(&bar.value_pct));
+            assert!(low > 0.0 && low + width < 100.0 && (low..=low + width).contains(&value), "{bar:?}");
+        }
+        let article = slide.article.expect("A7 gives the article's figure");
+        assert_eq!((article.text.as_str(), article.width_pct.as_str()), ("article (A7): 3.87x", "0.00"));
+        assert_eq!(slide.median.unwrap().text, "class median 3.00x");
+        assert!(slide.ticks.iter().any(|tick| tick.text == "1.00x"), "{:?}", slide.ticks);
+    }
+
+    #[test]
+    fn a_slide_without_figures_still_has_a_scale_and_its_sentence() {
+        let slide = false_sharing_slide(&[]);
+        assert!(slide.bars.is_empty() && slide.median.is_none());
+        assert!(slide.sentence.ends_with("no seat has measured it yet."), "{}", slide.sentence);
+    }
+}
