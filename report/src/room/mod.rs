@@ -39,6 +39,7 @@ pub mod code;
 mod connections;
 mod disk;
 mod folder_lock;
+mod ledger;
 mod limit;
 mod origin;
 mod pages;

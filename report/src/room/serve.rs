@@ -150,6 +150,8 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(routes::live_page))
         .route("/room.html", get(routes::standalone_page))
+        .route("/projector", get(routes::projector_page))
+        .route("/seats/{label}", get(routes::seat_page))
         .route("/runs", get(routes::list).post(upload::upload))
         .route("/runs/{file}", get(routes::pack))
         .fallback(routes::not_found)

@@ -226,6 +226,7 @@ fn keep(app: &App, staged: &Path, bytes: u64) -> Result<(String, usize), Refusal
     match room.keep(staged, run, bytes) {
         Ok(label) => Ok((label, room.runs().len())),
         Err(NotKept::Full(why)) => Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why)),
+        Err(NotKept::Refused(why)) => Err(refuse(StatusCode::BAD_REQUEST, why)),
         Err(NotKept::Failed(error)) => Err(failed(error)),
     }
 }

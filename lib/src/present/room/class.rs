@@ -187,6 +187,22 @@ pub fn class_row(seat: &Seat) -> Vec<ClassCell> {
     row
 }
 
+/// "25 seats: 20 fit, 4 limited, 1 unfit."
+pub fn verdict_counts(seats: &[Seat]) -> String {
+    let counts: Vec<String> = ["fit", "limited", "unfit"]
+        .iter()
+        .filter_map(|level| {
+            let count = seats.iter().filter(|seat| seat.verdict_word() == *level).count();
+            (count > 0).then(|| format!("{count} {level}"))
+        })
+        .collect();
+    match seats.len() {
+        0 => "No seat has sent a run yet.".into(),
+        1 => format!("1 seat: {}.", counts.join(", ")),
+        many => format!("{many} seats: {}.", counts.join(", ")),
+    }
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;

@@ -26,6 +26,16 @@ pub struct Slide {
     pub article: Option<Band>,
     /// Scale marks along the axis.
     pub ticks: Vec<Mark>,
+    /// "7 seats have guessed" before the reveal; after it, the guesses against the figures.
+    pub guesses: String,
+}
+
+/// The seats' guesses, as the room keeps them, and whether they are revealed.
+#[derive(Debug, Clone, Copy)]
+pub struct Guesses<'a> {
+    /// (seat, effect id, value in the effect's unit).
+    pub all: &'a [(String, String, f64)],
+    pub revealed: bool,
 }
 
 /// One seat's figure: the bar runs from the axis to the median, the whisker over its interval.
@@ -37,6 +47,8 @@ pub struct Bar {
     pub value_pct: String,
     pub low_pct: String,
     pub width_pct: String,
+    /// The seat's guess, once revealed.
+    pub guess: Option<Mark>,
 }
 
 /// A labelled place on the scale.
@@ -102,18 +114,27 @@ impl Scale {
 }
 
 /// The slides of `class`, one per effect in its order; `claims` gives the article's figures.
-pub fn slides(class: &[ClassEffect], claims: &[ClaimReference]) -> Vec<Slide> {
-    class.iter().map(|effect| slide(effect, claims)).collect()
+pub fn slides(class: &[ClassEffect], claims: &[ClaimReference], guesses: Guesses) -> Vec<Slide> {
+    class.iter().map(|effect| slide(effect, claims, guesses)).collect()
 }
 
-fn slide(class: &ClassEffect, claims: &[ClaimReference]) -> Slide {
+fn slide(class: &ClassEffect, claims: &[ClaimReference], guesses: Guesses) -> Slide {
     let effect = class.effect;
     let article = effect.claim.and_then(|id| claims.iter().find(|claim| claim.id == id)).and_then(|claim| {
         let (low, high) = claim.range()?;
         Some((claim.id.clone(), low, if high.is_finite() { high } else { low }))
     });
+    let guessed: Vec<(&str, f64)> = guesses
+        .all
+        .iter()
+        .filter(|(_, effect, _)| effect == class.effect.id)
+        .map(|(seat, _, value)| (seat.as_str(), *value))
+        .collect();
+    let shown_guesses = if guesses.revealed { guessed.as_slice() } else { &[] };
     let ends = class.measured.iter().flat_map(|(_, value)| [value.low, value.high, value.value]);
-    let scale = Scale::holding(ends.chain(article.iter().flat_map(|(_, low, high)| [*low, *high])));
+    let ends = ends.chain(article.iter().flat_map(|(_, low, high)| [*low, *high]));
+    let scale = Scale::holding(ends.chain(shown_guesses.iter().map(|(_, value)| *value)));
+    let guess_of = |seat: &str| shown_guesses.iter().find(|(guesser, _)| *guesser == seat).map(|(_, value)| *value);
     let mut measured = class.measured.clone();
     measured.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
     let bars = measured
@@ -124,6 +145,8 @@ fn slide(class: &ClassEffect, claims: &[ClaimReference]) -> Slide {
             value_pct: scale.pct(value.value),
             low_pct: scale.pct(value.low),
             width_pct: format!("{:.2}", scale.share(value.high) - scale.share(value.low)),
+            guess: guess_of(label)
+                .map(|guess| Mark { text: format!("guess {}", value_text(guess, effect.unit)), pct: scale.pct(guess) }),
         })
         .collect();
     let unit = effect.unit;
@@ -144,7 +167,39 @@ fn slide(class: &ClassEffect, claims: &[ClaimReference]) -> Slide {
             width_pct: format!("{:.2}", scale.share(high) - scale.share(low)),
         }),
         ticks: scale.ticks(unit),
+        guesses: guesses_text(class, &guessed, guesses.revealed),
     }
+}
+
+/// Before the reveal, how many seats guessed; after it, the guesses' median against the
+/// class's, and how many seats' intervals hold their own guess.
+fn guesses_text(class: &ClassEffect, guessed: &[(&str, f64)], revealed: bool) -> String {
+    let seats = |count: usize| if count == 1 { "1 seat".to_string() } else { format!("{count} seats") };
+    if guessed.is_empty() {
+        return "No seat has guessed this effect.".into();
+    }
+    if !revealed {
+        return format!("{} guessed this effect; the guesses are shown at the reveal.", seats(guessed.len()));
+    }
+    let unit = class.effect.unit;
+    let values: Vec<f64> = guessed.iter().map(|(_, value)| *value).collect();
+    let median = crate::stats::Summary::of(&values).map_or(f64::NAN, |summary| summary.median);
+    let measured = class.median.map_or_else(|| crate::format::NOT_AVAILABLE.into(), |m| value_text(m, unit));
+    let checked: Vec<bool> = guessed
+        .iter()
+        .filter_map(|(seat, guess)| {
+            let (_, figure) = class.measured.iter().find(|(label, _)| label == seat)?;
+            Some(figure.low <= *guess && *guess <= figure.high)
+        })
+        .collect();
+    format!(
+        "Guesses: median {} from {}, against the class's measured median {measured}; {} of {} seats that guessed and \
+         measured it guessed within their own interval.",
+        value_text(median, unit),
+        seats(guessed.len()),
+        checked.iter().filter(|inside| **inside).count(),
+        checked.len()
+    )
 }
 
 #[cfg(test)]
@@ -156,7 +211,9 @@ mod tests {
         let seats: Vec<_> =
             figures.iter().enumerate().map(|(i, v)| seat(&format!("s{i}"), "x86_64", Some(*v))).collect();
         let claims = crate::reference::claims().unwrap();
-        slides(&class_effects(&seats), &claims).into_iter().find(|slide| slide.id == "false-sharing").unwrap()
+        let guesses = [("s0".to_string(), "false-sharing".to_string(), 2.1), ("s1".into(), "padded".into(), 9.0)];
+        let guesses = Guesses { all: &guesses, revealed: true };
+        slides(&class_effects(&seats), &claims, guesses).into_iter().find(|slide| slide.id == "false-sharing").unwrap()
     }
 
     #[test]
@@ -173,6 +230,28 @@ mod tests {
         assert_eq!((article.text.as_str(), article.width_pct.as_str()), ("article (A7): 3.87x", "0.00"));
         assert_eq!(slide.median.unwrap().text, "class median 3.00x");
         assert!(slide.ticks.iter().any(|tick| tick.text == "1.00x"), "{:?}", slide.ticks);
+        let s0 = slide.bars.iter().find(|bar| bar.label == "s0").unwrap();
+        assert_eq!(s0.guess.as_ref().unwrap().text, "guess 2.10x");
+        assert!(
+            slide.bars.iter().filter(|bar| bar.guess.is_some()).count() == 1,
+            "a guess of another effect is not shown"
+        );
+        assert_eq!(
+            slide.guesses,
+            "Guesses: median 2.10x from 1 seat, against the class's measured median 3.00x; 1 of 1 seats that guessed \
+             and measured it guessed within their own interval."
+        );
+    }
+
+    #[test]
+    fn guesses_stay_hidden_until_the_reveal() {
+        let seats = vec![seat("s0", "x86_64", Some(2.0))];
+        let all = [("s0".to_string(), "false-sharing".to_string(), 2.1)];
+        let claims = crate::reference::claims().unwrap();
+        let hidden = slides(&class_effects(&seats), &claims, Guesses { all: &all, revealed: false });
+        let slide = hidden.iter().find(|slide| slide.id == "false-sharing").unwrap();
+        assert!(slide.bars[0].guess.is_none());
+        assert_eq!(slide.guesses, "1 seat guessed this effect; the guesses are shown at the reveal.");
     }
 
     #[test]
