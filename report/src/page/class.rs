@@ -6,7 +6,7 @@
 
 use anyhow::{Context, Result};
 use contention::present::room::class::{class_columns, class_effects, class_row, ClassCell, Seat};
-use contention::present::room::projector::{slides, Slide};
+use contention::present::room::projector::{slides, Guesses, Slide};
 use minijinja::context;
 use serde::Serialize;
 
@@ -93,9 +93,12 @@ struct ProjectorView {
 }
 
 /// The projector view: one slide per effect, first the first effect's.
-pub fn render_projector(seats: &[Seat], version: u64) -> Result<String> {
+pub fn render_projector(seats: &[Seat], guesses: Guesses, version: u64) -> Result<String> {
     let claims = contention::reference::claims().context("reading the articles' claims")?;
-    let view =
-        ProjectorView { title: class_title(seats.len()), version, slides: slides(&class_effects(seats), &claims) };
+    let view = ProjectorView {
+        title: class_title(seats.len()),
+        version,
+        slides: slides(&class_effects(seats), &claims, guesses),
+    };
     templates()?.get_template("projector.html")?.render(context! { page => view }).context("rendering the projector")
 }

@@ -9,6 +9,8 @@ use anyhow::Result;
 use tokio::sync::Mutex;
 
 use super::state::Room;
+use contention::present::room::projector::Guesses;
+
 use crate::page::class::{render_class, render_projector, ClassInputs, RosterView};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
@@ -68,7 +70,12 @@ fn render(room: &Room, kind: Kind, max_upload: u64) -> Result<(u64, String)> {
             let sections = contention::present::sections(room.runs())?;
             page::render(room.runs(), &room.skipped(), &sections, generated_utc)?
         }
-        Kind::Projector => render_projector(room.seats(), room.version())?,
+        Kind::Projector => {
+            let ledger = room.ledger();
+            let all: Vec<(String, String, f64)> =
+                ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
+            render_projector(room.seats(), Guesses { all: &all, revealed: ledger.revealed }, room.version())?
+        }
         Kind::Live => render_class(ClassInputs {
             seats: room.seats(),
             seat_hrefs: room.seats().iter().map(|seat| Some(seat_href(seat.label()))).collect(),
@@ -102,7 +109,12 @@ fn live_view(room: &Room, max_upload: u64) -> LiveView {
             href: entry.is_shown().then(|| pack_href(&entry.label)),
         })
         .collect();
-    LiveView { version: room.version(), runs, max_upload: bytes_text(max_upload) }
+    LiveView {
+        version: room.version(),
+        runs,
+        max_upload: bytes_text(max_upload),
+        effects: contention::present::room::effects(),
+    }
 }
 
 /// Where the pack of the run labelled `label` is downloaded, relative to the room's page.

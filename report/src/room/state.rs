@@ -122,7 +122,9 @@ impl Room {
             room.next_sequence = room.next_sequence.max(disk::sequence(&name).map_or(0, |n| n.saturating_add(1)));
             let bytes = size_of(&path);
             if room.ledger.removed.contains(&name) {
-                room.entries.push(Entry { label: name.clone(), file: name, arrived, status: Status::Removed, bytes });
+                // Read only for its label: a removed run is listed, never shown.
+                let label = Run::load(&path).map_or_else(|_| name.clone(), |run| run.label);
+                room.entries.push(Entry { label, file: name, arrived, status: Status::Removed, bytes });
                 continue;
             }
             let read = if disk::is_link(&path) {

@@ -4,6 +4,7 @@
 
 pub mod packs;
 pub mod room;
+pub mod seats;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
