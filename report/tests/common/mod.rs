@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod packs;
+pub mod proxy;
 pub mod room;
 pub mod seats;
 
