@@ -51,12 +51,26 @@ pub struct ClassEffect {
     pub outlying: Vec<String>,
     /// Per hardware grouping with 2 to [`MAX_GROUPS`] groups: its name and each group's
     /// name, median and seat count.
-    pub groups: Vec<(&'static str, Vec<(String, f64, usize)>)>,
+    pub groups: Vec<Grouping>,
 }
+
+/// The seats grouped by one hardware fact ("architecture"), each group's median.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Grouping {
+    pub by: &'static str,
+    /// (group, its median, its seat count), groups by name.
+    pub groups: Vec<(String, f64, usize)>,
+}
+
+/// A figure with its seat.
+pub type SeatFigure<'a> = (f64, &'a str);
+
+/// How a grouping names a seat's group.
+type GroupOf = fn(&Seat) -> String;
 
 impl ClassEffect {
     /// The lowest and highest figure, with their seats.
-    pub fn range(&self) -> Option<((f64, &str), (f64, &str))> {
+    pub fn range(&self) -> Option<(SeatFigure<'_>, SeatFigure<'_>)> {
         let by_value = |a: &&(String, Ratio), b: &&(String, Ratio)| a.1.value.total_cmp(&b.1.value);
         let low = self.measured.iter().min_by(by_value)?;
         let high = self.measured.iter().max_by(by_value)?;
@@ -85,7 +99,7 @@ impl ClassEffect {
         if !self.outlying.is_empty() {
             sentence.push_str(&format!("; outlying: {}", self.outlying.join(", ")));
         }
-        for (by, groups) in &self.groups {
+        for Grouping { by, groups } in &self.groups {
             let listed: Vec<String> = groups
                 .iter()
                 .map(|(group, median, count)| format!("{group} {} ({count})", value_text(*median, unit)))
@@ -115,7 +129,7 @@ fn class_effect(effect: Effect, seats: &[Seat]) -> ClassEffect {
             .collect(),
         _ => Vec::new(),
     };
-    let groupings: [(&'static str, fn(&Seat) -> String); 3] = [
+    let groupings: [(&'static str, GroupOf); 3] = [
         ("CPU family", |seat| seat.hardware.cpu_family()),
         ("architecture", |seat| seat.hardware.arch.clone()),
         ("logical CPUs", |seat| format!("{} CPUs", seat.hardware.logical_cpus)),
@@ -124,7 +138,7 @@ fn class_effect(effect: Effect, seats: &[Seat]) -> ClassEffect {
         .into_iter()
         .filter_map(|(by, key)| {
             let groups = group_medians(&measuring, key);
-            (2..=MAX_GROUPS).contains(&groups.len()).then_some((by, groups))
+            (2..=MAX_GROUPS).contains(&groups.len()).then_some(Grouping { by, groups })
         })
         .collect();
     ClassEffect {
@@ -137,7 +151,7 @@ fn class_effect(effect: Effect, seats: &[Seat]) -> ClassEffect {
 }
 
 /// Each group's median and seat count, groups by name.
-fn group_medians(measuring: &[(&Seat, Ratio)], key: fn(&Seat) -> String) -> Vec<(String, f64, usize)> {
+fn group_medians(measuring: &[(&Seat, Ratio)], key: GroupOf) -> Vec<(String, f64, usize)> {
     let mut names: Vec<String> = measuring.iter().map(|(seat, _)| key(seat)).collect();
     names.sort();
     names.dedup();
