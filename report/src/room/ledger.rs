@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 const LEDGER: &str = ".room.json";
 const STAGED: &str = ".incoming/room.json";
 
-/// The guesses a room keeps at most: every seat of a full room, every effect.
-pub const MAX_GUESSES: usize = super::state::MAX_RUNS * 8;
+/// Seats whose guesses a room keeps: as many as the runs a room holds (`state::MAX_RUNS`).
+const MAX_GUESSING_SEATS: usize = 500;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -74,8 +74,9 @@ impl Ledger {
     pub fn guess(&mut self, seat: &str, effect: &str, value: f64) -> Result<(), String> {
         check_guess(seat, effect, value)?;
         self.guesses.retain(|guess| guess.seat != seat || guess.effect != effect);
-        if self.guesses.len() >= MAX_GUESSES {
-            return Err(format!("the room holds {MAX_GUESSES} guesses, the most it takes"));
+        let most = MAX_GUESSING_SEATS * effects().len();
+        if self.guesses.len() >= most {
+            return Err(format!("the room holds {most} guesses, the most it takes"));
         }
         self.guesses.push(Guess { seat: seat.into(), effect: effect.into(), value });
         Ok(())
