@@ -67,7 +67,10 @@ fn the_room_keeps_and_serves_such_a_run() {
         assert_eq!(status, 201, "{answer}");
     }
     assert_eq!(server.kept().len(), 3, "{:?}", server.kept());
-    for path in ["/", "/room.html"] {
+    // The class page names no seat's charts; the seat's own page and the standalone do.
+    let pack_path = server.runs()["runs"][1]["pack"].as_str().unwrap().to_string();
+    let seat_page = pack_path.replace("/runs/", "/seats/").replace(".contention-pack", "");
+    for path in [seat_page.as_str(), "/room.html"] {
         let (status, page) = server.request("GET", path, b"");
         assert_eq!(status, 200, "{path}: {page}");
         assert!(page.contains(NOTE), "{path} notes the chart");

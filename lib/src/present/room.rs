@@ -3,6 +3,9 @@
 //! for two runs, each effect's ratio between them with its interval. The cells' text is
 //! written here, once.
 
+pub mod class;
+pub mod hardware;
+pub mod projector;
 mod summary;
 
 use serde::Serialize;

@@ -1,19 +1,21 @@
-//! What the live room's page adds to the compare page (`contention room serve`): the room's
-//! runs as they arrived, an upload form, and the script that brings new runs in without a
-//! reload. Strings arrive as they are; the template escapes every one.
+//! What the live room adds to the class page (`contention room serve`): the room's runs as
+//! they arrived, the forms that send a pack, a seat's guesses and the teacher's reveal, and
+//! the script that brings new runs in without a reload. Strings arrive as they are; the
+//! template escapes every one.
 
 use serde::Serialize;
 
-/// The live room's part of the page.
+/// The live room's part of the class page.
 #[derive(Debug, Serialize)]
 pub struct LiveView {
-    /// The room's state number: the script reloads the page's main part when `/runs` says
-    /// another.
+    /// The room's state number: the script updates the page when `/runs` says another.
     pub version: u64,
     /// Every run of the room in arrival order, shown or skipped.
     pub runs: Vec<LiveRun>,
     /// The largest upload accepted, in words ("16 MiB").
     pub max_upload: String,
+    /// The effects a seat may guess, in column order.
+    pub effects: Vec<contention::present::room::Effect>,
 }
 
 /// One run of the room, as its row in the page's list.

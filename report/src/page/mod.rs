@@ -3,6 +3,7 @@
 //! hold nothing beyond `if`/`for`; only SVG and the article's prose (the lib's compiled-in
 //! markdown, escaped and then given its emphasis here) are marked safe.
 
+pub mod class;
 mod environment;
 pub mod live;
 mod section;
@@ -15,7 +16,6 @@ use serde::Serialize;
 
 use contention::present::headline::HEADLINE;
 use contention::present::room::{DIFFERENCE, ROOM};
-use live::LiveView;
 use section::SectionView;
 
 /// One line of the summary at the top of the page.
@@ -46,9 +46,6 @@ struct PageView {
     /// Every experiment's section, in the registry's order.
     sections: Vec<SectionView>,
     environment: environment::EnvironmentSection,
-    /// The live room's list, form and script (`contention room serve`); `None` on the
-    /// standalone page.
-    live: Option<LiveView>,
 }
 
 /// "Contention Lab: host", or how many machines are compared.
@@ -62,27 +59,6 @@ pub fn title(runs: &[Run]) -> String {
 
 /// Renders the page for one run, or several side by side, from their sections.
 pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_utc: String) -> Result<String> {
-    render_page(runs, skipped, sections, generated_utc, None)
-}
-
-/// The same page as [`render`] with the live room's list, upload form and script.
-pub fn render_live(
-    runs: &[Run],
-    skipped: &[String],
-    sections: &[Section],
-    generated_utc: String,
-    live: LiveView,
-) -> Result<String> {
-    render_page(runs, skipped, sections, generated_utc, Some(live))
-}
-
-fn render_page(
-    runs: &[Run],
-    skipped: &[String],
-    sections: &[Section],
-    generated_utc: String,
-    live: Option<LiveView>,
-) -> Result<String> {
     let across = sections.iter().find(|s| [ROOM, DIFFERENCE].contains(&s.experiment)).map(|section| {
         let mut view = SectionView::of(section);
         for table in &mut view.tables {
@@ -112,15 +88,19 @@ fn render_page(
             .collect(),
         sections: sections.iter().filter(experiments_only).map(SectionView::of).collect(),
         environment: environment::section(runs),
-        live,
     };
+    templates()?.get_template("report.html")?.render(context! { page => view }).context("rendering the report")
+}
+
+/// Every template of the report, strict about undefined names, escaping HTML.
+fn templates() -> Result<Environment<'static>> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     for (name, source) in TEMPLATES {
         env.add_template(name, source).with_context(|| format!("template {name}"))?;
     }
-    env.get_template("report.html")?.render(context! { page => view }).context("rendering the report")
+    Ok(env)
 }
 
 const TEMPLATES: &[(&str, &str)] = &[
@@ -132,4 +112,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("environment.html", include_str!("../../templates/environment.html")),
     ("live.html", include_str!("../../templates/live.html")),
     ("live_runs.html", include_str!("../../templates/live_runs.html")),
+    ("class.html", include_str!("../../templates/class.html")),
+    ("class_script.html", include_str!("../../templates/class_script.html")),
+    ("projector.html", include_str!("../../templates/projector.html")),
+    ("projector_slide.html", include_str!("../../templates/projector_slide.html")),
 ];

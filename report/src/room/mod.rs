@@ -9,7 +9,10 @@
 //! | `POST /runs?code=CODE` | one pack in the body: 201 with the label it is shown under, or 400/401/403/408/413/429/503/507 with why |
 //! | `GET /runs` | JSON: each run's label, arrival, and status (shown, or skipped with why) |
 //! | `GET /runs/<label>.contention-pack` | a shown run's pack |
+//! | `GET /projector` | one effect per screen, for the projector: the seats' bars, the class median, the article's figure |
+//! | `GET /seats/<label>` | the seat's full report, as `report --from` writes it |
 //! | `GET /room.html` | the standalone page, as `report --compare` writes it |
+//! | `DELETE /runs/<label>`, `POST /reveal`, `POST /guesses` | with the code: remove a run, reveal the guesses, keep a seat's guesses ([`actions`]) |
 //!
 //! # Memory
 //!
@@ -33,12 +36,14 @@
 //! arrive); 400 half-sent request heads under `ulimit -n 256` hold 8 to 9 MiB and 80 open
 //! files. Measured before that change: ten 14 MB packs kept hold 384 MiB.
 
+mod actions;
 mod app;
 mod body;
 pub mod code;
 mod connections;
 mod disk;
 mod folder_lock;
+mod ledger;
 mod limit;
 mod origin;
 mod pages;

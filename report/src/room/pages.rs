@@ -1,6 +1,7 @@
-//! The room's two pages, rendered from the room's runs by the report's page renderer (the
-//! same sections as `report --compare`) and kept until the room changes: a page asked for
-//! a thousand times between two uploads is rendered once. One render runs at a time.
+//! The room's pages, rendered from the room's seats (the class page and the projector) or
+//! runs (the standalone page: the same sections as `report --compare`), each kept until the
+//! room changes: a page asked for a thousand times between two uploads is rendered once.
+//! One render of a page runs at a time. A seat's own page is rendered when asked.
 
 use std::sync::{Arc, RwLock};
 
@@ -8,6 +9,9 @@ use anyhow::Result;
 use tokio::sync::Mutex;
 
 use super::state::Room;
+use contention::present::room::projector::Guesses;
+
+use crate::page::class::{render_class, render_projector, ClassInputs, RosterView};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
 use crate::url::percent_encode;
@@ -15,8 +19,10 @@ use crate::url::percent_encode;
 /// Which page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// `GET /`: the list of runs, the upload form and the script that brings new runs in.
+    /// `GET /`: the class page, the upload form and the script that brings new runs in.
     Live,
+    /// `GET /projector`: one effect per screen.
+    Projector,
     /// `GET /room.html`: the page as `report --compare` writes it.
     Standalone,
 }
@@ -25,6 +31,7 @@ pub enum Kind {
 #[derive(Debug, Default)]
 pub struct Pages {
     live: Mutex<Option<(u64, Arc<String>)>>,
+    projector: Mutex<Option<(u64, Arc<String>)>>,
     standalone: Mutex<Option<(u64, Arc<String>)>>,
 }
 
@@ -33,6 +40,7 @@ impl Pages {
     pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind, max_upload: u64) -> Result<Arc<String>> {
         let mut cached = match kind {
             Kind::Live => self.live.lock().await,
+            Kind::Projector => self.projector.lock().await,
             Kind::Standalone => self.standalone.lock().await,
         };
         let version = read(room).version();
@@ -56,14 +64,38 @@ pub fn read(room: &RwLock<Room>) -> std::sync::RwLockReadGuard<'_, Room> {
 
 /// The page `kind` of `room`, and the version it shows.
 fn render(room: &Room, kind: Kind, max_upload: u64) -> Result<(u64, String)> {
-    let sections = contention::present::sections(room.runs())?;
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
-    let skipped = room.skipped();
     let html = match kind {
-        Kind::Standalone => page::render(room.runs(), &skipped, &sections, generated_utc)?,
-        Kind::Live => page::render_live(room.runs(), &skipped, &sections, generated_utc, live_view(room, max_upload))?,
+        Kind::Standalone => {
+            let sections = contention::present::sections(room.runs())?;
+            page::render(room.runs(), &room.skipped(), &sections, generated_utc)?
+        }
+        Kind::Projector => {
+            let ledger = room.ledger();
+            let all: Vec<(String, String, f64)> =
+                ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
+            render_projector(room.seats(), Guesses { all: &all, revealed: ledger.revealed }, room.version())?
+        }
+        Kind::Live => render_class(ClassInputs {
+            seats: room.seats(),
+            seat_hrefs: room.seats().iter().map(|seat| Some(seat_href(seat.label()))).collect(),
+            roster: None::<RosterView>,
+            skipped: room.skipped(),
+            generated_utc,
+            live: Some(live_view(room, max_upload)),
+        })?,
     };
     Ok((room.version(), html))
+}
+
+/// The page of the shown run labelled `label`, as `report --from` writes it for that run.
+pub fn seat_page(room: &Room, label: &str) -> Option<Result<String>> {
+    let run = room.run(label)?;
+    let runs = std::slice::from_ref(run);
+    let page = contention::present::sections(runs).map_err(anyhow::Error::from).and_then(|sections| {
+        page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))
+    });
+    Some(page)
 }
 
 fn live_view(room: &Room, max_upload: u64) -> LiveView {
@@ -73,16 +105,26 @@ fn live_view(room: &Room, max_upload: u64) -> LiveView {
         .map(|entry| LiveRun {
             label: entry.label.clone(),
             arrived_utc: contention::machine::utc_timestamp(entry.arrived),
-            status: entry.skipped.as_ref().map_or("shown".into(), |why| format!("skipped: {why}")),
-            href: entry.skipped.is_none().then(|| pack_href(&entry.label)),
+            status: entry.why().map_or_else(|| entry.status_word().into(), |why| format!("skipped: {why}")),
+            href: entry.is_shown().then(|| pack_href(&entry.label)),
         })
         .collect();
-    LiveView { version: room.version(), runs, max_upload: bytes_text(max_upload) }
+    LiveView {
+        version: room.version(),
+        runs,
+        max_upload: bytes_text(max_upload),
+        effects: contention::present::room::effects(),
+    }
 }
 
 /// Where the pack of the run labelled `label` is downloaded, relative to the room's page.
 pub fn pack_href(label: &str) -> String {
     format!("runs/{}.{}", percent_encode(label), contention::runs::pack::PACK_EXTENSION)
+}
+
+/// Where the page of the seat labelled `label` is, relative to the room's page.
+pub fn seat_href(label: &str) -> String {
+    format!("seats/{}", percent_encode(label))
 }
 
 /// "16 MiB", "1500 bytes".

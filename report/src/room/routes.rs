@@ -17,6 +17,29 @@ pub async fn live_page(State(app): State<Arc<App>>) -> Response {
     page(&app, Kind::Live).await
 }
 
+/// `GET /projector`: one effect per screen.
+pub async fn projector_page(State(app): State<Arc<App>>) -> Response {
+    page(&app, Kind::Projector).await
+}
+
+/// `GET /seats/<label>`: the full report of the seat's shown run.
+pub async fn seat_page(State(app): State<Arc<App>>, Path(label): Path<String>) -> Response {
+    let room = app.room.clone();
+    let rendered = tokio::task::spawn_blocking(move || super::pages::seat_page(&read(&room), &label)).await;
+    match rendered {
+        Ok(Some(Ok(html))) => fresh("text/html; charset=utf-8", html.into_bytes()),
+        Ok(None) => text(StatusCode::NOT_FOUND, "no seat of the room has that label (GET /runs lists them)"),
+        Ok(Some(Err(error))) => {
+            say(&format!("rendering a seat's page failed: {error:#}"));
+            text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the seat's page could not be rendered; the server's output says why",
+            )
+        }
+        Err(error) => text(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+    }
+}
+
 /// `GET /room.html`: the standalone page, as `report --compare` writes it.
 pub async fn standalone_page(State(app): State<Arc<App>>) -> Response {
     page(&app, Kind::Standalone).await
@@ -47,7 +70,7 @@ struct Listing {
 struct Listed {
     label: String,
     arrived_utc: String,
-    /// "shown" or "skipped".
+    /// "shown", "skipped", "superseded" or "removed".
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     why: Option<String>,
@@ -66,9 +89,9 @@ pub async fn list(State(app): State<Arc<App>>) -> Response {
             .map(|entry| Listed {
                 label: entry.label.clone(),
                 arrived_utc: contention::machine::utc_timestamp(entry.arrived),
-                status: if entry.skipped.is_some() { "skipped" } else { "shown" },
-                why: entry.skipped.clone(),
-                pack: entry.skipped.is_none().then(|| format!("/{}", pack_href(&entry.label))),
+                status: entry.status_word(),
+                why: entry.why().map(String::from),
+                pack: entry.is_shown().then(|| format!("/{}", pack_href(&entry.label))),
             })
             .collect();
         Listing { version: room.version(), runs }
@@ -114,7 +137,7 @@ pub async fn pack(State(app): State<Arc<App>>, Path(file): Path<String>) -> Resp
 
 /// Any other path.
 pub async fn not_found() -> Response {
-    text(StatusCode::NOT_FOUND, "no such page: the room serves /, /room.html, /runs and /runs/<label>.contention-pack")
+    text(StatusCode::NOT_FOUND, "no such page: the room serves /, /projector, /seats/<label>, /room.html, /runs and /runs/<label>.contention-pack")
 }
 
 /// A one-line text answer.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use axum::extract::ConnectInfo;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -25,7 +25,7 @@ use tokio::sync::Semaphore;
 use super::app::App;
 use super::connections::{Connections, MAX_REFUSING};
 use super::say;
-use super::{routes, upload};
+use super::{actions, routes, upload};
 
 /// How long a client may take to send a request's head (the request line and headers).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
@@ -150,8 +150,12 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(routes::live_page))
         .route("/room.html", get(routes::standalone_page))
+        .route("/projector", get(routes::projector_page))
+        .route("/seats/{label}", get(routes::seat_page))
         .route("/runs", get(routes::list).post(upload::upload))
-        .route("/runs/{file}", get(routes::pack))
+        .route("/runs/{file}", get(routes::pack).delete(actions::remove))
+        .route("/reveal", post(actions::reveal))
+        .route("/guesses", post(actions::guesses))
         .fallback(routes::not_found)
         .with_state(app)
 }

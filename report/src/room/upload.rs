@@ -36,18 +36,18 @@ pub const SLOT_WAIT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Deserialize)]
 pub struct CodeQuery {
-    code: Option<String>,
+    pub code: Option<String>,
 }
 
 /// Why an upload was not kept, as its status and one line.
-struct Refusal {
-    status: StatusCode,
-    why: String,
+pub struct Refusal {
+    pub status: StatusCode,
+    pub why: String,
     /// When the client may try again (429, 503).
     retry_after: Option<Duration>,
 }
 
-fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
+pub fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
     let retry_after = (status == StatusCode::SERVICE_UNAVAILABLE).then_some(SLOT_WAIT);
     Refusal { status, why: why.into(), retry_after }
 }
@@ -74,14 +74,20 @@ pub async fn upload(
             }
             response
         }
-        Err(Refusal { status, why, retry_after }) => {
-            say(&format!("{}: refused an upload ({}): {why}", client.ip(), status.as_u16()));
-            let mut response = text(status, &format!("refused: {why}"));
-            if let Some(wait) = retry_after {
-                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait.as_secs()));
-            }
-            response
+        Err(refusal) => refusal.answer(client, "an upload"),
+    }
+}
+
+impl Refusal {
+    /// The refusal's answer, logged as refusing `what` from `client`.
+    pub fn answer(self, client: SocketAddr, what: &str) -> Response {
+        let Refusal { status, why, retry_after } = self;
+        say(&format!("{}: refused {what} ({}): {why}", client.ip(), status.as_u16()));
+        let mut response = text(status, &format!("refused: {why}"));
+        if let Some(wait) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait.as_secs()));
         }
+        response
     }
 }
 
@@ -92,8 +98,7 @@ async fn receive(
     given_code: Option<String>,
     request: Request,
 ) -> Result<(String, usize), Refusal> {
-    app.addressed.check(request.headers()).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
-    admit(app, client, given_code.as_deref())?;
+    authorize(app, client, request.headers(), given_code.as_deref())?;
     let declared =
         request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
     if let Some(declared) = declared.filter(|&declared| declared > app.max_upload) {
@@ -140,6 +145,17 @@ async fn receive(
         let _ = std::fs::remove_file(&staged);
     }
     kept
+}
+
+/// The address and page a code-carrying POST came from, then [`admit`].
+pub fn authorize(
+    app: &App,
+    client: SocketAddr,
+    headers: &axum::http::HeaderMap,
+    given_code: Option<&str>,
+) -> Result<(), Refusal> {
+    app.addressed.check(headers).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
+    admit(app, client, given_code)
 }
 
 /// The client's count of wrong codes, the room code, then the client's rate.
@@ -226,6 +242,7 @@ fn keep(app: &App, staged: &Path, bytes: u64) -> Result<(String, usize), Refusal
     match room.keep(staged, run, bytes) {
         Ok(label) => Ok((label, room.runs().len())),
         Err(NotKept::Full(why)) => Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why)),
+        Err(NotKept::Refused(why)) => Err(refuse(StatusCode::BAD_REQUEST, why)),
         Err(NotKept::Failed(error)) => Err(failed(error)),
     }
 }

@@ -3,7 +3,9 @@
 #![allow(dead_code)]
 
 pub mod packs;
+pub mod proxy;
 pub mod room;
+pub mod seats;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

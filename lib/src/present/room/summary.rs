@@ -136,7 +136,8 @@ fn median_row(machines: &[KeyEffects]) -> Vec<Cell> {
     row
 }
 
-fn value_text(value: f64, unit: &str) -> String {
+/// A figure in its effect's unit, without its interval.
+pub fn value_text(value: f64, unit: &str) -> String {
     match unit {
         "x" => format::ratio(value),
         unit => format!("{} {unit}", format::number(value)),

@@ -1,0 +1,56 @@
+//! A benchmark, not a test (ignored; `cargo test --release -p contention-report --test
+//! room_bench -- --ignored --nocapture`): 200 seats sent from 200 loopback addresses
+//! (127.0.0.2 onward), then the class page's size, the time of a GET of it (the first,
+//! which renders, and the median of five more, served from the rendering) and the
+//! server's peak resident memory. It prints the figures and asserts only that every seat
+//! was kept and shown: timings on a shared machine are not a pass or a fail.
+
+// The figures go to its log.
+#![allow(clippy::print_stdout)]
+
+mod common;
+
+use std::time::Instant;
+
+use common::room::{connect_from, http_on, peak_rss_kib, Server, CODE};
+use common::seats::{seat_label, seat_pack};
+use common::*;
+
+const SEATS: usize = 200;
+
+#[test]
+#[ignore = "a benchmark: run it with --ignored and read the figures it prints"]
+fn two_hundred_seats_from_two_hundred_addresses() {
+    let server = Server::start(&scratch("room-bench").join("room"), &[]);
+    for index in 1..=SEATS {
+        let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
+        let stream = connect_from(source, server.port).expect("a loopback address of its own");
+        let (status, answer) = http_on(stream, server.port, "POST", &format!("/runs?code={CODE}"), &seat_pack(index));
+        assert_eq!(status, 201, "{}", String::from_utf8_lossy(&answer));
+    }
+    let timed_get = || {
+        let started = Instant::now();
+        let (status, page) = server.request("GET", "/", b"");
+        assert_eq!(status, 200);
+        (started.elapsed(), page)
+    };
+    let (first, page) = timed_get();
+    for index in 1..=SEATS {
+        assert!(page.contains(&format!("<tr data-seat=\"{}\">", seat_label(index))), "seat {index} is shown");
+    }
+    let mut again: Vec<_> = (0..5).map(|_| timed_get().0).collect();
+    again.sort();
+    let (started, (status, projector)) = (Instant::now(), server.request("GET", "/projector", b""));
+    let projector_time = started.elapsed();
+    assert_eq!(status, 200);
+    println!(
+        "{SEATS} seats: class page {} bytes, first GET {:?} (renders), then median {:?}; projector {} bytes in {:?}; \
+         server peak RSS {} MiB",
+        page.len(),
+        first,
+        again[2],
+        projector.len(),
+        projector_time,
+        peak_rss_kib(server.pid()) / 1024
+    );
+}

@@ -1,0 +1,105 @@
+//! The class in headless Chromium, 25 seats of different machines: a sort by a header (kept
+//! in the URL) holds after a 26th seat arrives while the page is open; the projector's
+//! first screen is the first effect's slide with its bars highest first, and after the
+//! reveal it shows the guesses. A screenshot of the projector at 1920x1080 is saved under
+//! `$CI_ARTIFACTS` (else `out/ci`) for CI to keep. Skipped, with the reason printed, only
+//! where Chromium is not installed.
+
+// A test's notes (a skip, where the screenshot went) go to its log: cargo test -- --nocapture.
+#![allow(clippy::print_stdout)]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use common::proxy::Proxy;
+use common::room::{Server, CODE};
+use common::seats::{seat_label, seat_pack};
+use common::*;
+
+const CHROMIUM: &str = "chromium";
+/// The class table's false-sharing column: seat, CPU, OS, arch, CPUs, line, verdict, stride, then it.
+const FALSE_SHARING_COLUMN: usize = 8;
+
+fn chromium(url: &str, profile: &str, extra: &[String]) -> String {
+    let profile = scratch(profile);
+    let output = Command::new(CHROMIUM)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        .args(["--disable-component-update", "--disable-sync", "--virtual-time-budget=15000"])
+        .args(extra)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Each row of the class table in the DOM: its seat and its false-sharing figure.
+fn seat_rows(dom: &str) -> Vec<(String, f64)> {
+    let table = &dom[dom.find("<table id=\"class-seats\"").expect("the class table")..];
+    let body = &table[table.find("<tbody>").unwrap()..table.find("</tbody>").unwrap()];
+    body.split("<tr data-seat=\"")
+        .skip(1)
+        .map(|row| {
+            let seat = row[..row.find('"').unwrap()].to_string();
+            let cell = row.split("<td").nth(FALSE_SHARING_COLUMN + 1).expect("the false-sharing cell");
+            let text = &cell[cell.find('>').unwrap() + 1..cell.find("</td>").unwrap()];
+            (seat, text.trim_end_matches('x').parse().unwrap_or_else(|_| panic!("a figure: {text}")))
+        })
+        .collect()
+}
+
+#[test]
+fn a_sort_survives_an_arrival_and_the_projector_shows_the_class() {
+    if Command::new(CHROMIUM).arg("--version").output().is_err() {
+        println!("skipped: {CHROMIUM} is not installed (apt-get install chromium; .ci/run installs it)");
+        return;
+    }
+    let server = Server::start(&scratch("room-class-browser").join("room"), &[]);
+    for index in 1..=25 {
+        assert_eq!(server.upload(&seat_pack(index)).0, 201);
+    }
+    let (_, page) = server.request("GET", "/", b"");
+    assert!(page.len() < 1 << 20, "the class page of 25 seats is {} bytes", page.len());
+    let proxy = Proxy::start(server.port, Arc::new(Mutex::new(None)), |room_port| {
+        let (status, _) = common::room::http(room_port, "POST", &format!("/runs?code={CODE}"), &seat_pack(26));
+        assert_eq!(status, 201);
+    });
+    let url = format!("http://127.0.0.1:{}/#sort={FALSE_SHARING_COLUMN}-descending", proxy.port);
+    let dom = chromium(&url, "room-class-browser-profile", &["--dump-dom".into()]);
+    assert!(*proxy.sent.lock().unwrap(), "the page polled /runs and the 26th seat arrived");
+    assert!(dom.contains(&format!("data-sorted-by=\"{FALSE_SHARING_COLUMN} descending\"")), "the sort from the URL");
+    let rows = seat_rows(&dom);
+    assert_eq!(rows.len(), 26, "the 26th seat's row was added in place");
+    assert!(rows.iter().any(|(seat, _)| *seat == seat_label(26)));
+    assert!(rows.windows(2).all(|pair| pair[0].1 >= pair[1].1), "still sorted after the arrival: {rows:?}");
+
+    let guess = format!("/guesses?code={CODE}&seat={}", seat_label(3));
+    assert_eq!(server.request("POST", &guess, b"false-sharing=2&stride=1.5").0, 200);
+    assert_eq!(server.request("POST", &format!("/reveal?code={CODE}&shown=yes"), b"").0, 200);
+    let projector = format!("{}/projector", server.url().trim_end_matches('/'));
+    let dom = chromium(&projector, "room-class-projector-profile", &["--dump-dom".into()]);
+    let current = &dom[dom.find("class=\"slide current\"").expect("a slide on screen")..];
+    let current = &current[..current.find("</section>").unwrap()];
+    // The fixture's stride sweep shows no penalty, so false sharing is the first effect measured.
+    assert!(current.contains("id=\"false-sharing\""), "the first screen is the first measured effect's slide");
+    let figures: Vec<f64> = current
+        .split("<span class=\"figure\">")
+        .skip(1)
+        .map(|figure| figure[..figure.find('x').unwrap()].parse().unwrap())
+        .collect();
+    assert_eq!(figures.len(), 26, "one bar per seat");
+    assert!(figures.windows(2).all(|pair| pair[0] >= pair[1]), "bars highest first: {figures:?}");
+    assert!(current.contains("class=\"guess\""), "the revealed guess beside its seat's figure");
+    assert!(current.contains("Guesses: median 2.00x from 1 seat"), "the class's guesses against its results");
+
+    let artifacts = std::env::var_os("CI_ARTIFACTS").map_or_else(|| PathBuf::from("../out/ci"), PathBuf::from);
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let shot = artifacts.join("room-projector.png");
+    let args = [format!("--screenshot={}", shot.display()), "--window-size=1920,1080".into()];
+    chromium(&format!("{projector}#false-sharing"), "room-class-shot-profile", &args);
+    assert!(std::fs::metadata(&shot).is_ok_and(|meta| meta.len() > 0), "a screenshot at {}", shot.display());
+    println!("projector screenshot: {}", shot.display());
+}
