@@ -1,7 +1,7 @@
 //! The core-to-core latency matrix: configs checked, one cell per requested pair with every
 //! sample, summaries and the finding computed from the rows. No latency value is asserted.
 
-use contention::c2c::{finding, pairs, run, summarize, typical_one_way_ns, Config, Row};
+use contention::c2c::{finding, pairs, run, summarize, typical_cas_one_way_ns, typical_one_way_ns, Config, Row};
 use contention::harness::no_progress;
 
 #[test]
@@ -43,7 +43,11 @@ fn the_matrix_has_one_cell_per_pair_with_every_sample() {
     let measured: Vec<(usize, usize)> = summaries.iter().map(|s| (s.cpu_a as usize, s.cpu_b as usize)).collect();
     assert_eq!(measured, expected_pairs);
     assert!(summaries.iter().all(|pair| pair.one_way_ns.samples == 5));
-    assert!(outcome.rows.iter().all(|row| row.round_trips == 20 && row.one_way_ns > 0.0));
+    assert!(summaries.iter().all(|pair| pair.cas_one_way_ns.as_ref().is_some_and(|cas| cas.samples == 5)));
+    let both_timed = |row: &Row| row.one_way_ns > 0.0 && row.cas_one_way_ns > 0.0 && row.cas_elapsed_ns > 0;
+    assert!(outcome.rows.iter().all(|row| row.round_trips == 20 && both_timed(row)));
+    let samples: Vec<u64> = outcome.rows.iter().take(5).map(|row| row.sample).collect();
+    assert_eq!(samples, [0, 1, 2, 3, 4], "the warm-up sample is dropped, the rest numbered from 0");
 }
 
 fn synthetic(cpu_a: u64, cpu_b: u64, one_way: &[f64]) -> Vec<Row> {
@@ -57,6 +61,8 @@ fn synthetic(cpu_a: u64, cpu_b: u64, one_way: &[f64]) -> Vec<Row> {
             round_trips: 10,
             elapsed_ns: (ns * 20.0) as u64,
             one_way_ns: ns,
+            cas_elapsed_ns: (ns * 14.0) as u64,
+            cas_one_way_ns: ns * 0.7,
             pinned: true,
         })
         .collect()
@@ -73,10 +79,24 @@ fn summaries_and_finding_follow_the_rows() {
     let text = finding(&summaries);
     assert!(text.contains("61 ns") && text.contains("CPUs 0 and 1 at 42 ns") && text.contains("0 and 2 at 100"));
     assert!(!text.contains("That is slow"), "{text}");
+    let cas = typical_cas_one_way_ns(&summaries).unwrap();
+    assert!((cas - 61.0 * 0.7).abs() < 1e-9, "{cas}");
+    assert!(text.contains(&format!("it is {cas:.0} ns, so the handshake reads {:.2}x it", 61.0 / cas)), "{text}");
+    let saved_before: Vec<Row> = rows.iter().map(|row| Row { cas_one_way_ns: 0.0, ..row.clone() }).collect();
+    let old = summarize(&saved_before);
+    assert_eq!((typical_cas_one_way_ns(&old), typical_one_way_ns(&old)), (None, Some(61.0)));
+    assert!(finding(&old).contains("this run has no compare-and-swap figure"), "{}", finding(&old));
     let slow = summarize(&synthetic(0, 1, &[700.0, 650.0, 800.0, 750.0, 720.0]));
     assert!(finding(&slow).contains("That is slow"));
     assert!(finding(&[]).contains("not measured"));
     let few = summarize(&synthetic(0, 1, &[40.0, 42.0]));
     assert_eq!(typical_one_way_ns(&few), None, "two samples are too few for the verdict");
     assert!(finding(&few).contains("too few trials (n=2"), "{}", finding(&few));
+}
+
+#[test]
+fn a_run_saved_before_the_compare_and_swap_column_still_reads() {
+    let old = "cpu_a,cpu_b,sample,round_trips,elapsed_ns,one_way_ns,pinned\n0,1,0,200,98374,245.935,true\n";
+    let rows: Vec<Row> = contention::runs::parse_checked("c2c.csv", old).unwrap();
+    assert_eq!((rows[0].one_way_ns, rows[0].cas_one_way_ns, rows[0].cas_elapsed_ns), (245.935, 0.0, 0));
 }

@@ -81,6 +81,7 @@ fn draw_every_chart(values: &[f64]) {
             cpu_a: index as u64,
             cpu_b: index as u64 + 1,
             one_way_ns: summary(value),
+            cas_one_way_ns: None,
             all_pinned: true,
         })
         .collect();
@@ -127,6 +128,8 @@ fn charts_from_adversarial_rows_return_within_a_second() {
             round_trips: 1,
             elapsed_ns: 1,
             one_way_ns,
+            cas_elapsed_ns: 1,
+            cas_one_way_ns: one_way_ns,
             pinned: true,
         });
         let heatmap = chart::c2c::c2c_heatmap("c2c", &contention::c2c::summarize(&c2c_rows));

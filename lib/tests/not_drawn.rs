@@ -187,6 +187,7 @@ fn c2c_heatmap_draws_or_notes() {
                 cpu_a: 0,
                 cpu_b: 1,
                 one_way_ns: Summary::of(&[value]).unwrap_or(Summary::of(&[0.0]).unwrap()),
+                cas_one_way_ns: None,
                 all_pinned: true,
             })
             .collect();

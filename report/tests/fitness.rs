@@ -49,7 +49,12 @@ fn run_c2c_machine_saves_one_cell_per_pair_and_prints_the_verdict() {
     let cpus = usable_cpus();
     let pairs = cpus.len() * cpus.len().saturating_sub(1) / 2;
     let c2c = std::fs::read_to_string(run.join("c2c.csv")).unwrap_or_default();
-    let mut cells: Vec<&str> = c2c.lines().skip(1).map(|line| line.rsplitn(6, ',').last().unwrap()).collect();
+    assert!(c2c.starts_with("cpu_a,cpu_b,"), "{c2c}");
+    // A row's cell is its first two columns, the pair of CPUs.
+    fn cell(line: &str) -> &str {
+        line.match_indices(',').nth(1).map_or(line, |(end, _)| &line[..end])
+    }
+    let mut cells: Vec<&str> = c2c.lines().skip(1).map(cell).collect();
     assert_eq!(cells.len(), pairs * 7, "7 samples for each of {pairs} pairs");
     cells.dedup();
     assert_eq!(cells.len(), pairs, "one cell per pair");

@@ -209,7 +209,13 @@ mod tests {
     use crate::stats::Summary;
 
     fn pair(cpu_a: u64, cpu_b: u64, ns: f64) -> PairSummary {
-        PairSummary { cpu_a, cpu_b, one_way_ns: Summary::of(&[ns, ns + 1.0, ns + 2.0]).unwrap(), all_pinned: true }
+        PairSummary {
+            cpu_a,
+            cpu_b,
+            one_way_ns: Summary::of(&[ns, ns + 1.0, ns + 2.0]).unwrap(),
+            cas_one_way_ns: None,
+            all_pinned: true,
+        }
     }
 
     #[test]

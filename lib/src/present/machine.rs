@@ -136,23 +136,33 @@ pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, NotDrawn
         title,
         svg,
         legend: Vec::new(),
-        caption: "Median one-way latency per pair of logical CPUs in nanoseconds; darker is slower, grey was not \
+        caption: "Median one-way latency per pair of logical CPUs in nanoseconds, by handshake (a load, then a \
+                  store); darker is slower, grey was not \
                   measured (time budget)."
             .into(),
         text: format!("One-way latency per pair: {}", medians.join(", ")),
     })
 }
 
-/// Each pair's median and interval, and what it stands on: samples against `samples_planned`
-/// (unknown: the samples taken), coverage and outliers.
+/// Each pair's median and interval by each method, and what the handshake's stands on:
+/// samples against `samples_planned` (unknown: the samples taken), coverage and outliers.
 fn pairs_table(label: &str, pairs: &[PairSummary], samples_planned: Option<u64>) -> Table {
     let rows = pairs
         .iter()
         .take(MAX_PAIRS_IN_TABLE)
         .map(|pair| {
             let ns = &pair.one_way_ns;
+            let (cas_median, cas_interval) = match &pair.cas_one_way_ns {
+                Some(cas) => (
+                    Cell::noisy(format::number(cas.median), cas.is_noisy()),
+                    Cell::from(format::interval(cas.median_low, cas.median_high)),
+                ),
+                None => (Cell::from("not measured"), Cell::from("not measured")),
+            };
             vec![
                 Cell::from(format!("{} and {}", pair.cpu_a, pair.cpu_b)),
+                cas_median,
+                cas_interval,
                 Cell::noisy(format::number(ns.median), ns.is_noisy()),
                 Cell::from(format::interval(ns.median_low, ns.median_high)),
                 Cell::evidence(&Evidence::of(ns, samples_planned.unwrap_or(ns.samples as u64)), ns),
@@ -161,11 +171,17 @@ fn pairs_table(label: &str, pairs: &[PairSummary], samples_planned: Option<u64>)
         .collect();
     Table {
         id: "c2c-pairs",
-        caption: format!("Core-to-core latency: {label}"),
+        caption: format!(
+            "Core-to-core latency, one way: {label}. Compare-and-swap ping-pong (each hop takes the line exclusive \
+             in one transfer, as the standard tools measure it) and handshake (each hop a load, then a store: a \
+             shared read, then an upgrade); the verdict and the heatmap read the handshake"
+        ),
         columns: vec![
             Column::text("CPUs"),
-            Column::number("median (ns)"),
-            Column::number("interval (ns)"),
+            Column::number("CAS ping-pong median (ns)"),
+            Column::number("CAS ping-pong interval (ns)"),
+            Column::number("handshake median (ns)"),
+            Column::number("handshake interval (ns)"),
             Column::number("evidence"),
         ],
         rows,
@@ -283,18 +299,33 @@ mod tests {
                 round_trips: 100,
                 elapsed_ns: (ns * 200.0) as u64,
                 one_way_ns: ns,
+                cas_elapsed_ns: (ns * 140.0) as u64,
+                cas_one_way_ns: ns * 0.7,
                 pinned: true,
             })
             .collect();
         let pairs = crate::c2c::summarize(&rows);
         let cut = pairs_table("vm", &pairs, Some(12));
-        assert_eq!(cut.columns[3].label, "evidence");
+        assert_eq!(cut.columns[5].label, "evidence");
         assert_eq!(
-            cut.rows[0][3].text,
+            cut.rows[0][5].text,
             "9 of 12 trials (time budget spent), interval covers 96%; outliers 1 of 9 (1 severe high)"
         );
         let unplanned = pairs_table("vm", &pairs, None);
-        assert!(unplanned.rows[0][3].text.starts_with("9 trials, interval covers 96%"), "{:?}", unplanned.rows[0]);
+        assert!(unplanned.rows[0][5].text.starts_with("9 trials, interval covers 96%"), "{:?}", unplanned.rows[0]);
+        let cas_median = pairs[0].cas_one_way_ns.as_ref().map(|cas| format::number(cas.median));
+        assert_eq!(
+            (cut.columns[1].label.as_str(), Some(cut.rows[0][1].text.clone())),
+            ("CAS ping-pong median (ns)", cas_median)
+        );
+        let saved_before = crate::c2c::summarize(
+            &rows.iter().map(|row| crate::c2c::Row { cas_one_way_ns: 0.0, ..row.clone() }).collect::<Vec<_>>(),
+        );
+        let old = pairs_table("vm", &saved_before, None);
+        assert_eq!(
+            (old.rows[0][1].text.as_str(), old.rows[0][3].text.as_str()),
+            ("not measured", cut.rows[0][3].text.as_str())
+        );
     }
 
     #[test]
