@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use common::room::{fixture_pack, http, Server, CODE};
+use common::room::{fixture_pack, Server, CODE};
 use common::*;
 
 /// The file limit the room starts under: macOS's default.
@@ -23,7 +23,7 @@ const HEADER_TIMEOUT_AND_MARGIN: Duration = Duration::from_secs(8);
 #[cfg(target_os = "linux")]
 #[test]
 fn half_sent_heads_from_one_address_do_not_keep_another_out() {
-    use common::room::{connect_from, http_on, rss_kib_and_open_files};
+    use common::room::{connect_from, http, http_on, rss_kib_and_open_files};
     let server = Server::start_with_file_limit(&scratch("room-flood").join("room"), &[], FILE_LIMIT);
     let banner = server.log.lock().unwrap().clone();
     assert!(

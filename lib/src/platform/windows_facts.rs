@@ -87,12 +87,8 @@ fn caches(records: &[(i32, Vec<u8>)]) -> Vec<Cache> {
     let mut found: Vec<Cache> = Vec::new();
     for (_, bytes) in records.iter().filter(|(kind, _)| *kind == RelationCache) {
         let Some(cache) = body::<CACHE_RELATIONSHIP>(bytes) else { continue };
-        let kind = match cache.Type {
-            CacheData => "Data",
-            CacheInstruction => "Instruction",
-            CacheUnified => "Unified",
-            _ => continue,
-        };
+        let kinds = [(CacheData, "Data"), (CacheInstruction, "Instruction"), (CacheUnified, "Unified")];
+        let Some(&(_, kind)) = kinds.iter().find(|(type_, _)| *type_ == cache.Type) else { continue };
         // SAFETY: every member of the union is a GROUP_AFFINITY; the first is always there.
         let cpus = cpus_of(&unsafe { cache.Anonymous.GroupMask });
         match found.iter_mut().find(|known| known.level == cache.Level && known.kind == kind) {
