@@ -79,8 +79,9 @@ impl Present for crate::pool::PoolSizing {
 const P99_AT_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None };
 const P99_AT_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None };
 
-/// The fixed pool with `per_cpu` threads per CPU, at the first hit rate.
-fn fixed_pool(pool: &[PoolSummary], per_cpu: u64) -> Option<&PoolSummary> {
+/// The fixed pool with `per_cpu` threads per CPU, at the first hit rate (the room's p99
+/// effects, and notebook 05's comparison with a student's prediction).
+pub fn fixed_pool(pool: &[PoolSummary], per_cpu: u64) -> Option<&PoolSummary> {
     let first_hit_rate = pool.iter().find(|s| s.key.variant == Variant::Fixed)?.key.hit_rate;
     pool.iter().find(|s| {
         s.key.variant == Variant::Fixed && s.key.hit_rate == first_hit_rate && s.key.pool_threads == per_cpu * s.cpus

@@ -1,0 +1,104 @@
+//! A notebook's runs reach the room: each measuring notebook ends with a cell that runs
+//! `bash send.sh EXPERIMENT...` (notebooks/send.sh: a quick `contention run ... --send`).
+//! Here that command line, read from the notebook, runs against a real room on loopback;
+//! without a room set it sends nothing and says why.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::room::{Server, CODE};
+use common::scratch;
+
+/// The notebooks whose measurements a student sends (06 compares saved runs; it measures none).
+const SENDING: [&str; 7] = [
+    "00-your-machine.ipynb",
+    "01-false-sharing-stride-sweep.ipynb",
+    "02-four-way-control.ipynb",
+    "03-padded-counters.ipynb",
+    "04-gc-ratio.ipynb",
+    "05-pool-sizing.ipynb",
+    "07-locks.ipynb",
+];
+
+fn notebooks() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../notebooks")
+}
+
+/// The arguments the notebook's send cell gives `bash`: `["send.sh", "stride"]`.
+fn send_cell_args(notebook: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(notebooks().join(notebook)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cell = json["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|cell| cell["id"] == "send-to-room")
+        .unwrap_or_else(|| panic!("{notebook} has no cell with id send-to-room"));
+    let source: String = cell["source"].as_array().unwrap().iter().map(|line| line.as_str().unwrap()).collect();
+    let list = source
+        .split_once(".args([")
+        .and_then(|(_, rest)| rest.split_once("])"))
+        .unwrap_or_else(|| panic!("{notebook}'s send cell has no .args([...]): {source}"))
+        .0;
+    list.split(',').map(|word| word.trim().trim_matches('"').to_string()).collect()
+}
+
+/// Runs the send cell's command line in the notebooks' folder, as the kernel does.
+fn send(args: &[String], env: &[(&str, &str)], out: &Path) -> Output {
+    let mut command = Command::new("bash");
+    command.args(args).current_dir(notebooks());
+    for name in ["CONTENTION_ROOM", "CONTENTION_CODE", "CONTENTION_LABEL"] {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    command.env("CONTENTION_BIN", env!("CARGO_BIN_EXE_contention")).env("CONTENTION_OUT", out);
+    command.output().unwrap()
+}
+
+#[test]
+fn every_measuring_notebook_sends_experiments_the_cli_knows() {
+    let help = common::stdout(&common::contention(&["run", "--help"]));
+    for notebook in SENDING {
+        let args = send_cell_args(notebook);
+        assert_eq!(args[0], "send.sh", "{notebook}: {args:?}");
+        assert!(args.len() > 1, "{notebook}'s send cell names no experiment");
+        for experiment in &args[1..] {
+            assert!(
+                help.contains(&format!("- {experiment}:")),
+                "{notebook} sends `{experiment}`, which `run` does not know"
+            );
+        }
+    }
+}
+
+#[test]
+fn notebook_00s_send_cell_reaches_a_room_on_loopback() {
+    let dir = scratch("notebook-send");
+    let room = Server::start(&dir.join("room"), &[]);
+    let url = room.url();
+    let env = [("CONTENTION_ROOM", url.as_str()), ("CONTENTION_CODE", CODE), ("CONTENTION_LABEL", "seat-nb")];
+    let output = send(&send_cell_args(SENDING[0]), &env, &dir.join("runs"));
+    let said = common::stdout(&output);
+    assert!(output.status.success(), "send.sh failed ({}):\n{said}", output.status);
+    let runs = room.runs();
+    assert_eq!(runs["runs"].as_array().map(Vec::len), Some(1), "one run reached the room: {runs}\n{said}");
+    assert_eq!(runs["runs"][0]["label"], "seat-nb");
+    room.stop();
+}
+
+#[test]
+fn without_a_room_the_send_cell_sends_nothing_and_says_why() {
+    let out = scratch("notebook-send-none").join("runs");
+    let args = send_cell_args(SENDING[1]);
+    let output = send(&args, &[], &out);
+    assert!(output.status.success(), "no room is not a failure: {}", common::stderr(&output));
+    assert!(common::stdout(&output).starts_with("Not sent: no room is set."), "{}", common::stdout(&output));
+    assert!(!out.exists(), "nothing was measured or saved");
+
+    let output = send(&args, &[("CONTENTION_ROOM", "http://127.0.0.1:9"), ("CONTENTION_CODE", CODE)], &out);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(common::stdout(&output).contains("CONTENTION_LABEL is not set"), "{}", common::stdout(&output));
+    assert!(!out.exists(), "nothing was measured or saved");
+}
