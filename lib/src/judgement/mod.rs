@@ -22,7 +22,7 @@
 //!   measured*, and is never counted as evidence;
 //! - a measured status that fewer than [`MIN_SETTLED_SHARE`] of the bootstrap's resamples of
 //!   the run's own trials give again is *unsettled*, each status's share named, and is
-//!   counted apart from the others ([`crate::present`]'s claims resample the trials).
+//!   counted apart from the others (the presentation's claims, a layer above, resample the trials).
 
 mod rule;
 mod settled;

@@ -1,6 +1,6 @@
 //! Settledness: whether a status holds when the run's own trials are drawn again. The
 //! claims resample a run [`RESAMPLES`] times (a seeded bootstrap over rounds of trials,
-//! [`crate::runs::Run::bootstrap`]) and judge each claim again on every resample; a status
+//! the run reader's `Run::bootstrap`, a layer above) and judge each claim again on every resample; a status
 //! that comes back in fewer than [`MIN_SETTLED_SHARE`] of them is *unsettled*.
 
 use serde::Serialize;

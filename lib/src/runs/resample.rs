@@ -1,5 +1,5 @@
 //! A run drawn again from its own trials, the bootstrap a claim's settledness is judged over
-//! ([`crate::judgement`]). The unit drawn is a round of trials (every row with the same
+//! (the judgement's settledness rule). The unit drawn is a round of trials (every row with the same
 //! `trial`, or `sample`): the harness interleaves its cases round by round, so a round keeps
 //! the cases that ran side by side together. Each resample draws as many rounds as the
 //! experiment ran, with replacement; rows without a round are kept whole in every resample.

@@ -34,7 +34,7 @@ pub struct Section {
     /// The experiment's name (e.g. `contention::stride::EXPERIMENT`), also its anchor.
     pub experiment: &'static str,
     pub title: &'static str,
-    /// The article's story in markdown blocks ([`crate::present::prose::blocks`] of [`crate::present::Present::PROSE`]); empty for sections
+    /// The article's story in markdown blocks (the presentation's `prose::blocks` of the experiment's prose); empty for sections
     /// that are not an experiment's (the room).
     #[serde(skip)]
     pub prose: Vec<String>,
@@ -53,7 +53,7 @@ pub struct Section {
     /// What a table's words mean, what the counters recorded, the config measured with.
     pub notes: Vec<Finding>,
     /// What became of the experiment in a saved run where it is not simply complete
-    /// (recovered, interrupted, unreadable: [`crate::runs::ExperimentNote`]), shown whether
+    /// (recovered, interrupted, unreadable: the run reader's `ExperimentNote`), shown whether
     /// or not it was measured.
     pub status: Vec<Finding>,
 }
