@@ -120,6 +120,10 @@ pub fn raise_file_limit() -> Known<u64> {
 /// `kill(pid, 0)`: delivered, or refused for want of permission, means the process exists.
 pub fn process_runs(pid: u32) -> Known<bool> {
     let pid = libc::pid_t::try_from(pid).map_err(|_| Unknown("no such process id"))?;
+    // kill(0, ..) would address our own process group, not a process: no process has id 0.
+    if pid == 0 {
+        return Ok(false);
+    }
     // SAFETY: signal 0 only checks that the process exists; nothing is delivered.
     if unsafe { libc::kill(pid, 0) } == 0 {
         return Ok(true);
