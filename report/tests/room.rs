@@ -69,11 +69,11 @@ fn a_good_pack_is_kept_and_refusals_store_nothing() {
 #[test]
 fn forty_concurrent_uploads_are_all_kept_and_listed() {
     let server = Arc::new(Server::start(&scratch("room-forty").join("room"), &[]));
-    let pack = Arc::new(fixture_pack("seat-many"));
     let start = Arc::new(Barrier::new(40));
     let uploads: Vec<_> = (0..40)
-        .map(|_| {
-            let (server, pack, start) = (server.clone(), pack.clone(), start.clone());
+        .map(|seat| {
+            let (server, start) = (server.clone(), start.clone());
+            let pack = fixture_pack(&format!("seat-{seat:02}"));
             std::thread::spawn(move || {
                 start.wait();
                 server.upload(&pack)
@@ -91,10 +91,10 @@ fn forty_concurrent_uploads_are_all_kept_and_listed() {
     labels.sort();
     labels.dedup();
     assert_eq!(labels.len(), 40, "every run keeps a label of its own");
-    assert!(labels.contains(&"seat-many") && labels.contains(&"seat-many (40)"), "{labels:?}");
+    assert!(labels.contains(&"seat-00") && labels.contains(&"seat-39"), "{labels:?}");
     assert_eq!(server.kept().len(), 40);
     let (status, page) = server.request("GET", "/", b"");
-    assert!(status == 200 && page.contains("seat-many (40)"));
+    assert!(status == 200 && page.contains("seat-39"));
     let peak_mib = peak_rss_kib(server.pid()) / 1024;
     println!("room server's peak resident memory after 40 concurrent uploads and a render: {peak_mib} MiB");
     assert!(peak_mib < 512, "the room's memory is bounded: {peak_mib} MiB");
@@ -119,16 +119,23 @@ fn a_restarted_room_keeps_its_runs_and_names_a_corrupt_file() {
         runs["runs"].as_array().unwrap().iter().map(|run| run["label"].as_str().unwrap().to_string()).collect()
     };
     assert_eq!(labels(&after)[..3], labels(&before)[..], "the same runs, labels and order");
-    assert_eq!(labels(&before), ["seat-a", "seat-b", "seat-a (2)"]);
+    assert_eq!(labels(&before), ["seat-a", "seat-b", "seat-a"]);
+    let statuses: Vec<&str> =
+        after["runs"].as_array().unwrap()[..3].iter().map(|run| run["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["superseded", "shown", "shown"], "seat-a's second run replaced its first");
     let broken = &after["runs"][3];
     assert_eq!(
         (broken["label"].as_str(), broken["status"].as_str()),
         (Some("0009-broken.contention-pack"), Some("skipped"))
     );
     assert!(broken["why"].as_str().unwrap().contains("is not a readable run pack"), "{broken}");
-    assert!(server.request("GET", "/", b"").1.contains("Skipped: 0009-broken.contention-pack"));
+    assert!(server.request("GET", "/", b"").1.contains("Not shown: 0009-broken.contention-pack"));
     assert_eq!(std::fs::read_dir(dir.join(".incoming")).unwrap().count(), 0, "the interrupted upload is removed");
-    assert_eq!(server.upload(&fixture_pack("seat-c")).1, "stored as seat-c (4 runs in the room)\n");
+    assert_eq!(
+        server.upload(&fixture_pack("seat-c")).1,
+        "stored as seat-c (3 runs in the room)\n",
+        "seat-a's first run is superseded"
+    );
     assert!(server.kept().contains(&"0010-seat-c.contention-pack".to_string()), "{:?}", server.kept());
 }
 

@@ -73,7 +73,12 @@ fn labels_are_kept_composed_and_invisible_characters_refused() {
     let (status, answer) = server.upload(&fixture_pack("cafe\u{301}"));
     assert_eq!((status, answer.as_str()), (201, "stored as caf\u{e9} (1 run in the room)\n"));
     let (status, answer) = server.upload(&fixture_pack("caf\u{e9}"));
-    assert_eq!((status, answer.as_str()), (201, "stored as caf\u{e9} (2) (2 runs in the room)\n"), "told apart");
+    // The same seat once composed: its second run replaces the first (kept on disk, superseded).
+    assert_eq!((status, answer.as_str()), (201, "stored as caf\u{e9} (1 run in the room)\n"), "one seat");
+    let runs = server.runs();
+    let statuses: Vec<&str> =
+        runs["runs"].as_array().unwrap().iter().map(|run| run["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["superseded", "shown"]);
     // The label spliced in keeps the pack's byte counts: "se\u{200B}zw" is as long as "seat-zw".
     let pack = String::from_utf8(fixture_pack("seat-zw")).unwrap().replace("\"seat-zw\"", "\"se\u{200B}zw\"");
     let (status, answer) = server.upload(pack.as_bytes());
@@ -101,7 +106,7 @@ fn posts_from_other_pages_or_to_other_hosts_are_refused_and_cost_nothing() {
     }
     let (_, page) = server.request("GET", "/", b"");
     assert!(
-        page.contains("method: \"POST\", body: file, credentials: \"omit\""),
+        page.contains("method: \"POST\", body: body, credentials: \"omit\""),
         "the page's form posts without cookies"
     );
     let own = format!("Host: localhost:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n");
