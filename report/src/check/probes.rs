@@ -52,7 +52,13 @@ pub fn build() -> Check {
 /// How many CPUs this process may use, and whether a team of threads gets pinned to them.
 pub fn cpus_and_pinning() -> Check {
     let cpus = available_cpu_ids();
-    let team = cpus.len().clamp(1, 2);
+    // Where the OS names no CPU a thread may be pinned to (macOS, the portable fallback),
+    // the standard library still counts them.
+    let count = match cpus.len() {
+        0 => std::thread::available_parallelism().map_or(1, |count| count.get()),
+        named => named,
+    };
+    let team = count.clamp(1, 2);
     let timing = match run_team("check", team, |_| {}) {
         Ok(timing) => timing,
         Err(error) => {
@@ -63,8 +69,11 @@ pub fn cpus_and_pinning() -> Check {
             )
         }
     };
-    let usable = format!("{} CPUs usable ({})", cpus.len(), cpu_list(&cpus));
-    if cpus.len() < 2 {
+    let usable = match cpus.is_empty() {
+        true => format!("{count} CPUs usable (not named by the OS)"),
+        false => format!("{count} CPUs usable ({})", cpu_list(&cpus)),
+    };
+    if count < 2 {
         let fix = "contention between cores cannot show on one CPU: pair up with a neighbour, or use the shared Linux machine";
         return check("threads", usable, fail(fix));
     }
