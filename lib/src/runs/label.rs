@@ -39,7 +39,8 @@ pub fn normalize_label(label: &str) -> String {
 /// A label (given with `--label`, or read from a run folder or a pack), checked as
 /// [`normalize_label`] makes it: 1 to [`MAX_LABEL_CHARS`] characters, no control
 /// characters, bidirectional overrides or invisible format characters (a zero-width
-/// space would make two labels read alike), not only spaces, not one of the
+/// space would make two labels read alike; a zero-width joiner inside an emoji is one
+/// picture, and kept), not only spaces, not one of the
 /// [`RESERVED_LABELS`].
 pub fn check_label(label: &str) -> Result<(), ConfigError> {
     let shown = || format!("\"{}\"", super::visible(&label.chars().take(MAX_LABEL_CHARS + 1).collect::<String>()));
@@ -48,7 +49,7 @@ pub fn check_label(label: &str) -> Result<(), ConfigError> {
          bidirectional overrides or invisible format characters (such as a zero-width space)"
     );
     let label = &normalize_label(label);
-    let invisible = label.chars().any(crate::checked::text::is_format);
+    let invisible = hides_a_format_character(label);
     if label.trim().is_empty() || invisible || super::check_text(label, MAX_LABEL_CHARS, false).is_err() {
         return Err(ConfigError::new("label", shown(), allowed));
     }
@@ -57,6 +58,24 @@ pub fn check_label(label: &str) -> Result<(), ConfigError> {
         return Err(ConfigError::new("label", shown(), allowed));
     }
     Ok(())
+}
+
+/// Whether `label` holds a format character other than a zero-width joiner between two
+/// parts of an emoji ("👩‍💻" is one picture; a joiner anywhere else only hides itself).
+fn hides_a_format_character(label: &str) -> bool {
+    let chars: Vec<char> = label.chars().collect();
+    chars.iter().enumerate().any(|(index, &c)| {
+        let joins_emoji = c == '\u{200D}'
+            && index.checked_sub(1).is_some_and(|before| is_emoji_part(chars[before]))
+            && chars.get(index + 1).is_some_and(|&after| is_emoji_part(after));
+        crate::checked::text::is_format(c) && !joins_emoji
+    })
+}
+
+/// A character of an emoji sequence: a pictograph (U+1F000 to U+1FAFF, skin tones among
+/// them; U+2600 to U+27BF) or the emoji variation selector U+FE0F.
+fn is_emoji_part(c: char) -> bool {
+    matches!(c, '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' | '\u{FE0F}')
 }
 
 /// Makes `labels` unique in place: the second and later holders of a label get " (2)",
@@ -108,6 +127,12 @@ mod tests {
         assert!(error.starts_with("invalid label = \"seat\\u{200b}12\": "), "{error}");
         assert!(error.ends_with("or invisible format characters (such as a zero-width space)"), "{error}");
         assert!(check_label("\u{2060}seat").is_err() && check_label("seat\u{AD}1").is_err());
+        // A joiner is kept only inside an emoji: a technologist, a rainbow flag, a skin tone.
+        assert!(check_label("seat 12 \u{1F469}\u{200D}\u{1F4BB}").is_ok());
+        assert!(check_label("\u{1F3F3}\u{FE0F}\u{200D}\u{1F308} seat").is_ok());
+        assert!(check_label("\u{1F468}\u{1F3FD}\u{200D}\u{1F680}").is_ok());
+        assert!(check_label("seat\u{200D}12").is_err() && check_label("seat \u{1F469}\u{200D}").is_err());
+        assert!(check_label("\u{200D}\u{1F4BB}").is_err() && check_label("\u{1F469}\u{200B}\u{1F4BB}").is_err());
         assert!(check_label(&default_label("host\u{200B}name")).is_ok(), "a host name's are written out");
         assert!(check_label(&default_label(&"h".repeat(300))).is_ok());
         assert!(check_label(&default_label("evil\u{1b}[2Jhost")).is_ok());
