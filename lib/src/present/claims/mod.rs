@@ -1,18 +1,19 @@
 //! The articles' numbered claims, one row each: the article's figure, each machine's with
 //! its interval, and a status computed from the run by the lab's one rule
 //! ([`crate::judgement`]), each row linking to the section that measures it. The claims come from `data/reference/claims.csv`; what answers each is
-//! looked up by its id in [`answer`], one function per claim in [`false_sharing`], [`gc`],
-//! [`pool`], and [`locks`] for the lock claims another experiment answers.
+//! answered by the experiment whose descriptor lists its id ([`super::Present::CLAIMS`]),
+//! through the functions here: one per claim in [`false_sharing`], [`gc`], [`pool`] and
+//! [`locks`].
 
-mod false_sharing;
-mod gc;
-mod locks;
-mod pool;
+pub(super) mod false_sharing;
+pub(super) mod gc;
+pub(super) mod locks;
+pub(super) mod pool;
 mod settled;
 
 use serde::Serialize;
 
-use super::{Cell, Column, Finding, PresentError, Section, Table};
+use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visitor};
 use crate::format;
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
@@ -58,6 +59,11 @@ impl Answer {
         Self::new(String::new(), status, why)
     }
 
+    /// No experiment answers the claim.
+    pub fn unanswered() -> Self {
+        Self::without_figure(Status::NotMeasurable, "no measurement answers this claim yet")
+    }
+
     /// The experiment named `experiment` did not run.
     pub fn not_in_run(experiment: &str) -> Self {
         Self::without_figure(Status::NotInRun, format!("run `contention run {experiment}`"))
@@ -91,17 +97,43 @@ impl Context<'_> {
     }
 }
 
-/// The answer to claim `claim` on `run`: looked up by the claim's id, then held to the
+/// The claims an experiment's descriptor lists ([`Present::CLAIMS`]).
+struct ClaimsOf;
+
+impl Visitor for ClaimsOf {
+    type Output = &'static [&'static str];
+    fn visit<K: Present>(self) -> Self::Output {
+        K::CLAIMS
+    }
+}
+
+/// The experiment whose descriptor lists claim `id`, if one does.
+pub fn answered_by(id: &str) -> Option<Experiment> {
+    Experiment::ALL.iter().copied().find(|experiment| experiment.visit(ClaimsOf).contains(&id))
+}
+
+/// An experiment's answer to one claim it lists ([`Present::answer`]).
+struct AnswerOf<'a> {
+    id: &'a str,
+    context: &'a Context<'a>,
+}
+
+impl Visitor for AnswerOf<'_> {
+    type Output = Answer;
+    fn visit<K: Present>(self) -> Answer {
+        K::answer(self.id, self.context)
+    }
+}
+
+/// The answer to claim `claim` on `run`: from the experiment that lists it, then held to the
 /// article's setting (a machine with fewer CPUs than its threads never reproduces it).
 pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
     let cpus = cpus_of(run);
     let context = Context { run, cpus, target: target_of(claim) };
-    let answer = match claim.id.as_str() {
-        id if locks::CLAIMS.contains(&id) => locks::answer(id, &context),
-        id if id.starts_with('A') => false_sharing::answer(id, &context),
-        id if id.starts_with('B') => gc::answer(id, &context),
-        id if id.starts_with('C') => pool::answer(id, &context),
-        _ => Answer::without_figure(Status::NotMeasurable, "no measurement answers this claim yet"),
+    let id = claim.id.as_str();
+    let answer = match answered_by(id) {
+        Some(experiment) => experiment.visit(AnswerOf { id, context: &context }),
+        None => Answer::unanswered(),
     };
     match claim.threads {
         Some(setting) => {
@@ -273,6 +305,25 @@ mod tests {
         assert!(section.findings[0].text.starts_with("Of the articles' 42 claims: "), "{:?}", section.findings);
         let room = super::section(&[run.clone(), run.clone(), run]).unwrap();
         assert!(room.table("claims").is_none() && room.findings.len() == 3, "a room gets each machine's tally");
+    }
+
+    #[test]
+    fn each_claim_is_listed_by_the_experiment_the_claims_file_names_and_no_other() {
+        let claims = crate::reference::claims().unwrap();
+        for claim in &claims {
+            let listing: Vec<&str> = Experiment::ALL
+                .iter()
+                .filter(|experiment| experiment.visit(ClaimsOf).contains(&claim.id.as_str()))
+                .map(|experiment| experiment.name())
+                .collect();
+            assert_eq!(listing, [claim.experiment.as_str()], "{} is listed by {listing:?}", claim.id);
+        }
+        for &experiment in Experiment::ALL {
+            for id in experiment.visit(ClaimsOf) {
+                assert!(claims.iter().any(|claim| claim.id == *id), "{} lists {id}, no claim", experiment.name());
+            }
+        }
+        assert_eq!(answered_by("Z1"), None);
     }
 
     #[test]
