@@ -38,7 +38,8 @@ pub struct MachineRun<'a> {
 
 impl<'a> MachineRun<'a> {
     pub fn from_run(run: &'a Run) -> Self {
-        let trials: Vec<Trials<'a>> = Experiment::ALL.iter().map(|experiment| experiment.visit_measure(TrialsOf { run })).collect();
+        let trials: Vec<Trials<'a>> =
+            Experiment::ALL.iter().map(|experiment| experiment.visit_measure(TrialsOf { run })).collect();
         let (mut placements, mut counter_readings) = (Vec::new(), Vec::new());
         for trials in trials {
             placements.extend(trials.placements);
@@ -87,7 +88,10 @@ impl<'a> MeasureVisitor for TrialsOf<'a> {
     fn visit<K: Measure>(self) -> Trials<'a> {
         let rows = self.run.rows::<K::Row>().unwrap_or_default();
         let placed = |(cpus, pinned)| TrialPlacement { experiment: K::NAME, cpus, pinned };
-        Trials { placements: K::placements(rows).into_iter().map(placed).collect(), cache_misses: K::cache_misses(rows) }
+        Trials {
+            placements: K::placements(rows).into_iter().map(placed).collect(),
+            cache_misses: K::cache_misses(rows),
+        }
     }
 }
 

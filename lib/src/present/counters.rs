@@ -2,8 +2,8 @@
 //! each machine's, speed and memory against the compact array, the extrapolation to 100 000
 //! counters, the chart, and the sentences the data supports.
 
-use super::hooks::{Effect, EffectValue};
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue};
 use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
     PresentError, Section, Table,

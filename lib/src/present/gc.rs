@@ -6,8 +6,8 @@ mod cells;
 mod go;
 mod search;
 
-use super::hooks::{Effect, EffectValue, Headline};
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;

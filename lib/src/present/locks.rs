@@ -6,8 +6,8 @@
 
 mod tables;
 
-use super::hooks::{Effect, EffectValue};
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};

@@ -5,8 +5,8 @@
 mod article;
 mod cases;
 
-use super::hooks::{Effect, EffectValue, Headline};
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
@@ -42,7 +42,8 @@ impl Present for crate::pool::PoolSizing {
     const PROSE: &'static str = include_str!("../../../data/prose/pool.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
 
-    const CLAIMS: &'static [&'static str] = &["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C9", "C10", "C17", "C18", "C19", "C20", "C21"];
+    const CLAIMS: &'static [&'static str] =
+        &["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C9", "C10", "C17", "C18", "C19", "C20", "C21"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
         super::claims::pool::answer(claim, context)

@@ -1,8 +1,8 @@
 //! The four-way control as a [`Section`]: the article's table beside each machine's medians,
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
-use super::hooks::{Effect, EffectValue, Headline};
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue, Headline};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,

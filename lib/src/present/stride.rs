@@ -1,8 +1,8 @@
 //! The stride sweep as a [`Section`]: the article's table beside each machine's medians,
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
-use super::hooks::{Effect, EffectValue};
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,

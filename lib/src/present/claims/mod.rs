@@ -7,13 +7,14 @@
 
 pub(super) mod false_sharing;
 pub(super) mod gc;
+mod listed;
 pub(super) mod locks;
 pub(super) mod pool;
 mod settled;
 
 use serde::Serialize;
 
-use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visitor};
+use super::{Cell, Column, Finding, PresentError, Section, Table};
 use crate::format;
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
@@ -29,6 +30,8 @@ pub const TITLE: &str = "The articles' claims, one by one";
 
 pub use crate::judgement::Status;
 use crate::judgement::{half_unit, legend, Judgement, Target};
+pub use listed::answered_by;
+use listed::AnswerOf;
 pub use settled::settled_answers;
 
 /// One claim as one machine answers it.
@@ -94,34 +97,6 @@ impl Context<'_> {
     /// The article's figure, else `fallback` (the reference data always has it; a test may not).
     pub fn target_or(&self, fallback: Target) -> Target {
         self.target.unwrap_or(fallback)
-    }
-}
-
-/// The claims an experiment's descriptor lists ([`Present::CLAIMS`]).
-struct ClaimsOf;
-
-impl Visitor for ClaimsOf {
-    type Output = &'static [&'static str];
-    fn visit<K: Present>(self) -> Self::Output {
-        K::CLAIMS
-    }
-}
-
-/// The experiment whose descriptor lists claim `id`, if one does.
-pub fn answered_by(id: &str) -> Option<Experiment> {
-    Experiment::ALL.iter().copied().find(|experiment| experiment.visit(ClaimsOf).contains(&id))
-}
-
-/// An experiment's answer to one claim it lists ([`Present::answer`]).
-struct AnswerOf<'a> {
-    id: &'a str,
-    context: &'a Context<'a>,
-}
-
-impl Visitor for AnswerOf<'_> {
-    type Output = Answer;
-    fn visit<K: Present>(self) -> Answer {
-        K::answer(self.id, self.context)
     }
 }
 
@@ -305,25 +280,6 @@ mod tests {
         assert!(section.findings[0].text.starts_with("Of the articles' 42 claims: "), "{:?}", section.findings);
         let room = super::section(&[run.clone(), run.clone(), run]).unwrap();
         assert!(room.table("claims").is_none() && room.findings.len() == 3, "a room gets each machine's tally");
-    }
-
-    #[test]
-    fn each_claim_is_listed_by_the_experiment_the_claims_file_names_and_no_other() {
-        let claims = crate::reference::claims().unwrap();
-        for claim in &claims {
-            let listing: Vec<&str> = Experiment::ALL
-                .iter()
-                .filter(|experiment| experiment.visit(ClaimsOf).contains(&claim.id.as_str()))
-                .map(|experiment| experiment.name())
-                .collect();
-            assert_eq!(listing, [claim.experiment.as_str()], "{} is listed by {listing:?}", claim.id);
-        }
-        for &experiment in Experiment::ALL {
-            for id in experiment.visit(ClaimsOf) {
-                assert!(claims.iter().any(|claim| claim.id == *id), "{} lists {id}, no claim", experiment.name());
-            }
-        }
-        assert_eq!(answered_by("Z1"), None);
     }
 
     #[test]
