@@ -6,11 +6,14 @@
 use serde::Serialize;
 
 use crate::c2c::PairSummary;
+use crate::experiment::Measure;
 use crate::fitness::clocks::describe_change;
 use crate::fitness::conditions::Conditions;
 use crate::fitness::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
 use crate::fitness::{self, gather_facts, scaling, Facts, ScalingSummary};
 use crate::perf::CounterReading;
+use crate::registry::{Experiment, MeasureVisitor};
+use crate::runs::Run;
 use crate::verdict::Verdict;
 use crate::Machine;
 
@@ -25,7 +28,7 @@ pub struct MachineRun<'a> {
     pub scaling: Option<&'a [fitness::Row]>,
     /// Each experiment's name and what the machine did while it ran.
     pub conditions: Vec<(String, Conditions)>,
-    /// Every cache-miss reading the run took (the scaling check's and the stride sweep's).
+    /// Every cache-miss reading the run's trials took ([`Measure::cache_misses`]).
     pub counter_readings: Vec<CounterReading>,
     /// Where the run's team trials ran (`None`: no trial recorded its CPUs).
     pub placement: Option<PlacementSeen>,
@@ -34,9 +37,14 @@ pub struct MachineRun<'a> {
 }
 
 impl<'a> MachineRun<'a> {
-    pub fn from_run(run: &'a crate::runs::Run) -> Self {
-        let readings = run.rows::<fitness::Row>().into_iter().flatten().map(|row| row.cache_misses);
-        let stride = run.rows::<crate::stride::Row>().into_iter().flatten().map(|row| row.cache_misses);
+    pub fn from_run(run: &'a Run) -> Self {
+        let trials: Vec<Trials<'a>> =
+            Experiment::ALL.iter().map(|experiment| experiment.visit_measure(TrialsOf { run })).collect();
+        let (mut placements, mut counter_readings) = (Vec::new(), Vec::new());
+        for trials in trials {
+            placements.extend(trials.placements);
+            counter_readings.extend(trials.cache_misses);
+        }
         Self {
             label: run.label(),
             machine: &run.manifest.machine,
@@ -52,8 +60,8 @@ impl<'a> MachineRun<'a> {
                 .iter()
                 .map(|record| (record.name.clone(), record.conditions()))
                 .collect(),
-            counter_readings: readings.chain(stride).collect(),
-            placement: placement_seen(&run.manifest.machine, trial_placements(run)),
+            counter_readings,
+            placement: placement_seen(&run.manifest.machine, placements),
             clocks: run
                 .manifest
                 .experiments
@@ -64,23 +72,27 @@ impl<'a> MachineRun<'a> {
     }
 }
 
-/// Where every team trial of the run ran, as its rows recorded it.
-fn trial_placements(run: &crate::runs::Run) -> impl Iterator<Item = TrialPlacement<'_>> {
-    let stride = run.rows::<crate::stride::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    let sharing = run.rows::<crate::sharing::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    let counters = run.rows::<crate::counters::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    let machine = run.rows::<fitness::Row>().into_iter().flatten().map(|row| (row.cpus.as_str(), row.pinned));
-    placed(crate::stride::EXPERIMENT, stride)
-        .chain(placed(crate::sharing::EXPERIMENT, sharing))
-        .chain(placed(crate::counters::EXPERIMENT, counters))
-        .chain(placed(fitness::EXPERIMENT, machine))
+/// What one experiment's trials in a run recorded: where each ran, and the cache misses.
+struct Trials<'a> {
+    placements: Vec<TrialPlacement<'a>>,
+    cache_misses: Vec<CounterReading>,
 }
 
-fn placed<'a>(
-    experiment: &'static str,
-    rows: impl Iterator<Item = (&'a str, bool)>,
-) -> impl Iterator<Item = TrialPlacement<'a>> {
-    rows.map(move |(cpus, pinned)| TrialPlacement { experiment, cpus, pinned })
+/// An experiment's [`Trials`] in `run`, through its [`Measure`] hooks.
+struct TrialsOf<'a> {
+    run: &'a Run,
+}
+
+impl<'a> MeasureVisitor for TrialsOf<'a> {
+    type Output = Trials<'a>;
+    fn visit<K: Measure>(self) -> Trials<'a> {
+        let rows = self.run.rows::<K::Row>().unwrap_or_default();
+        let placed = |(cpus, pinned)| TrialPlacement { experiment: K::NAME, cpus, pinned };
+        Trials {
+            placements: K::placements(rows).into_iter().map(placed).collect(),
+            cache_misses: K::cache_misses(rows),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

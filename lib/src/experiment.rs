@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::checked::CheckedRow;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{Outcome, Progress};
+use crate::perf::CounterReading;
 
 /// The bounds every saved row type meets: written as CSV, read back and checked.
 pub trait SavedRow:
@@ -50,6 +51,17 @@ pub trait Measure: 'static {
     fn validate(config: &Self::Config) -> Result<(), ConfigError>;
     fn run(config: &Self::Config, progress: Progress) -> Result<Outcome<Self::Row>, RunError>;
     fn summarize(rows: &[Self::Row]) -> Vec<Self::Summary>;
+
+    /// Where each of its team trials ran, as its rows recorded it (the CPUs' list, and
+    /// whether the threads were pinned), for the machine's fitness: none unless it says.
+    fn placements(_rows: &[Self::Row]) -> Vec<(&str, bool)> {
+        Vec::new()
+    }
+
+    /// The hardware counters' cache-miss readings its trials took: none unless it says.
+    fn cache_misses(_rows: &[Self::Row]) -> Vec<CounterReading> {
+        Vec::new()
+    }
 }
 
 /// Where a real runtime's rows sit beside the model's: the manifest records, under the
@@ -79,11 +91,13 @@ impl CheckedRow for NoRows {
 
 /// Implements [`Measure`] for an experiment's unit type in its own module, forwarding to the
 /// names every experiment module has: `EXPERIMENT`, `Config` (`quick`, `validate`), `Row`,
-/// `run` and `summarize`. Constants beyond the name and help line follow as `const` items.
+/// `run` and `summarize`. Constants beyond the name and help line follow as `const` items,
+/// then, after a `;`, the hooks it overrides (`fn placements`, `fn cache_misses`).
 macro_rules! measure {
     (
         $kind:ty, about: $about:expr, summary: $summary:ty, beside_row: $beside:ty
         $(, const $name:ident: $type:ty = $value:expr)* $(,)?
+        $(; $($hook:item)*)?
     ) => {
         impl $crate::experiment::Measure for $kind {
             const NAME: &'static str = EXPERIMENT;
@@ -112,6 +126,8 @@ macro_rules! measure {
             fn summarize(rows: &[Row]) -> Vec<$summary> {
                 summarize(rows)
             }
+
+            $($($hook)*)?
         }
     };
 }

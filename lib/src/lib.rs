@@ -33,30 +33,40 @@
 //!
 //! An experiment `foo` is its own files plus one line in [`registry`]. Its descriptor is two
 //! trait impls for one unit type, each stating only what it has (the rest are defaults):
-//! [`experiment::Measure`] (name, help line, config, rows, run, summary, a runtime beside it)
-//! and [`present::Present`] (title, prose, section, the numbers the room compares, its
-//! article's headline row). What it
-//! touches:
+//! [`experiment::Measure`] (name, help line, config, rows, run, summary, a runtime beside it,
+//! where its trials ran and what the cache-miss counters read) and [`present::Present`]
+//! (title, prose, section, the article's tables it reads, the numbers the room compares, its
+//! article's headline row, the claims it answers). What it touches:
 //!
 //! 1. `lib/src/foo.rs` (or `lib/src/foo/`): its `Config` (`Default` at the article's sizes,
 //!    `quick()`, `validate()`), `run`, the flat `Row` (`Serialize + Deserialize`, checked on
 //!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and the unit type
-//!    with its `Measure` (the `measure!` macro).
-//! 2. `lib/src/present/foo.rs`: its section and its `Present`: title, prose
-//!    (`data/prose/foo.md`), the section over saved runs, and its room effects
-//!    (`Present::EFFECTS` and `Present::effect_values`, default none) and headline row
-//!    (`Present::headline`, default none); `lib/src/chart/foo.rs`
-//!    for its chart; `data/reference/foo.csv` read by [`reference`] if the article published
-//!    numbers.
-//! 3. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The
-//!    store, the sections, the room's effects, the page, the JSON, markdown and terminal
-//!    output, the run reader and CI's section check all iterate over the registry.
-//! 4. The report's side: `report/src/options/foo.rs` (its own flags as a clap `Args` group,
-//!    the shared flags it reads in `SHARED`, turned into its `Config`; `run foo --help` shows
-//!    those alone) and its line in `report/src/options/mod.rs`'s `experiment_options!`.
-//! 5. Its rows in the report's fixture run (`report/tests/fixtures/run-fixture/foo.csv`),
+//!    with its `Measure` (the `measure!` macro; after a `;`, the hooks it overrides:
+//!    `placements` and `cache_misses` when its rows record them, default none); and its
+//!    `pub mod foo;` here.
+//! 2. `lib/src/present/foo.rs` and its `mod` line in `lib/src/present/mod.rs`: its section
+//!    and its `Present`: title, prose (`data/prose/foo.md`), the section over saved runs, the
+//!    reference files it reads (`Present::REFERENCES`), its room effects (`Present::EFFECTS`
+//!    and `Present::effect_values`), headline row (`Present::headline`) and the claims it
+//!    answers (`Present::CLAIMS` and `Present::answer`), each default none.
+//! 3. Its chart, `lib/src/chart/foo.rs`, and its `mod` line in `lib/src/chart/mod.rs`.
+//! 4. If the article published numbers: `data/reference/foo.csv`, and its row type and
+//!    `ReferenceFile` constant in [`reference`] (read by the one loader,
+//!    `ReferenceFile::rows`); if it answers numbered claims, their rows in
+//!    `data/reference/claims.csv` name it.
+//! 5. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The
+//!    store, the sections, the claims, the room's effects, the machine's fitness, the page,
+//!    the JSON, markdown and terminal output, the run reader and CI's section check all
+//!    iterate over the registry.
+//! 6. The report's side: `report/src/options/foo.rs` (its own flags as a clap `Args` group
+//!    with their parsers, the shared flags it reads in `SHARED`, turned into its `Config`;
+//!    `run foo --help` shows those alone), its `mod` line and its line in
+//!    `report/src/options/mod.rs`'s `experiment_options!`.
+//! 7. Its rows in the report's fixture run (`report/tests/fixtures/run-fixture/foo.csv`),
 //!    and its name in the README's workshop commands: `lib/tests/registry.rs` fails, naming
-//!    the file, while either is missing.
+//!    the file, while either is missing, and while a reference file it names is not in
+//!    `data/reference/`, a claim it lists is not in `claims.csv` or a claim there names
+//!    another experiment than the one that lists it.
 //!
 //! The toy experiment `lib/src/toy/` (compiled only in tests) is the smallest such: its
 //! folder (measuring side, `Present` and prose) and its registry line, nothing else; its

@@ -1,11 +1,53 @@
 //! The articles' published numbers (`data/reference/*.csv`), compiled into the lib so an
-//! installed binary or a notebook needs no data folder, read by the one typed reader. It
-//! sits above the experiments (its rows use their types) and below the presentation; an
-//! experiment that judges against the article (the locks) is handed these rows.
+//! installed binary or a notebook needs no data folder. Each file is one [`ReferenceFile`]
+//! of its row type, read by the one loader ([`ReferenceFile::rows`], the run format's typed
+//! reader); an experiment names the files it reads in its descriptor
+//! (`present::Present::REFERENCES`). It sits above the experiments (its rows use their
+//! types) and below the presentation; an experiment that judges against the article (the
+//! locks) is handed these rows.
 
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::runs::{parse_rows, RunsError};
+
+/// The folder of the articles' numbers, from the repository's root.
+pub const FOLDER: &str = "data/reference";
+
+/// One file of [`FOLDER`] as compiled in: its name and its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReferenceText {
+    /// Its name in [`FOLDER`] ("stride.csv").
+    pub name: &'static str,
+    pub text: &'static str,
+}
+
+/// One file of [`FOLDER`] whose rows are `T`s.
+#[derive(Debug)]
+pub struct ReferenceFile<T> {
+    pub file: ReferenceText,
+    rows: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> ReferenceFile<T> {
+    const fn new(name: &'static str, text: &'static str) -> Self {
+        Self { file: ReferenceText { name, text }, rows: PhantomData }
+    }
+
+    /// Its rows: the one loader of every reference file.
+    pub fn rows(&self) -> Result<Vec<T>, RunsError> {
+        parse_rows(&format!("{FOLDER}/{}", self.file.name), self.file.text)
+    }
+}
+
+/// The [`ReferenceFile`] `data/reference/<$name>`, compiled in.
+macro_rules! reference_file {
+    ($name:literal) => {
+        ReferenceFile::new($name, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/reference/", $name)))
+    };
+}
 
 /// Article A's stride table.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -15,8 +57,10 @@ pub struct StrideReference {
     pub relative_to_fastest: f64,
 }
 
+pub const STRIDE: ReferenceFile<StrideReference> = reference_file!("stride.csv");
+
 pub fn stride() -> Result<Vec<StrideReference>, RunsError> {
-    parse_rows("data/reference/stride.csv", include_str!("../../data/reference/stride.csv"))
+    STRIDE.rows()
 }
 
 /// Article A's four-way control.
@@ -31,8 +75,10 @@ pub struct SharingReference {
     pub false_sharing_over_this: Option<String>,
 }
 
+pub const SHARING: ReferenceFile<SharingReference> = reference_file!("sharing.csv");
+
 pub fn sharing() -> Result<Vec<SharingReference>, RunsError> {
-    parse_rows("data/reference/sharing.csv", include_str!("../../data/reference/sharing.csv"))
+    SHARING.rows()
 }
 
 /// Article A's padded-against-compact shards. Empty cells: the article printed nothing.
@@ -53,8 +99,10 @@ pub struct CountersReference {
     pub memory_at_100000_counters_mb: Option<String>,
 }
 
+pub const COUNTERS: ReferenceFile<CountersReference> = reference_file!("counters.csv");
+
 pub fn counters() -> Result<Vec<CountersReference>, RunsError> {
-    parse_rows("data/reference/counters.csv", include_str!("../../data/reference/counters.csv"))
+    COUNTERS.rows()
 }
 
 /// Article B's first table: signatures per second against goroutines at GOGC=100.
@@ -64,8 +112,10 @@ pub struct GcThreadsReference {
     pub signatures_per_sec: f64,
 }
 
+pub const GC_THREADS: ReferenceFile<GcThreadsReference> = reference_file!("gc.csv");
+
 pub fn gc_threads() -> Result<Vec<GcThreadsReference>, RunsError> {
-    parse_rows("data/reference/gc.csv", include_str!("../../data/reference/gc.csv"))
+    GC_THREADS.rows()
 }
 
 /// Article B's second table: signatures per second at 48 goroutines against GOGC.
@@ -76,8 +126,10 @@ pub struct GcRatioReference {
     pub signatures_per_sec: f64,
 }
 
+pub const GC_RATIOS: ReferenceFile<GcRatioReference> = reference_file!("gc-gogc.csv");
+
 pub fn gc_ratios() -> Result<Vec<GcRatioReference>, RunsError> {
-    parse_rows("data/reference/gc-gogc.csv", include_str!("../../data/reference/gc-gogc.csv"))
+    GC_RATIOS.rows()
 }
 
 /// One of article C's published numbers, in the unit the article printed it in.
@@ -89,14 +141,18 @@ pub struct PoolReference {
     pub what: String,
 }
 
+pub const POOL: ReferenceFile<PoolReference> = reference_file!("pool.csv");
+
 pub fn pool() -> Result<Vec<PoolReference>, RunsError> {
-    parse_rows("data/reference/pool.csv", include_str!("../../data/reference/pool.csv"))
+    POOL.rows()
 }
 
 pub use crate::locks::LocksReference;
 
+pub const LOCKS: ReferenceFile<LocksReference> = reference_file!("locks.csv");
+
 pub fn locks() -> Result<Vec<LocksReference>, RunsError> {
-    parse_rows("data/reference/locks.csv", include_str!("../../data/reference/locks.csv"))
+    LOCKS.rows()
 }
 
 /// One numbered claim of the three articles (ids as in the project's shared claims list),
@@ -132,8 +188,10 @@ impl ClaimReference {
     }
 }
 
+pub const CLAIMS: ReferenceFile<ClaimReference> = reference_file!("claims.csv");
+
 pub fn claims() -> Result<Vec<ClaimReference>, RunsError> {
-    parse_rows("data/reference/claims.csv", include_str!("../../data/reference/claims.csv"))
+    CLAIMS.rows()
 }
 
 /// A number kept as the article printed it ("2.00" stays "2.00"), or `None` for an empty

@@ -36,7 +36,10 @@ crate::experiment::measure!(
     FourWay,
     about: "False sharing: one total four ways (single, true, false, no sharing) (article A).",
     summary: CaseSummary,
-    beside_row: crate::experiment::NoRows,
+    beside_row: crate::experiment::NoRows;
+    fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
+        rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
+    }
 );
 
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).

@@ -26,7 +26,14 @@ crate::experiment::measure!(
     StrideSweep,
     about: "False sharing: counters at growing distances (article A).",
     summary: StrideSummary,
-    beside_row: crate::experiment::NoRows,
+    beside_row: crate::experiment::NoRows;
+    fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
+        rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
+    }
+
+    fn cache_misses(rows: &[Row]) -> Vec<crate::perf::CounterReading> {
+        rows.iter().map(|row| row.cache_misses).collect()
+    }
 );
 
 pub use crate::arena::MAX_ARENA_BYTES;

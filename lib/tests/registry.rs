@@ -1,21 +1,39 @@
 //! Every registered experiment has the files it names, and adding one stays one folder and
-//! one registry line: a missing fixture, prose file or workshop command fails here, naming
-//! the experiment and the file.
+//! one registry line: a missing fixture, prose file, reference file or workshop command
+//! fails here, naming the experiment and the file.
 
 use std::path::{Path, PathBuf};
 
 use contention::experiment::Beside;
 use contention::present::{Present, Visitor};
+use contention::reference::ReferenceText;
 use contention::Experiment;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// Every `.rs` file below `folders`.
+fn rust_files(folders: &[PathBuf]) -> Vec<PathBuf> {
+    let (mut found, mut folders) = (Vec::new(), folders.to_vec());
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 /// An experiment's constants that name files.
 struct Named {
     prose: &'static str,
     beside: Option<Beside>,
+    references: &'static [ReferenceText],
 }
 
 struct ReadNamed;
@@ -23,7 +41,7 @@ struct ReadNamed;
 impl Visitor for ReadNamed {
     type Output = Named;
     fn visit<K: Present>(self) -> Named {
-        Named { prose: K::PROSE, beside: K::BESIDE }
+        Named { prose: K::PROSE, beside: K::BESIDE, references: K::REFERENCES }
     }
 }
 
@@ -52,6 +70,28 @@ fn every_experiment_has_its_fixture_and_prose_files() {
     }
 }
 
+/// Each reference file an experiment names is in `data/reference/` as compiled in, and every
+/// file there is named by an experiment, but the claims' list (the claims section's).
+#[test]
+fn every_reference_file_is_named_by_an_experiment_and_there() {
+    let folder = root().join(contention::reference::FOLDER);
+    let mut named = vec![contention::reference::CLAIMS.file.name];
+    for &experiment in Experiment::ALL {
+        for reference in experiment.visit(ReadNamed).references {
+            let path = folder.join(reference.name);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("{}: {} is missing: {error}", experiment.name(), path.display()));
+            assert_eq!(text, reference.text, "{}: {} is not as compiled in", experiment.name(), path.display());
+            named.push(reference.name);
+        }
+    }
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let table = name.ends_with(".csv");
+        assert!(!table || named.contains(&name.as_str()), "{name}: no experiment names it (`Present::REFERENCES`)");
+    }
+}
+
 #[test]
 fn the_readmes_workshop_commands_run_every_experiment() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
@@ -73,18 +113,10 @@ fn the_readmes_workshop_commands_run_every_experiment() {
 fn the_toy_is_its_folder_and_one_registry_line() {
     let src = root().join("lib/src");
     let mut outside = Vec::new();
-    let mut folders = vec![src.clone()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() && path != src.join("toy") {
-                folders.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                for line in text.lines().filter(|line| line.contains("toy::") || line.contains("mod toy")) {
-                    outside.push(format!("{}: {}", path.strip_prefix(&src).unwrap().display(), line.trim()));
-                }
-            }
+    for path in rust_files(std::slice::from_ref(&src)).into_iter().filter(|path| !path.starts_with(src.join("toy"))) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|line| line.contains("toy::") || line.contains("mod toy")) {
+            outside.push(format!("{}: {}", path.strip_prefix(&src).unwrap().display(), line.trim()));
         }
     }
     outside.sort();
@@ -93,4 +125,31 @@ fn the_toy_is_its_folder_and_one_registry_line() {
         ["lib.rs: mod toy;", "registry.rs: Toy => crate::toy::Toy,"],
         "the toy is named outside its folder"
     );
+}
+
+/// Whether `code` names the experiment `name` as a module: `mod name;` or a path `name::`.
+fn names_module(code: &str, name: &str) -> bool {
+    let path = format!("{name}::");
+    let as_path =
+        code.match_indices(&path).any(|(at, _)| !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+    as_path || code.contains(&format!("mod {name};"))
+}
+
+/// The files that list every experiment, each one more edit when one is added: the crate's
+/// `mod` lines, the presentation's `mod` lines and the report's options list, besides the
+/// registry (which names them by type) and the README's commands (checked above). No other
+/// file may start listing them all.
+#[test]
+fn no_other_file_lists_every_experiment() {
+    let root = root();
+    let mut listing = Vec::new();
+    for path in rust_files(&[root.join("lib/src"), root.join("report/src")]) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code = text.lines().map(|line| line.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
+        if Experiment::names().iter().all(|name| names_module(&code, name)) {
+            listing.push(path.strip_prefix(&root).unwrap().display().to_string());
+        }
+    }
+    listing.sort();
+    assert_eq!(listing, ["lib/src/lib.rs", "lib/src/present/mod.rs", "report/src/options/mod.rs"]);
 }

@@ -44,7 +44,10 @@ crate::experiment::measure!(
     CounterLayouts,
     about: "Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).",
     summary: LayoutSummary,
-    beside_row: crate::experiment::NoRows,
+    beside_row: crate::experiment::NoRows;
+    fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
+        rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
+    }
 );
 
 /// Most worker threads accepted (see [`crate::limits::MAX_TEAM_THREADS`]).

@@ -32,7 +32,14 @@ crate::experiment::measure!(
     about: "Can this machine show contention? Scaling and noise check, then the verdict.",
     summary: ScalingSummary,
     beside_row: crate::experiment::NoRows,
-    const SUMMARY_KEY: &str = "scaling",
+    const SUMMARY_KEY: &str = "scaling";
+    fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
+        rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
+    }
+
+    fn cache_misses(rows: &[Row]) -> Vec<crate::perf::CounterReading> {
+        rows.iter().map(|row| row.cache_misses).collect()
+    }
 );
 
 /// Collects the verdict's facts from one run's measurements. `c2c` and `scaling` are `None`

@@ -2,6 +2,7 @@
 //! each machine's, speed and memory against the compact array, the extrapolation to 100 000
 //! counters, the chart, and the sentences the data supports.
 
+use super::claims::{Answer, Context};
 use super::hooks::{Effect, EffectValue};
 use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
@@ -14,7 +15,7 @@ use crate::counters::{
     Row, ShardSummary, EXPERIMENT, EXTRAPOLATED_COUNTERS,
 };
 use crate::format;
-use crate::reference::CountersReference;
+use crate::reference::{CountersReference, ReferenceText};
 use crate::runs::Run;
 use crate::transfers::{penalty_sentence, OneWay};
 
@@ -28,6 +29,16 @@ const ARTICLE_INCREMENTS_PER_GOROUTINE: f64 = 10_000_000.0;
 impl Present for crate::counters::CounterLayouts {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/counters.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::COUNTERS.file];
+
+    const CLAIMS: &'static [&'static str] = &["A2", "A3", "A8", "A9", "A11", "C15"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        match claim {
+            "C15" => super::claims::locks::answer(claim, context),
+            _ => super::claims::false_sharing::answer(claim, context),
+        }
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::counters()?)?;

@@ -6,6 +6,7 @@ mod cells;
 mod go;
 mod search;
 
+use super::claims::{Answer, Context};
 use super::hooks::{Effect, EffectValue, Headline};
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
@@ -16,7 +17,7 @@ use crate::format;
 use crate::gc::compare::like_for_like_threads;
 use crate::gc::summary::{cell, most_threads};
 use crate::gc::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
-use crate::reference::{GcRatioReference, GcThreadsReference};
+use crate::reference::{GcRatioReference, GcThreadsReference, ReferenceText};
 use crate::runs::Run;
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";
@@ -34,6 +35,13 @@ pub struct GcArticle<'a> {
 impl Present for crate::gc::GcSweep {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/gc.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::GC_THREADS.file, crate::reference::GC_RATIOS.file];
+
+    const CLAIMS: &'static [&'static str] = &["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B9"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        super::claims::gc::answer(claim, context)
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let (threads, ratios) = (crate::reference::gc_threads()?, crate::reference::gc_ratios()?);

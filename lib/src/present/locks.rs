@@ -6,6 +6,7 @@
 
 mod tables;
 
+use super::claims::{Answer, Context};
 use super::hooks::{Effect, EffectValue};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
@@ -16,7 +17,7 @@ use crate::locks::{
     claims, java_answer, read_shares_of, summarize, summarize_java, Case, CellSummary, Claim, ClaimFinding, JavaCell,
     JavaRow, Primitive, Row, EXPERIMENT,
 };
-use crate::reference::LocksReference;
+use crate::reference::{LocksReference, ReferenceText};
 use crate::runs::Run;
 
 pub const TITLE: &str = "Locks: what an acquisition costs, and when it sleeps";
@@ -37,6 +38,13 @@ pub(crate) struct Answered<'a> {
 impl Present for crate::locks::LockCases {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/locks.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::LOCKS.file];
+
+    const CLAIMS: &'static [&'static str] = &["C11", "C12", "C13", "C14", "C16"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        super::claims::locks::answer(claim, context)
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let java: Vec<Option<&[JavaRow]>> =

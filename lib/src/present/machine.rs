@@ -9,6 +9,7 @@ use crate::assess::{assess, Assessment, MachineRun};
 pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
+use super::claims::{Answer, Context};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
@@ -26,6 +27,15 @@ const MAX_PAIRS_IN_TABLE: usize = 28;
 impl Present for crate::fitness::MachineCheck {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/machine.md");
+
+    const CLAIMS: &'static [&'static str] = &["A5", "A12", "B8"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        match claim {
+            "B8" => super::claims::gc::answer(claim, context),
+            _ => super::claims::false_sharing::answer(claim, context),
+        }
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let machines: Vec<MachineRun<'_>> = runs.iter().map(MachineRun::from_run).collect();

@@ -37,6 +37,7 @@ use thiserror::Error;
 use crate::chart::ChartError;
 use crate::experiment::Measure;
 use crate::perf::CounterReading;
+use crate::reference::ReferenceText;
 use crate::registry::Experiment;
 use crate::runs::RunsError;
 use crate::stats::Summary;
@@ -92,6 +93,9 @@ pub trait Present: Measure {
     /// `None` when another section shows it (the machine's shows the core-to-core latency).
     fn section(runs: &[crate::runs::Run]) -> Result<Option<Section>, PresentError>;
 
+    /// The articles' tables (`data/reference/`) its section reads: none unless it names some.
+    const REFERENCES: &'static [ReferenceText] = &[];
+
     /// The numbers of its the room compares across machines, in column order: none unless
     /// it names some.
     const EFFECTS: &'static [Effect] = &[];
@@ -105,6 +109,15 @@ pub trait Present: Measure {
     /// article's headline figure: none unless it says so.
     fn headline() -> Result<Option<Headline>, PresentError> {
         Ok(None)
+    }
+
+    /// The numbered claims (ids of `data/reference/claims.csv`) its runs answer, each through
+    /// [`Present::answer`]: none unless it names some.
+    const CLAIMS: &'static [&'static str] = &[];
+
+    /// Its answer to `claim`, one of [`Present::CLAIMS`], on the context's run.
+    fn answer(_claim: &str, _context: &claims::Context) -> claims::Answer {
+        claims::Answer::unanswered()
     }
 }
 

@@ -5,6 +5,7 @@
 mod article;
 mod cases;
 
+use super::claims::{Answer, Context};
 use super::hooks::{Effect, EffectValue, Headline};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
@@ -13,7 +14,7 @@ use crate::chart::Series;
 use crate::format;
 use crate::pool::format_ms;
 use crate::pool::{findings, summarize, virtual_threads, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
-use crate::reference::PoolReference;
+use crate::reference::{PoolReference, ReferenceText};
 use crate::runs::Run;
 
 pub const TITLE: &str = "Thread-pool sizing";
@@ -39,6 +40,14 @@ impl Summarised<'_> {
 impl Present for crate::pool::PoolSizing {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/pool.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
+
+    const CLAIMS: &'static [&'static str] =
+        &["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C9", "C10", "C17", "C18", "C19", "C20", "C21"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        super::claims::pool::answer(claim, context)
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::pool()?)?;

@@ -2,10 +2,11 @@
 //! machine's cost per line after the other thread ran, the chart, every case, and the
 //! sentences the data supports.
 
+use super::claims::{Answer, Context};
 use super::{config_notes, Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::refill::{article_series, case_name, refill_chart, series};
 use crate::format;
-use crate::reference::PoolReference;
+use crate::reference::{PoolReference, ReferenceText};
 use crate::refill::{beside_article, finding, summarize, CaseSummary, Evicts, Row, EXPERIMENT};
 use crate::runs::Run;
 
@@ -17,6 +18,13 @@ const FIGURE: &str = "cache refill after a switch";
 impl Present for crate::refill::CacheRefill {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/refill.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
+
+    const CLAIMS: &'static [&'static str] = &["C8"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        super::claims::pool::answer(claim, context)
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), article_range(&crate::reference::pool()?))?;

@@ -1,6 +1,7 @@
 //! The four-way control as a [`Section`]: the article's table beside each machine's medians,
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
+use super::claims::{Answer, Context};
 use super::hooks::{Effect, EffectValue, Headline};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
@@ -10,7 +11,7 @@ use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
-use crate::reference::SharingReference;
+use crate::reference::{ReferenceText, SharingReference};
 use crate::runs::Run;
 use crate::sharing::{false_sharing_over, finding, summarize, Case, CaseSummary, Row, EXPERIMENT};
 use crate::transfers::{penalty_sentence, OneWay};
@@ -30,6 +31,13 @@ const RATIOS: [(Case, &str); 3] = [
 impl Present for crate::sharing::FourWay {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/sharing.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::SHARING.file];
+
+    const CLAIMS: &'static [&'static str] = &["A1", "A6", "A7"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        super::claims::false_sharing::answer(claim, context)
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::sharing()?)?;

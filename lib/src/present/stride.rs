@@ -1,6 +1,7 @@
 //! The stride sweep as a [`Section`]: the article's table beside each machine's medians,
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
+use super::claims::{Answer, Context};
 use super::hooks::{Effect, EffectValue};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
@@ -9,7 +10,7 @@ use super::{
 use crate::chart::stride::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
-use crate::reference::StrideReference;
+use crate::reference::{ReferenceText, StrideReference};
 use crate::runs::Run;
 use crate::stride::{article_ns_per_add, finding, summarize, Row, StrideSummary, EXPERIMENT};
 use crate::transfers::{penalty_sentence, OneWay, TransfersPerAdd};
@@ -23,6 +24,13 @@ const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
 impl Present for crate::stride::StrideSweep {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/stride.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::reference::STRIDE.file];
+
+    const CLAIMS: &'static [&'static str] = &["A4", "A10"];
+
+    fn answer(claim: &str, context: &Context) -> Answer {
+        super::claims::false_sharing::answer(claim, context)
+    }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::stride()?)?;

@@ -2,10 +2,11 @@
 
 use anyhow::Result;
 use contention::c2c::Config;
+use contention::limits::MAX_ROWS;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::flag_values;
+use crate::flag_values::{self, count};
 use crate::usage::usage;
 
 /// The core-to-core latency's flags.
@@ -15,7 +16,7 @@ pub struct C2cOptions {
     #[arg(long, value_name = "LIST", value_parser = flag_values::cpus)]
     pub cpus: Option<String>,
     /// Core-to-core latency: measured samples per pair.
-    #[arg(long, value_name = "N", value_parser = flag_values::samples)]
+    #[arg(long, value_name = "N", value_parser = samples)]
     pub samples: Option<usize>,
 }
 
@@ -57,9 +58,18 @@ fn cpu_list(list: &str) -> Result<Vec<usize>> {
     }
 }
 
+fn samples(text: &str) -> Result<usize, String> {
+    count(text, MAX_ROWS as u64, "samples per pair")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn samples_are_at_least_one() {
+        assert!(samples("0").is_err() && samples("1").is_ok());
+    }
 
     #[test]
     fn cpu_lists_take_ids_and_ranges() {

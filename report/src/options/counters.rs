@@ -2,23 +2,24 @@
 
 use anyhow::Result;
 use contention::counters::Config;
+use contention::limits::MAX_INCREMENTS_PER_TRIAL;
 
 use super::cli::MeasureArgs;
 use super::sharing::one_thread_count;
 use super::ExperimentOptions;
-use crate::flag_values;
+use crate::flag_values::{count, whole};
 
 /// The counter layouts's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct CountersOptions {
     /// Counters: the local-flush layout adds to the shared counter every K increments.
-    #[arg(long, value_name = "K", value_parser = flag_values::flush_every)]
+    #[arg(long, value_name = "K", value_parser = flush_every)]
     pub flush_every: Option<u64>,
     /// Counters: cells of the striped (LongAdder-like) counter.
-    #[arg(long, value_name = "N", value_parser = flag_values::stripes)]
+    #[arg(long, value_name = "N", value_parser = stripes)]
     pub stripes: Option<usize>,
     /// Counters: shard counts of the shard-count sweep, e.g. 4,8,16,32,64 (the default).
-    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::shards)]
+    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = shards)]
     pub shards: Vec<usize>,
 }
 
@@ -57,4 +58,16 @@ fn config(flags: &CountersOptions, args: &MeasureArgs, selected: bool) -> Result
         config.validate()?;
     }
     Ok(config)
+}
+
+fn flush_every(text: &str) -> Result<u64, String> {
+    whole(text, 1, MAX_INCREMENTS_PER_TRIAL, || format!("1 to {MAX_INCREMENTS_PER_TRIAL} increments between flushes"))
+}
+
+fn stripes(text: &str) -> Result<usize, String> {
+    count(text, contention::counters::MAX_STRIPES as u64, "cells")
+}
+
+fn shards(text: &str) -> Result<usize, String> {
+    count(text, contention::counters::MAX_SHARDS as u64, "shards")
 }

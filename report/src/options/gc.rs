@@ -5,12 +5,12 @@ use std::path::Path;
 use anyhow::Result;
 use contention::gc::{parse_ratios, Config};
 use contention::harness::Progress;
-use contention::limits::{MAX_TRIAL, MIN_TRIAL};
+use contention::limits::{max_heap_bytes, MAX_TRIAL, MIN_TRIAL};
 use contention::ConfigError;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::flag_values;
+use crate::flag_values::whole;
 use crate::runtime_status::GO_VERSION_KEY;
 use crate::usage::usage;
 
@@ -19,20 +19,20 @@ use crate::usage::usage;
 pub struct GcOptions {
     /// GC sweep: collection ratios, GOGC-style percents (at least 1), off, or ranges FROM..TO:STEP,
     /// e.g. 100,400,off or 100..2000:100,off (at most 256 ratios).
-    #[arg(long, value_delimiter = ',', value_name = "RATIO", value_parser = flag_values::ratio)]
+    #[arg(long, value_delimiter = ',', value_name = "RATIO", value_parser = ratio)]
     pub ratios: Vec<String>,
     /// GC sweep: bytes of the live object graph every cycle traces (at most half of physical memory).
-    #[arg(long, value_name = "B", value_parser = flag_values::live_bytes)]
+    #[arg(long, value_name = "B", value_parser = live_bytes)]
     pub live_bytes: Option<u64>,
     /// GC sweep: bytes each operation allocates.
-    #[arg(long, value_name = "B", value_parser = flag_values::heap_bytes)]
+    #[arg(long, value_name = "B", value_parser = heap_bytes)]
     pub alloc_per_op: Option<u64>,
     /// GC sweep: the heap's ceiling in bytes (what collects when the ratio is off; at most half of
     /// physical memory).
-    #[arg(long, value_name = "B", value_parser = flag_values::heap_bytes)]
+    #[arg(long, value_name = "B", value_parser = heap_bytes)]
     pub ceiling_bytes: Option<u64>,
     /// GC sweep: work per operation, ecdsa (the article's P-256 signing) or hash (cheaper).
-    #[arg(long, value_name = "WORKLOAD", value_parser = flag_values::workload)]
+    #[arg(long, value_name = "WORKLOAD", value_parser = workload)]
     pub workload: Option<String>,
     /// GC sweep: skip the real Go benchmark that otherwise runs beside the model when `go`
     /// is on PATH.
@@ -93,4 +93,36 @@ fn config(flags: &GcOptions, args: &MeasureArgs, selected: bool) -> Result<Confi
     }
     config.validate()?;
     Ok(config)
+}
+
+/// One item of `--ratios`: a ratio, `off`, or a range FROM..TO:STEP (the list's total is
+/// bounded where the config is built).
+fn ratio(text: &str) -> Result<String, String> {
+    contention::gc::ratios::parse_ratios(&[text]).map(|_| text.to_string()).map_err(|error| error.allowed)
+}
+
+/// The live graph's size in bytes: 0 to half this machine's memory.
+fn live_bytes(text: &str) -> Result<u64, String> {
+    let most = max_heap_bytes();
+    whole(text, 0, most, || format!("at most {most} bytes (half of this machine's memory)"))
+}
+
+/// A heap size in bytes: 1 to half this machine's memory.
+fn heap_bytes(text: &str) -> Result<u64, String> {
+    let most = max_heap_bytes();
+    whole(text, 1, most, || format!("1 to {most} bytes (half of this machine's memory at most)"))
+}
+
+fn workload(text: &str) -> Result<String, String> {
+    text.parse::<contention::gc::Workload>().map(|_| text.to_string()).map_err(|error| error.allowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_above_0_or_off() {
+        assert!(ratio("0").is_err() && ratio("off").is_ok());
+    }
 }

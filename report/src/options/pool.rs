@@ -3,58 +3,60 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use contention::limits::{MAX_TRIAL, MIN_TRIAL};
-use contention::pool::{Config, Variant, QUEUE_TIMEOUT_RANGE};
+use contention::limits::{MAX_TRIAL, MAX_WAIT_MS, MIN_TRIAL};
+use contention::pool::{
+    Config, Variant, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN, QUEUE_TIMEOUT_RANGE,
+};
 
 use super::cli::{MeasureArgs, VariantArg};
 use super::ExperimentOptions;
-use crate::flag_values::{self, Number};
+use crate::flag_values::{self, count, number, whole, Number};
 use crate::usage::usage;
 
 /// Thread-pool sizing's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PoolOptions {
     /// Pool sizing: fixed-pool sizes to sweep (default: cores+1, 2, 4, 8 and 40 per CPU, the formula's answer).
-    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = flag_values::pool_threads)]
+    #[arg(long, value_delimiter = ',', value_name = "N", value_parser = pool_threads)]
     pub pool_sizes: Vec<usize>,
     /// Pool sizing: probability that a request hits the cache (0..1; several: 0.92,0.97).
-    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true, value_parser = flag_values::probability)]
+    #[arg(long, value_delimiter = ',', value_name = "P", allow_hyphen_values = true, value_parser = probability)]
     pub hit: Vec<f64>,
     /// Pool sizing: arrivals per second in all (default: --rate-per-cpu x this machine's CPUs).
-    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = flag_values::rate)]
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = rate)]
     pub rate: Option<Number>,
     /// Pool sizing: which way of serving the requests to run.
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// Pool sizing: a cache hit's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = flag_values::wait_ms)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = wait_ms)]
     pub hit_wait_ms: Vec<Number>,
     /// Pool sizing: a miss's simulated wait, MIN,MAX milliseconds, each at most 600000 (default 40,80).
-    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = flag_values::wait_ms)]
+    #[arg(long, value_delimiter = ',', value_name = "MS", allow_hyphen_values = true, value_parser = wait_ms)]
     pub miss_wait_ms: Vec<Number>,
     /// Pool sizing: arrivals per second per CPU (default 147.5: the article's 1 180 on 8 cores).
-    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = flag_values::rate)]
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = rate)]
     pub rate_per_cpu: Option<Number>,
     /// Pool sizing: share of the CPUs the requests' own work takes at the offered rate (default 0.15).
-    #[arg(long, value_name = "SHARE", allow_negative_numbers = true, value_parser = flag_values::share)]
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true, value_parser = share)]
     pub work_share: Option<Number>,
     /// Pool sizing: CPU work per request in ms (overrides --work-share).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::cpu_work_ms)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = cpu_work_ms)]
     pub cpu_work_ms: Option<Number>,
     /// Pool sizing: CPU work under the shared lock per request, microseconds (default 50).
-    #[arg(long, value_name = "US", value_parser = flag_values::lock_hold_us)]
+    #[arg(long, value_name = "US", value_parser = lock_hold_us)]
     pub lock_hold_us: Option<u64>,
     /// Pool sizing: database connections misses acquire (default: 1.25 per CPU, HikariCP's 10 on 8 cores).
-    #[arg(long, value_name = "N", value_parser = flag_values::connections)]
+    #[arg(long, value_name = "N", value_parser = connections)]
     pub db_connections: Option<usize>,
     /// Pool sizing: a request waiting longer in a queue is dropped, counted at this latency (default 1000).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = flag_values::timeout_ms)]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = timeout_ms)]
     pub queue_timeout_ms: Option<Number>,
     /// Pool sizing: seconds of the closed-loop capacity probe after each run (default 1).
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = flag_values::seconds)]
     pub capacity_seconds: Option<Number>,
     /// Pool sizing: callers of the capacity probe (default: 40 per CPU).
-    #[arg(long, value_name = "N", value_parser = flag_values::clients)]
+    #[arg(long, value_name = "N", value_parser = clients)]
     pub capacity_clients: Option<usize>,
 }
 
@@ -184,5 +186,64 @@ fn wait_range(flag: &str, values: &[Number]) -> Result<Option<[f64; 2]>> {
             "invalid {flag} = {}: two milliseconds, MIN,MAX",
             other.iter().map(|number| number.text.as_str()).collect::<Vec<_>>().join(",")
         ))),
+    }
+}
+
+fn pool_threads(text: &str) -> Result<usize, String> {
+    count(text, MAX_POOL_THREADS as u64, "threads")
+}
+
+fn probability(text: &str) -> Result<f64, String> {
+    number(text, (0.0, 1.0), false, || "a probability between 0 and 1".into()).map(|number| number.value)
+}
+
+/// The most arrivals per second: a run's whole schedule within the shortest window.
+fn most_rate() -> f64 {
+    MAX_REQUESTS_PER_RUN / MIN_TRIAL.as_secs_f64()
+}
+
+fn rate(text: &str) -> Result<Number, String> {
+    let most = most_rate();
+    number(text, (0.0, most), true, || format!("requests per second above 0 and at most {most}"))
+}
+
+fn wait_ms(text: &str) -> Result<Number, String> {
+    let allowed = || format!("milliseconds from 0 to {MAX_WAIT_MS} (one trial's longest run)");
+    number(text, (0.0, MAX_WAIT_MS), false, allowed)
+}
+
+fn share(text: &str) -> Result<Number, String> {
+    number(text, (0.0, 1.0), true, || "a share above 0 and at most 1".into())
+}
+
+fn cpu_work_ms(text: &str) -> Result<Number, String> {
+    number(text, (0.001, 1000.0), false, || "CPU work per request from 0.001 to 1000 ms".into())
+}
+
+fn lock_hold_us(text: &str) -> Result<u64, String> {
+    whole(text, 0, 1_000_000, || "0 to 1000000 microseconds".into())
+}
+
+fn connections(text: &str) -> Result<usize, String> {
+    count(text, MAX_POOL_THREADS as u64, "connections")
+}
+
+fn timeout_ms(text: &str) -> Result<Number, String> {
+    number(text, (0.0, MAX_WAIT_MS), true, || QUEUE_TIMEOUT_RANGE.into())
+}
+
+fn clients(text: &str) -> Result<usize, String> {
+    count(text, MAX_CAPACITY_CLIENTS as u64, "callers")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_outside_the_pools_ranges_are_refused_with_them() {
+        assert_eq!(timeout_ms("1e-9").map(|n| n.text), Ok("1e-9".into()), "the lib names what is too short");
+        assert!(timeout_ms("0").is_err() && share("0").is_err() && share("1").is_ok());
+        assert!(rate("18446744073709551616").unwrap_err().starts_with("requests per second above 0 and at most"));
     }
 }

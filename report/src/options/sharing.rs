@@ -5,7 +5,7 @@ use contention::sharing::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::flag_values;
+use crate::flag_values::whole;
 use crate::usage::usage;
 
 /// The one thread count `--threads` gives, if any; a list is refused when `selected`.
@@ -25,7 +25,7 @@ pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Resul
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SharingOptions {
     /// Sharing: distance between the no-sharing counters in bytes, a power of two from 8.
-    #[arg(long, value_name = "BYTES", value_parser = flag_values::padding)]
+    #[arg(long, value_name = "BYTES", value_parser = padding)]
     pub padding: Option<usize>,
 }
 
@@ -58,4 +58,21 @@ fn config(flags: &SharingOptions, args: &MeasureArgs, selected: bool) -> Result<
         config.validate()?;
     }
     Ok(config)
+}
+
+fn padding(text: &str) -> Result<usize, String> {
+    let most = contention::sharing::MAX_PADDING_BYTES as u64;
+    let allowed = || format!("a power of two from 8 to {most} bytes (e.g. 64 or 128)");
+    whole(text, 8, most, allowed)
+        .and_then(|bytes| if bytes.is_power_of_two() { Ok(bytes as usize) } else { Err(allowed()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padding_is_a_power_of_two() {
+        assert!(padding("96").is_err() && padding("128").is_ok());
+    }
 }

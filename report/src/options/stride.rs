@@ -5,14 +5,14 @@ use contention::stride::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
-use crate::flag_values;
+use crate::flag_values::whole;
 use crate::usage::usage;
 
 /// The stride sweep's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct StrideOptions {
     /// Stride sweep: distances between counters in bytes, multiples of 8.
-    #[arg(long, value_delimiter = ',', value_name = "BYTES", value_parser = flag_values::strides)]
+    #[arg(long, value_delimiter = ',', value_name = "BYTES", value_parser = strides)]
     pub strides: Vec<usize>,
 }
 
@@ -52,4 +52,21 @@ fn config(flags: &StrideOptions, args: &MeasureArgs, selected: bool) -> Result<C
         config.validate()?;
     }
     Ok(config)
+}
+
+fn strides(text: &str) -> Result<usize, String> {
+    let widest = contention::arena::MAX_ARENA_BYTES as u64;
+    let allowed = || format!("multiples of 8 bytes from 8 to {widest} (the arena's size, over the threads)");
+    whole(text, 8, widest, allowed)
+        .and_then(|stride| if stride % 8 == 0 { Ok(stride as usize) } else { Err(allowed()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strides_are_multiples_of_8() {
+        assert!(strides("12").is_err() && strides("64").is_ok() && strides("0").is_err());
+    }
 }

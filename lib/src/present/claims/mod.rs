@@ -1,13 +1,15 @@
 //! The articles' numbered claims, one row each: the article's figure, each machine's with
 //! its interval, and a status computed from the run by the lab's one rule
 //! ([`crate::judgement`]), each row linking to the section that measures it. The claims come from `data/reference/claims.csv`; what answers each is
-//! looked up by its id in [`answer`], one function per claim in [`false_sharing`], [`gc`],
-//! [`pool`], and [`locks`] for the lock claims another experiment answers.
+//! answered by the experiment whose descriptor lists its id ([`super::Present::CLAIMS`]),
+//! through the functions here: one per claim in [`false_sharing`], [`gc`], [`pool`] and
+//! [`locks`].
 
-mod false_sharing;
-mod gc;
-mod locks;
-mod pool;
+pub(super) mod false_sharing;
+pub(super) mod gc;
+mod listed;
+pub(super) mod locks;
+pub(super) mod pool;
 mod settled;
 
 use serde::Serialize;
@@ -28,6 +30,8 @@ pub const TITLE: &str = "The articles' claims, one by one";
 
 pub use crate::judgement::Status;
 use crate::judgement::{half_unit, legend, Judgement, Target};
+pub use listed::answered_by;
+use listed::AnswerOf;
 pub use settled::settled_answers;
 
 /// One claim as one machine answers it.
@@ -56,6 +60,11 @@ impl Answer {
     /// Nothing to show: `status` and why.
     pub fn without_figure(status: Status, why: impl Into<String>) -> Self {
         Self::new(String::new(), status, why)
+    }
+
+    /// No experiment answers the claim.
+    pub fn unanswered() -> Self {
+        Self::without_figure(Status::NotMeasurable, "no measurement answers this claim yet")
     }
 
     /// The experiment named `experiment` did not run.
@@ -91,17 +100,15 @@ impl Context<'_> {
     }
 }
 
-/// The answer to claim `claim` on `run`: looked up by the claim's id, then held to the
+/// The answer to claim `claim` on `run`: from the experiment that lists it, then held to the
 /// article's setting (a machine with fewer CPUs than its threads never reproduces it).
 pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
     let cpus = cpus_of(run);
     let context = Context { run, cpus, target: target_of(claim) };
-    let answer = match claim.id.as_str() {
-        id if locks::CLAIMS.contains(&id) => locks::answer(id, &context),
-        id if id.starts_with('A') => false_sharing::answer(id, &context),
-        id if id.starts_with('B') => gc::answer(id, &context),
-        id if id.starts_with('C') => pool::answer(id, &context),
-        _ => Answer::without_figure(Status::NotMeasurable, "no measurement answers this claim yet"),
+    let id = claim.id.as_str();
+    let answer = match answered_by(id) {
+        Some(experiment) => experiment.visit(AnswerOf { id, context: &context }),
+        None => Answer::unanswered(),
     };
     match claim.threads {
         Some(setting) => {
