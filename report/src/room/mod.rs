@@ -11,7 +11,8 @@
 //! | `GET /runs/<label>.contention-pack` | a shown run's pack |
 //! | `GET /projector` | one effect per screen, for the projector: the seats' bars, the class median, the article's figure |
 //! | `GET /seats/<label>` | the seat's full report, as `report --from` writes it |
-//! | `GET /room.html` | the standalone page, as `report --compare` writes it |
+//! | `GET /class.tar` | every shown run's pack and the roster in one archive; `report --from` rebuilds the class page from it ([`class_file`]) |
+//! | `GET /room.html` | the room page's old address: a redirect to `/` (no page of the room draws seats x experiments sections) |
 //! | `DELETE /runs/<label>`, `POST /reveal`, `POST /guesses` | with the code: remove a run, reveal the guesses, keep a seat's guesses ([`actions`]) |
 //!
 //! # Memory
@@ -38,7 +39,9 @@
 
 mod actions;
 mod app;
+mod archive;
 mod body;
+pub mod class_file;
 pub mod code;
 mod connections;
 mod disk;
@@ -52,6 +55,7 @@ mod serve;
 mod share;
 mod state;
 mod upload;
+mod write_timeout;
 
 use std::sync::Arc;
 
@@ -73,6 +77,8 @@ pub struct RoomOptions {
     pub code: Option<String>,
     pub max_upload: u64,
     pub max_uploads_per_minute: u32,
+    /// `--seats`: the seats the class expects, if given.
+    pub roster: Option<contention::present::room::roster::Roster>,
 }
 
 /// Serves the room until Ctrl-C (or SIGTERM).
@@ -93,7 +99,7 @@ async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
     let code = options.code.clone().unwrap_or_else(code::generate);
     say(&share::banner(&room, address, &code, &limits.text()));
     let addressed = origin::Addressed::new(&share::shared(address));
-    let app = Arc::new(App::new(room, code, options.max_upload, options.max_uploads_per_minute, addressed));
+    let app = Arc::new(App::new(room, code, options, addressed));
     serve::serve(listener, app, Connections::new(limits), stop_signal()).await?;
     say("room stopped");
     Ok(())
