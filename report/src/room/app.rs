@@ -6,7 +6,9 @@ use std::net::IpAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::Semaphore;
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::limit::RateLimit;
 use super::origin::Addressed;
@@ -20,6 +22,7 @@ pub const RECEIVING_SLOTS: usize = 16;
 /// Receiving slots one client address holds at once. The room's code is the class's, so
 /// every seat holds it: without this, one holder sending [`RECEIVING_SLOTS`] uploads at
 /// just over the minimum rate would take every slot; with it, others keep three quarters.
+/// More uploads from one address wait their turn, as uploads wait for a slot of the room's.
 pub const RECEIVING_SLOTS_PER_CLIENT: usize = 4;
 /// Received uploads read and checked at once: each holds its staged file, its files and its
 /// rows, about four times its size, so at most this many are in memory beside the room.
@@ -35,9 +38,9 @@ pub struct App {
     pub code: String,
     pub max_upload: u64,
     pub receiving: Semaphore,
-    /// Receiving slots held (or waited for) per client address; an address holding none is
-    /// not listed, so the table is bounded by the connections.
-    receiving_by_client: Mutex<HashMap<IpAddr, usize>>,
+    /// Per client address: its receiving slots, and the uploads holding or waiting for one.
+    /// An address with none is not listed, so the table is bounded by the connections.
+    receiving_by_client: Mutex<HashMap<IpAddr, (Arc<Semaphore>, usize)>>,
     pub checking: Semaphore,
     /// Numbers the staged uploads.
     pub staged: AtomicU64,
@@ -62,32 +65,38 @@ impl App {
 }
 
 impl App {
-    /// One of `client`'s [`RECEIVING_SLOTS_PER_CLIENT`], held until the guard is dropped;
-    /// `Err` when it holds them all.
-    pub fn client_slot(&self, client: IpAddr) -> Result<ClientSlot<'_>, ()> {
-        let mut held = self.receiving_by_client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let count = held.entry(client).or_insert(0);
-        if *count >= RECEIVING_SLOTS_PER_CLIENT {
-            return Err(());
-        }
-        *count += 1;
-        Ok(ClientSlot { app: self, client })
+    /// One of `client`'s [`RECEIVING_SLOTS_PER_CLIENT`], waited for at most `wait` and held
+    /// until the guard is dropped; `None` when its address held them all that long.
+    pub async fn client_slot(&self, client: IpAddr, wait: Duration) -> Option<ClientSlot<'_>> {
+        let semaphore = {
+            let mut clients = self.receiving_by_client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (semaphore, users) = clients
+                .entry(client)
+                .or_insert_with(|| (Arc::new(Semaphore::new(RECEIVING_SLOTS_PER_CLIENT)), 0));
+            *users += 1;
+            semaphore.clone()
+        };
+        let mut slot = ClientSlot { app: self, client, permit: None };
+        slot.permit = Some(tokio::time::timeout(wait, semaphore.acquire_owned()).await.ok()?.ok()?);
+        Some(slot)
     }
 }
 
-/// A client's hold on one of its receiving slots.
+/// A client's hold on (or wait for) one of its receiving slots.
 pub struct ClientSlot<'a> {
     app: &'a App,
     client: IpAddr,
+    permit: Option<OwnedSemaphorePermit>,
 }
 
 impl Drop for ClientSlot<'_> {
     fn drop(&mut self) {
-        let mut held = self.app.receiving_by_client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(count) = held.get_mut(&self.client) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                held.remove(&self.client);
+        drop(self.permit.take());
+        let mut clients = self.app.receiving_by_client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, users)) = clients.get_mut(&self.client) {
+            *users = users.saturating_sub(1);
+            if *users == 0 {
+                clients.remove(&self.client);
             }
         }
     }
