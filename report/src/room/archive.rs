@@ -13,19 +13,31 @@ const BLOCK: usize = 512;
 /// `ustar\0` then version `00`, as POSIX writes it.
 const MAGIC: &[u8; 8] = b"ustar\x0000";
 
-/// The tar of `files` (name, bytes), in order, each stamped `mtime` (seconds since 1970).
-/// Every name must fit ustar's 100 bytes.
-pub fn write(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Vec<u8>, String> {
-    let total: usize = files.iter().map(|(_, bytes)| BLOCK + bytes.len().div_ceil(BLOCK) * BLOCK).sum();
-    let mut tar = Vec::with_capacity(total + 2 * BLOCK);
-    for (name, bytes) in files {
-        tar.extend_from_slice(&header(name, b'0', bytes.len() as u64, mtime)?);
-        tar.extend_from_slice(bytes);
-        tar.resize(tar.len().div_ceil(BLOCK) * BLOCK, 0);
+/// A tar written file by file, each stamped `mtime` (seconds since 1970), so a file's bytes
+/// need not be held beside the archive.
+pub struct Writer {
+    tar: Vec<u8>,
+    mtime: u64,
+}
+
+impl Writer {
+    pub fn new(mtime: u64) -> Self {
+        Self { tar: Vec::new(), mtime }
     }
-    // The end: two empty blocks.
-    tar.resize(tar.len() + 2 * BLOCK, 0);
-    Ok(tar)
+
+    /// Adds the file `name` (at most ustar's 100 bytes) holding `bytes`.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
+        self.tar.extend_from_slice(&header(name, b'0', bytes.len() as u64, self.mtime)?);
+        self.tar.extend_from_slice(bytes);
+        self.tar.resize(self.tar.len().div_ceil(BLOCK) * BLOCK, 0);
+        Ok(())
+    }
+
+    /// The archive, ended by its two empty blocks.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.tar.resize(self.tar.len() + 2 * BLOCK, 0);
+        self.tar
+    }
 }
 
 /// A header block for a file (`kind` b'0') or folder (b'5') of `size` bytes.
@@ -159,6 +171,12 @@ mod tests {
 
     fn files(names: &[&str]) -> Vec<(String, Vec<u8>)> {
         names.iter().map(|name| (name.to_string(), format!("{name} holds this").into_bytes())).collect()
+    }
+
+    fn write(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Vec<u8>, String> {
+        let mut writer = Writer::new(mtime);
+        files.iter().try_for_each(|(name, bytes)| writer.add(name, bytes))?;
+        Ok(writer.finish())
     }
 
     #[test]

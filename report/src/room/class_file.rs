@@ -22,21 +22,24 @@ const ROSTER: &str = "roster.txt";
 /// The largest class archive read: a full room's packs, a roster and the tar's headers.
 const MAX_ARCHIVE_BYTES: u64 = MAX_KEPT_BYTES + (2 << 20) + (MAX_RUNS as u64 + 2) * 1024;
 
-/// The files of the class archive of `room`: the roster, then each shown run's pack (read
-/// from the paths taken under the room's lock, so reading them does not hold it).
-pub fn files(room: &Room, roster: Option<&Roster>) -> (Vec<(String, Vec<u8>)>, Vec<PathBuf>) {
-    let named = roster.map(|roster| (format!("{FOLDER}{ROSTER}"), roster.to_text().into_bytes()));
+/// What the class archive of `room` is made of: the roster's text, and the path of each
+/// shown run (taken under the room's lock; read later, so reading them does not hold it).
+pub fn contents(room: &Room, roster: Option<&Roster>) -> (Option<String>, Vec<PathBuf>) {
     let paths = room.entries().iter().filter(|entry| entry.is_shown()).map(|entry| room.dir().join(&entry.file));
-    (named.into_iter().collect(), paths.collect())
+    (roster.map(Roster::to_text), paths.collect())
 }
 
-/// The class archive: `named` files, then the pack of each run at `runs`.
-pub fn archive(mut named: Vec<(String, Vec<u8>)>, runs: &[PathBuf]) -> Result<Vec<u8>, String> {
-    for (number, path) in runs.iter().enumerate() {
-        named.push((format!("{FOLDER}{:04}.{PACK_EXTENSION}", number + 1), super::disk::pack_bytes(path)?));
-    }
+/// The class archive: the roster, then the pack of each run at `runs`, read one at a time.
+pub fn archive(roster: Option<&str>, runs: &[PathBuf]) -> Result<Vec<u8>, String> {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_secs());
-    archive::write(&named, now)
+    let mut tar = archive::Writer::new(now);
+    if let Some(roster) = roster {
+        tar.add(&format!("{FOLDER}{ROSTER}"), roster.as_bytes())?;
+    }
+    for (number, path) in runs.iter().enumerate() {
+        tar.add(&format!("{FOLDER}{:04}.{PACK_EXTENSION}", number + 1), &super::disk::pack_bytes(path)?)?;
+    }
+    Ok(tar.finish())
 }
 
 /// A class read back: its runs in the room's order, the packs that did not read (each with

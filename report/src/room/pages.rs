@@ -56,14 +56,14 @@ impl Pages {
     /// The class archive of the room as it is now; `Err` says why a pack could not be read.
     pub async fn class_tar(&self, room: &Arc<RwLock<Room>>) -> Result<Bytes, String> {
         let mut cached = self.class_tar.lock().await;
-        let (version, (named, runs)) = {
+        let (version, (roster, runs)) = {
             let room = read(room);
-            (room.version(), class_file::files(&room, self.roster.as_ref()))
+            (room.version(), class_file::contents(&room, self.roster.as_ref()))
         };
         if let Some((_, tar)) = cached.as_ref().filter(|(shown, _)| *shown == version) {
             return Ok(tar.clone());
         }
-        let tar = tokio::task::spawn_blocking(move || class_file::archive(named, &runs))
+        let tar = tokio::task::spawn_blocking(move || class_file::archive(roster.as_deref(), &runs))
             .await
             .map_err(|error| error.to_string())??;
         let tar = Bytes::from(tar);

@@ -28,13 +28,12 @@ pub struct RosterStatus {
 }
 
 impl Roster {
-    /// Seats `seat-01` to `seat-NN` (numbers as wide as `count`'s, at least two digits).
+    /// Seats `seat-01` to `seat-N` (two digits at least, as the handout's `seat-12`).
     pub fn numbered(count: usize) -> Result<Self, ConfigError> {
         if !(1..=MAX_SEATS).contains(&count) {
             return Err(ConfigError::new("seats", count, format!("1 to {MAX_SEATS} seats, or a file of names")));
         }
-        let width = count.to_string().len().max(2);
-        Ok(Self { seats: (1..=count).map(|seat| format!("seat-{seat:0width$}")).collect() })
+        Ok(Self { seats: (1..=count).map(|seat| format!("seat-{seat:02}")).collect() })
     }
 
     /// One seat per line of `text` (blank lines skipped, spaces around a name trimmed);
@@ -88,9 +87,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbered_seats_are_as_wide_as_the_count() {
+    fn numbered_seats_have_two_digits_at_least() {
         assert_eq!(Roster::numbered(3).unwrap().seats(), ["seat-01", "seat-02", "seat-03"]);
-        assert_eq!(Roster::numbered(200).unwrap().seats()[9], "seat-010");
+        let lecture = Roster::numbered(200).unwrap();
+        assert_eq!((lecture.seats()[9].as_str(), lecture.seats()[199].as_str()), ("seat-10", "seat-200"));
         assert_eq!(
             Roster::numbered(0).unwrap_err().to_string(),
             "invalid seats = 0: 1 to 500 seats, or a file of names"
