@@ -172,9 +172,14 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
 /// unpacks to; an archive or folder refused is bad input (exit 2).
 fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
     if format != Format::Html {
-        return Err(usage(format!("invalid format = {}: a class ({}) renders as html only", format.name(), shown(from))));
+        return Err(usage(format!(
+            "invalid format = {}: a class ({}) renders as html only",
+            format.name(),
+            shown(from)
+        )));
     }
-    let class = crate::room::class_file::read(from).map_err(|why| usage(format!("invalid from = {}: {why}", shown(from))))?;
+    let class =
+        crate::room::class_file::read(from).map_err(|why| usage(format!("invalid from = {}: {why}", shown(from))))?;
     class.skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
     let seats: Vec<Seat> = class.runs.iter().map(Seat::of).collect();
     let text = page::class::render_class(page::class::ClassInputs {

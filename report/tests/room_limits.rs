@@ -134,7 +134,10 @@ fn one_address_holds_at_most_four_receiving_slots() {
     std::thread::sleep(Duration::from_millis(1500));
     let (status, answer) = server.upload(&fixture_pack("seat-fifth"));
     assert_eq!(status, 503, "{answer}");
-    assert!(answer.starts_with("refused: 127.0.0.1 is sending 4 uploads at once, the most one address may"), "{answer}");
+    assert!(
+        answer.starts_with("refused: 127.0.0.1 is sending 4 uploads at once, the most one address may"),
+        "{answer}"
+    );
     let path = format!("/runs?code={CODE}");
     let started = Instant::now();
     let (status, answer) =

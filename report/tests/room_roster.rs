@@ -52,7 +52,8 @@ fn the_roster_and_the_class_download_rebuild_the_page_offline() {
     let archive = dir.join("class.tar");
     std::fs::write(&archive, &tar).unwrap();
     let listed = Command::new("tar").arg("tf").arg(&archive).output().expect("tar runs");
-    let expected = "class/roster.txt\nclass/0001.contention-pack\nclass/0002.contention-pack\nclass/0003.contention-pack\n";
+    let expected =
+        "class/roster.txt\nclass/0001.contention-pack\nclass/0002.contention-pack\nclass/0003.contention-pack\n";
     assert_eq!(stdout(&listed), expected, "the roster and the three shown runs, the superseded one left out");
 
     let offline = dir.join("offline.html");

@@ -97,9 +97,11 @@ pub struct Prediction {
 
 impl Prediction {
     pub fn from_args(args: PredictArgs) -> Result<Self> {
-        let room = send::Room::parse(&args.send).map_err(|why| usage(format!("invalid send = {}: {why}", args.send)))?;
+        let room =
+            send::Room::parse(&args.send).map_err(|why| usage(format!("invalid send = {}: {why}", args.send)))?;
         code::check(&args.code)?;
-        contention::runs::check_label(&args.seat).map_err(|error| usage(error.to_string().replacen("label", "seat", 1)))?;
+        contention::runs::check_label(&args.seat)
+            .map_err(|error| usage(error.to_string().replacen("label", "seat", 1)))?;
         let guesses = args.guesses.iter().map(|given| guess(given)).collect::<Result<_>>()?;
         Ok(Self { room, code: args.code, seat: args.seat, guesses })
     }
@@ -115,7 +117,8 @@ fn guess(given: &str) -> Result<(String, f64)> {
     let effects = contention::present::room::effects();
     let ids: Vec<&str> = effects.iter().map(|effect| effect.id).collect();
     let allowed = || format!("EFFECT=VALUE, EFFECT one of {}", ids.join(", "));
-    let (effect, figure) = given.split_once('=').ok_or_else(|| usage(format!("invalid guess = {given}: {}", allowed())))?;
+    let (effect, figure) =
+        given.split_once('=').ok_or_else(|| usage(format!("invalid guess = {given}: {}", allowed())))?;
     if !ids.contains(&effect) {
         return Err(usage(format!("invalid effect = {effect}: one of {}", ids.join(", "))));
     }

@@ -70,9 +70,8 @@ impl App {
     pub async fn client_slot(&self, client: IpAddr, wait: Duration) -> Option<ClientSlot<'_>> {
         let semaphore = {
             let mut clients = self.receiving_by_client.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let (semaphore, users) = clients
-                .entry(client)
-                .or_insert_with(|| (Arc::new(Semaphore::new(RECEIVING_SLOTS_PER_CLIENT)), 0));
+            let (semaphore, users) =
+                clients.entry(client).or_insert_with(|| (Arc::new(Semaphore::new(RECEIVING_SLOTS_PER_CLIENT)), 0));
             *users += 1;
             semaphore.clone()
         };

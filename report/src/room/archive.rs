@@ -105,18 +105,23 @@ pub fn read(tar: &[u8], rules: &Rules) -> Result<Vec<(String, Vec<u8>)>, String>
         match kind {
             b'5' if name == rules.folder => continue,
             b'0' | 0 if (rules.allowed)(&name) => {}
-            b'0' | 0 | b'5' => return Err(format!("it holds {shown:?}: an archive of the class holds {} only", rules.names)),
+            b'0' | 0 | b'5' => {
+                return Err(format!("it holds {shown:?}: an archive of the class holds {} only", rules.names))
+            }
             b'1' | b'2' => return Err(format!("{shown:?} is a link: an archive of the class holds plain files only")),
             other => {
                 let kind = char::from(other).escape_default();
-                return Err(format!("{shown:?} is of tar type '{kind}': an archive of the class holds plain files only"));
+                return Err(format!(
+                    "{shown:?} is of tar type '{kind}': an archive of the class holds plain files only"
+                ));
             }
         }
         if size > rules.max_bytes {
             return Err(format!("{shown:?} is {size} bytes; an archive's file holds at most {}", rules.max_bytes));
         }
         let size = size as usize;
-        let bytes = tar.get(at..at + size).ok_or_else(|| format!("{shown:?} is cut short: the archive is truncated"))?;
+        let bytes =
+            tar.get(at..at + size).ok_or_else(|| format!("{shown:?} is cut short: the archive is truncated"))?;
         if files.iter().any(|(other, _)| *other == name) {
             return Err(format!("it holds {shown:?} twice"));
         }
@@ -144,7 +149,8 @@ fn parse_header(block: &[u8]) -> Result<(String, u8, u64), String> {
     let name_bytes = &block[..100];
     let name = &name_bytes[..name_bytes.iter().position(|&byte| byte == 0).unwrap_or(100)];
     let name = String::from_utf8(name.to_vec()).map_err(|_| "an entry's name is not UTF-8: the archive is corrupt")?;
-    let size = octal(&block[124..136]).ok_or_else(|| format!("{name:?}'s size is not a number: the archive is corrupt"))?;
+    let size =
+        octal(&block[124..136]).ok_or_else(|| format!("{name:?}'s size is not a number: the archive is corrupt"))?;
     Ok((name, block[156], size))
 }
 

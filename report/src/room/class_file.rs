@@ -66,9 +66,9 @@ pub fn is_class(path: &Path) -> bool {
 
 /// `roster.txt` or `NNNN.contention-pack` (four to six digits).
 fn is_class_file(name: &str) -> bool {
-    let numbered = name.strip_suffix(&format!(".{PACK_EXTENSION}")).is_some_and(|number| {
-        (4..=6).contains(&number.len()) && number.bytes().all(|byte| byte.is_ascii_digit())
-    });
+    let numbered = name
+        .strip_suffix(&format!(".{PACK_EXTENSION}"))
+        .is_some_and(|number| (4..=6).contains(&number.len()) && number.bytes().all(|byte| byte.is_ascii_digit()));
     numbered || name == ROSTER
 }
 
@@ -127,7 +127,10 @@ fn read_folder(dir: &Path) -> Result<Class, String> {
         }
     }
     if class.runs.is_empty() && class.roster.is_none() {
-        return Err(format!("it holds no run that reads{}", class.skipped.first().map_or(String::new(), |why| format!(": {why}"))));
+        return Err(format!(
+            "it holds no run that reads{}",
+            class.skipped.first().map_or(String::new(), |why| format!(": {why}"))
+        ));
     }
     Ok(class)
 }
@@ -137,7 +140,8 @@ struct Unpacked(PathBuf);
 
 impl Unpacked {
     fn new() -> Result<Self> {
-        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_nanos());
+        let stamp =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_nanos());
         let dir = std::env::temp_dir().join(format!("contention-class-{}-{stamp}", std::process::id()));
         // create_dir, not create_dir_all: the folder is new, never one that was there.
         fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -154,6 +158,10 @@ impl Drop for Unpacked {
 /// Writes `bytes` into the new file `path` (never over one that exists).
 fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write as _;
-    let mut file = fs::OpenOptions::new().write(true).create_new(true).open(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("creating {}", path.display()))?;
     file.write_all(bytes).with_context(|| format!("writing {}", path.display()))
 }

@@ -71,7 +71,9 @@ pub fn read_kept(path: &Path) -> std::io::Result<Vec<u8>> {
 pub fn pack_bytes(path: &Path) -> Result<Vec<u8>, String> {
     match (is_link(path), path.is_dir()) {
         (true, _) => Err(format!("{} has become a symbolic link since the room read it", path.display())),
-        (false, true) => contention::runs::pack::pack_run(path).map(String::into_bytes).map_err(|error| error.to_string()),
+        (false, true) => {
+            contention::runs::pack::pack_run(path).map(String::into_bytes).map_err(|error| error.to_string())
+        }
         (false, false) => read_kept(path).map_err(|error| format!("reading {}: {error}", path.display())),
     }
 }

@@ -44,13 +44,7 @@ pub struct Pages {
 
 impl Pages {
     pub fn new(roster: Option<Roster>, max_upload: u64) -> Self {
-        Self {
-            roster,
-            max_upload,
-            live: Mutex::default(),
-            projector: Mutex::default(),
-            class_tar: Mutex::default(),
-        }
+        Self { roster, max_upload, live: Mutex::default(), projector: Mutex::default(), class_tar: Mutex::default() }
     }
 
     /// The class archive of the room as it is now; `Err` says why a pack could not be read.

@@ -57,7 +57,10 @@ pub async fn class_tar(State(app): State<Arc<App>>) -> Response {
         }
         Err(why) => {
             say(&format!("writing the class archive failed: {why}"));
-            text(StatusCode::INTERNAL_SERVER_ERROR, "the class archive could not be written; the server's output says why")
+            text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the class archive could not be written; the server's output says why",
+            )
         }
     }
 }

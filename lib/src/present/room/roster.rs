@@ -105,7 +105,10 @@ mod tests {
         assert_eq!(Roster::parse(&roster.to_text()).unwrap(), roster);
         assert_eq!(Roster::parse("ada\nada\n").unwrap_err(), "line 2: \"ada\" is named twice; each seat once");
         assert!(Roster::parse("ada\nbad\u{200b}name\n").unwrap_err().starts_with("line 2: invalid label = "));
-        assert_eq!(Roster::parse(" \n").unwrap_err(), "no seat named: one name per line, as each laptop's --label gives it");
+        assert_eq!(
+            Roster::parse(" \n").unwrap_err(),
+            "no seat named: one name per line, as each laptop's --label gives it"
+        );
         let many: String = (0..=MAX_SEATS).map(|seat| format!("s{seat}\n")).collect();
         assert_eq!(Roster::parse(&many).unwrap_err(), "more than 500 seats; a room holds at most 500 runs");
     }
