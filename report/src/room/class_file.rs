@@ -165,3 +165,40 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("creating {}", path.display()))?;
     file.write_all(bytes).with_context(|| format!("writing {}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_class_folder_holds_its_roster_and_numbered_packs_and_no_link() {
+        for (name, taken) in [
+            ("roster.txt", true),
+            ("0001.contention-pack", true),
+            ("123456.contention-pack", true),
+            ("01.contention-pack", false),
+            ("0001-seat-1.contention-pack", false),
+            ("../0001.contention-pack", false),
+            ("manifest.json", false),
+        ] {
+            assert_eq!(is_class_file(name), taken, "{name}");
+        }
+        let dir = std::env::temp_dir().join(format!("contention-class-folder-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        assert!(!is_class(&dir), "an empty folder is no class");
+        fs::write(dir.join(ROSTER), "ada\ngrace\n").unwrap();
+        assert!(is_class(&dir));
+        let class = read(&dir).unwrap();
+        assert_eq!((class.runs.len(), class.roster.unwrap().seats().len()), (0, 2), "a roster with no run yet");
+        fs::write(dir.join("0001.contention-pack"), "not a pack").unwrap();
+        assert_eq!(read(&dir).unwrap().skipped.len(), 1, "a pack that does not read is skipped, named");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc/passwd", dir.join("0002.contention-pack")).unwrap();
+            let error = read(&dir).unwrap_err();
+            assert_eq!(error, "0002.contention-pack is a symbolic link: a class folder holds plain files only");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
