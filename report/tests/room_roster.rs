@@ -70,6 +70,13 @@ fn the_roster_and_the_class_download_rebuild_the_page_offline() {
     let output = report_from(&unpacked.join("class"), &from_folder);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(class_parts(&std::fs::read_to_string(&from_folder).unwrap()), class_parts(&page), "the folder too");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc/passwd", unpacked.join("class/0009.contention-pack")).unwrap();
+        let output = report_from(&unpacked.join("class"), &dir.join("linked.html"));
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(stderr(&output).contains("0009.contention-pack is a symbolic link"), "{}", stderr(&output));
+    }
 
     let mut corrupt = tar.clone();
     corrupt[0] ^= 0x20;

@@ -5,7 +5,7 @@
 //!
 //! | route | what |
 //! | --- | --- |
-//! | `GET /` | the room page: the runs as they arrived, the compare page's sections, an upload form; it polls `/runs` and brings new runs in |
+//! | `GET /` | the class page: one sentence per effect across the class, the roster (`--seats`), a row per seat, the forms; it polls `/runs` and brings new runs in |
 //! | `POST /runs?code=CODE` | one pack in the body: 201 with the label it is shown under, or 400/401/403/408/413/429/503/507 with why |
 //! | `GET /runs` | JSON: each run's label, arrival, and status (shown, or skipped with why) |
 //! | `GET /runs/<label>.contention-pack` | a shown run's pack |

@@ -1,6 +1,6 @@
-//! The room's pages, rendered from the room's seats (the class page and the projector) or
-//! runs, and the class archive, each kept until the
-//! room changes: a page asked for a thousand times between two uploads is rendered once.
+//! The room's pages, rendered from the room's seats (the class page and the projector), and
+//! the class archive, each kept until the room changes: a page asked for a thousand times
+//! between two uploads is rendered once.
 //! One render of a page runs at a time. A seat's own page is rendered when asked.
 
 use std::sync::{Arc, RwLock};
