@@ -5,10 +5,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use contention::present::room::class::Seat;
 use contention::runs::{load_all, shown, visible, FoundRuns, Run};
 
 use crate::console::{say, warn};
-use crate::options::{Options, PackOut, ReportOptions, SendTo, Source};
+use crate::options::{Options, PackOut, Prediction, ReportOptions, SendTo, Source};
 use crate::output::{resolve_out, Format};
 use crate::store::{self, MeasureOptions};
 use crate::usage::usage;
@@ -50,6 +51,7 @@ pub fn execute(options: Options) -> Result<()> {
             }
         }
         Options::Room(options) => crate::room::serve(&options),
+        Options::Predict(prediction) => predict(&prediction),
         Options::Check(options) => crate::check::run(&options),
     }
 }
@@ -74,6 +76,20 @@ fn send_failed(send: &SendTo, run: &Path, why: &str) -> anyhow::Error {
         send.room.url,
         send.retry_command(run)
     )
+}
+
+/// Posts a seat's guesses to the room, as the room page's form does.
+fn predict(prediction: &Prediction) -> Result<()> {
+    let url = &prediction.room.url;
+    let answer = crate::send::post_guesses(&prediction.room, &prediction.code, &prediction.seat, &prediction.body())
+        .map_err(|why| anyhow::anyhow!("the guesses were not sent to {url}: {why}"))?;
+    match answer.status {
+        200 => {
+            say(&format!("sent to {url}: {}", answer.line));
+            Ok(())
+        }
+        status => Err(anyhow::anyhow!("the guesses were not kept: {url} answered {status}: {}", answer.line)),
+    }
 }
 
 /// Measures into a new run folder, printing each experiment's findings as it finishes, then,
@@ -109,6 +125,9 @@ fn write_report(report: ReportOptions) -> Result<()> {
     let example = report.format.default_file();
     let out = report.out.as_deref().map(|out| resolve_out(out, &inputs, "report", example)).transpose()?;
     let dirs = match report.source {
+        Source::Saved(dirs) if dirs.len() == 1 && crate::room::class_file::is_class(&dirs[0]) => {
+            return write_class(&dirs[0], report.format, out.as_deref());
+        }
         Source::Saved(dirs) => dirs,
         Source::Measure(measure, runs) => {
             vec![measure_and_print(&measure, &runs)?]
@@ -134,7 +153,12 @@ fn write_report(report: ReportOptions) -> Result<()> {
         }
         Format::Json => json::render(&runs, &skipped, &sections, generated_utc)?,
     };
-    match &out {
+    write_out(out.as_deref(), &text)
+}
+
+/// The report's text written to `out`, or to standard output.
+fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
+    match out {
         Some(out) => {
             write_atomic(out, text.as_bytes())?;
             say(&format!("report written to {}", shown(out)));
@@ -142,6 +166,31 @@ fn write_report(report: ReportOptions) -> Result<()> {
         None => write_stdout(text.as_bytes(), "the report")?,
     }
     Ok(())
+}
+
+/// The room's class page rebuilt from its archive (`GET /class.tar`) or the folder it
+/// unpacks to; an archive or folder refused is bad input (exit 2).
+fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
+    if format != Format::Html {
+        return Err(usage(format!(
+            "invalid format = {}: a class ({}) renders as html only",
+            format.name(),
+            shown(from)
+        )));
+    }
+    let class =
+        crate::room::class_file::read(from).map_err(|why| usage(format!("invalid from = {}: {why}", shown(from))))?;
+    class.skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
+    let seats: Vec<Seat> = class.runs.iter().map(Seat::of).collect();
+    let text = page::class::render_class(page::class::ClassInputs {
+        seat_hrefs: vec![None; seats.len()],
+        roster: class.roster.map(|roster| roster.status(seats.iter().map(Seat::label))),
+        seats: &seats,
+        skipped: class.skipped,
+        generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
+        live: None,
+    })?;
+    write_out(out, &text)
 }
 
 /// Writes `bytes` to standard output; a reader that stopped reading (`| head`, `| grep -q`)

@@ -106,7 +106,8 @@ pub fn post_pack(
 ) -> Result<Answer, String> {
     let mut tries = 1;
     loop {
-        let answer = post_once(room, code, pack, time_allowed(pack.len()))?;
+        let query = code.map_or(String::new(), |code| format!("?code={}", percent_encode(code)));
+        let answer = post_once(room, &format!("{}{query}", room.path), pack, time_allowed(pack.len()))?;
         if !matches!(answer.status, 429 | 503) || tries >= MAX_TRIES {
             return Ok(answer);
         }
@@ -161,18 +162,25 @@ fn time_allowed(bytes: usize) -> Duration {
     CONNECT_TIMEOUT + ANSWER_TIMEOUT + Duration::from_secs_f64(bytes as f64 / MIN_BYTES_PER_SECOND as f64)
 }
 
-/// One POST, connecting, sending and the answer all `within` one deadline.
-fn post_once(room: &Room, code: Option<&str>, pack: &[u8], within: Duration) -> Result<Answer, String> {
+/// Posts `seat`'s guesses (`effect=figure` pairs joined by `&`) to the room's `/guesses`,
+/// once; `Err` says why nothing was answered.
+pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str) -> Result<Answer, String> {
+    let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
+    let target = format!("{base}guesses?code={}&seat={}", percent_encode(code), percent_encode(seat));
+    post_once(room, &target, pairs.as_bytes(), time_allowed(pairs.len()))
+}
+
+/// One POST of `pack` to `target` (path and query), connecting, sending and the answer all
+/// `within` one deadline.
+fn post_once(room: &Room, target: &str, pack: &[u8], within: Duration) -> Result<Answer, String> {
     let deadline = Instant::now() + within;
     let silent = || format!("the room accepted the connection but did not answer within {} s", within.as_secs());
     let stream = Deadlined { stream: connect(room)?, deadline };
     let mut writer = stream.try_clone().map_err(|error| error.to_string())?;
     let mut reader = BufReader::new(stream);
-    let query = code.map_or(String::new(), |code| format!("?code={}", percent_encode(code)));
     let head = format!(
-        "POST {}{query} HTTP/1.1\r\nHost: {}\r\nUser-Agent: contention/{}\r\nContent-Type: application/octet-stream\r\n\
+        "POST {target} HTTP/1.1\r\nHost: {}\r\nUser-Agent: contention/{}\r\nContent-Type: application/octet-stream\r\n\
          Content-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
-        room.path,
         room.authority,
         env!("CARGO_PKG_VERSION"),
         pack.len()
@@ -339,7 +347,7 @@ mod tests {
             }
         });
         let started = Instant::now();
-        let error = post_once(&room, None, b"pack", Duration::from_secs(2)).unwrap_err();
+        let error = post_once(&room, "/runs", b"pack", Duration::from_secs(2)).unwrap_err();
         assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
         assert_eq!(error, "the room began its answer but did not finish it in time");
     }
@@ -350,7 +358,7 @@ mod tests {
             let mut sink = Vec::new();
             let _ = stream.read_to_end(&mut sink);
         });
-        let error = post_once(&room, None, b"pack", Duration::from_secs(4)).unwrap_err();
+        let error = post_once(&room, "/runs", b"pack", Duration::from_secs(4)).unwrap_err();
         assert_eq!(error, "the room accepted the connection but did not answer within 4 s");
         assert_eq!(time_allowed(0), Duration::from_secs(70));
     }

@@ -2,7 +2,7 @@
 //! at read share 0, a documented value) is valid input. `run` saves it and exits 0; the
 //! page, markdown, JSON, `--compare` (two runs, and the room of three) render it with a
 //! note where the chart would be and every other run whole; the live room stores it and
-//! keeps serving `/` and `/room.html`.
+//! keeps serving `/` and the seat's page.
 
 mod common;
 
@@ -67,18 +67,16 @@ fn the_room_keeps_and_serves_such_a_run() {
         assert_eq!(status, 201, "{answer}");
     }
     assert_eq!(server.kept().len(), 3, "{:?}", server.kept());
-    // The class page names no seat's charts; the seat's own page and the standalone do.
+    // The class page names no seat's charts; the seat's own page does.
     let pack_path = server.runs()["runs"][1]["pack"].as_str().unwrap().to_string();
     let seat_page = pack_path.replace("/runs/", "/seats/").replace(".contention-pack", "");
-    for path in [seat_page.as_str(), "/room.html"] {
-        let (status, page) = server.request("GET", path, b"");
-        assert_eq!(status, 200, "{path}: {page}");
-        assert!(page.contains(NOTE), "{path} notes the chart");
-    }
+    let (status, page) = server.request("GET", &seat_page, b"");
+    assert_eq!(status, 200, "{seat_page}: {page}");
+    assert!(page.contains(NOTE), "{seat_page} notes the chart");
     drop(server);
     // Across a restart too: the stored run is read back and served.
     let server = Server::start(&out.join("room"), &[]);
-    assert_eq!(server.request("GET", "/room.html", b"").0, 200);
+    assert_eq!(server.request("GET", &seat_page, b"").0, 200);
     drop(server);
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -52,15 +52,13 @@ fn a_good_pack_is_kept_and_refusals_store_nothing() {
     assert_eq!(runs["runs"][0]["status"], "shown");
     let (status, served) = http(server.port, "GET", "/runs/seat-1.contention-pack", b"");
     assert_eq!((status, served), (200, pack), "the pack comes back as sent");
-    for (path, expected) in [("/", "id=\"live-room\""), ("/room.html", "id=\"stride\"")] {
+    for (path, expected) in [("/", "id=\"live-room\""), ("/seats/seat-1", "id=\"stride\"")] {
         let (status, page) = server.request("GET", path, b"");
         assert_eq!(status, 200, "{path}");
         assert!(page.contains("seat-1") && page.contains(expected), "{path}");
     }
-    assert!(
-        !server.request("GET", "/room.html", b"").1.contains("id=\"live-room\""),
-        "the standalone page has no form"
-    );
+    assert!(!server.request("GET", "/seats/seat-1", b"").1.contains("id=\"live-room\""), "a seat's page has no form");
+    assert_eq!(server.request("GET", "/room.html", b"").0, 308, "the old page's address leads to the class page");
     for path in ["/runs/..%2F..%2Fetc%2Fpasswd.contention-pack", "/../../etc/passwd", "/runs/seat-1.csv"] {
         assert_eq!(server.request("GET", path, b"").0, 404, "{path}");
     }

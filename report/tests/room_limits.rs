@@ -1,7 +1,8 @@
 //! The live room on an open network (loopback here): a flood of half-sent request heads
-//! from one address, under a laptop's file limit, does not keep another address out, and
-//! trickling uploads do not hold up the others. Traffic is bounded: 400 sockets, a few
-//! uploads.
+//! from one address, under a laptop's file limit, does not keep another address out;
+//! trickling uploads do not hold up the others, nor can one address's take every receiving
+//! slot; a client that never reads its answer is closed after the write timeout. Traffic is
+//! bounded: 400 sockets, a few uploads, 600 pipelined GETs of one pack on one connection.
 
 // A test's figures (times, memory, open files) go to its log: cargo test -- --nocapture.
 #![allow(clippy::print_stdout)]
@@ -115,6 +116,82 @@ fn trickling_uploads_are_cut_and_do_not_hold_up_another() {
     }
     assert_eq!(server.kept(), ["0001-seat-fast.contention-pack"], "nothing else stored");
     assert_eq!(std::fs::read_dir(server.dir.join(".incoming")).unwrap().count(), 0, "no staged file left");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn one_address_holds_at_most_four_receiving_slots() {
+    use common::room::{connect_from, http_on};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let server = Server::start(&scratch("room-slots").join("room"), &[]);
+    let (port, stop) = (server.port, std::sync::Arc::new(AtomicBool::new(false)));
+    let tricklers: Vec<_> = (0..4)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || steady_trickle(port, &stop))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let (status, answer) = server.upload(&fixture_pack("seat-fifth"));
+    assert_eq!(status, 503, "{answer}");
+    assert!(
+        answer.starts_with("refused: 127.0.0.1 is sending 4 uploads at once, the most one address may"),
+        "{answer}"
+    );
+    let path = format!("/runs?code={CODE}");
+    let started = Instant::now();
+    let (status, answer) =
+        http_on(connect_from([127, 0, 0, 2], port).unwrap(), port, "POST", &path, &fixture_pack("seat-other"));
+    assert_eq!(status, 201, "another address still sends: {}", String::from_utf8_lossy(&answer));
+    println!("an upload from another address beside four steady trickles took {:?}", started.elapsed());
+    stop.store(true, Ordering::Relaxed);
+    tricklers.into_iter().for_each(|trickler| trickler.join().unwrap());
+    assert_eq!(server.upload(&fixture_pack("seat-fifth")).0, 201, "the address's slots are free again");
+}
+
+/// An upload's head, then its body at just over the room's minimum rate (36 KiB a second),
+/// until `stop`: it holds its receiving slot all the while.
+fn steady_trickle(port: u16, stop: &std::sync::atomic::AtomicBool) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let head = format!("POST /runs?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 4000000\r\n\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if stream.write_all(&[b'c'; 36 << 10]).is_err() {
+            return;
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn a_client_that_never_reads_its_answer_is_closed() {
+    let server = Server::start(&scratch("room-unread").join("room"), &[]);
+    assert_eq!(server.upload(&fixture_pack("seat-big")).0, 201);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    // Pipelined asks for the pack (tens of MB in all), none of it read: the server's writes stall.
+    let ask = "GET /runs/seat-big.contention-pack HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".repeat(600);
+    stream.write_all(ask.as_bytes()).unwrap();
+    let started = Instant::now();
+    let closed = "closed a connection that read nothing of its answer for 10 s";
+    while !server.log.lock().unwrap().contains(closed) {
+        assert!(started.elapsed() < Duration::from_secs(60), "no close within 60 s: {}", server.log.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    println!("the unread connection was closed {:?} after its asks", started.elapsed());
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut sink = vec![0u8; 1 << 16];
+    let ended = loop {
+        match stream.read(&mut sink) {
+            Ok(0) => break Ok(()),
+            Ok(_) => continue,
+            Err(error) => break Err(error),
+        }
+    };
+    assert!(
+        !matches!(&ended, Err(error) if matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "the connection ended (closed or reset), not left open: {ended:?}"
+    );
+    assert_eq!(server.request("GET", "/runs", b"").0, 200, "the room still answers");
 }
 
 /// Sends an upload's head, then its body a byte a second, until the room answers: the answer.

@@ -6,6 +6,7 @@
 pub mod class;
 pub mod hardware;
 pub mod projector;
+pub mod roster;
 mod summary;
 
 use serde::Serialize;

@@ -51,6 +51,26 @@ pub struct CheckArgs {
 pub enum RoomCommand {
     /// Serve the room's page and take runs sent with `--send` (Ctrl-C stops it; its runs stay in DIR).
     Serve(ServeArgs),
+    /// Send this seat's guesses to a live room before its results are shown, e.g.
+    /// `contention room predict --send URL --code CODE --seat seat-12 false-sharing=3`.
+    Predict(PredictArgs),
+}
+
+/// A seat's guesses, one `EFFECT=VALUE` per effect, in the effect's unit.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The room, as `contention room serve` printed it, e.g. http://192.168.1.20:8765.
+    #[arg(long, value_name = "URL", required = true)]
+    pub send: String,
+    /// The room's code, as `contention room serve` printed it.
+    #[arg(long, value_name = "CODE", required = true)]
+    pub code: String,
+    /// Whose guesses these are: the seat's --label.
+    #[arg(long, value_name = "SEAT", required = true)]
+    pub seat: String,
+    /// The guesses, e.g. false-sharing=3 padded=2 (the effects' ids as the room's form lists them).
+    #[arg(value_name = "EFFECT=VALUE", required = true)]
+    pub guesses: Vec<String>,
 }
 
 /// Where the room listens is `--bind`'s address and `--port`; the runs live in `--dir`.
@@ -76,6 +96,10 @@ pub struct ServeArgs {
     /// Uploads taken from one client address per minute; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 60)]
     pub max_uploads_per_minute: u32,
+    /// The class's roster: a count (25: seats seat-01 to seat-25) or a file of names, one a
+    /// line, each a seat's --label; the page shows who has sent and who is missing.
+    #[arg(long, value_name = "N|FILE")]
+    pub seats: Option<String>,
 }
 
 /// `--send`: post the run's pack to a live room (`contention room serve`).

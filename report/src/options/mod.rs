@@ -35,7 +35,7 @@ use crate::output::Format;
 use crate::room::RoomOptions;
 use crate::store::{MeasureOptions, Planned, RunWriter};
 use cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
-pub use room::SendTo;
+pub use room::{Prediction, SendTo};
 
 /// One experiment's flags turned into its config, and what runs beside its model.
 /// The type is a clap `Args` group holding the experiment's own flags (flags several
@@ -183,6 +183,8 @@ pub enum Options {
     },
     /// Serve a live room.
     Room(RoomOptions),
+    /// Send a seat's guesses to a live room.
+    Predict(Prediction),
     /// Say whether this laptop is ready for the workshop.
     Check(crate::check::CheckOptions),
 }
@@ -240,6 +242,7 @@ impl Options {
                 Options::Pack { run: args.run_dir, out, default_name, send }
             }
             Command::Room(RoomCommand::Serve(args)) => Options::Room(RoomOptions::from_args(args)?),
+            Command::Room(RoomCommand::Predict(args)) => Options::Predict(Prediction::from_args(args)?),
             Command::Check(args) => Options::Check(crate::check::CheckOptions {
                 room: args
                     .room

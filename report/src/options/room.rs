@@ -2,9 +2,11 @@
 
 use anyhow::Result;
 use contention::limits::check_range;
+use contention::present::room::roster::{Roster, MAX_SEATS};
 use contention::runs::pack::MAX_PACK_BYTES;
+use std::io::Read as _;
 
-use super::cli::{SendArgs, ServeArgs};
+use super::cli::{PredictArgs, SendArgs, ServeArgs};
 use crate::room::{code, RoomOptions};
 use crate::send;
 use crate::usage::usage;
@@ -34,8 +36,31 @@ impl RoomOptions {
             code: args.code,
             max_upload: args.max_upload,
             max_uploads_per_minute: args.max_uploads_per_minute,
+            roster: args.seats.as_deref().map(roster).transpose()?,
         })
     }
+}
+
+/// The most bytes a file of seat names is read to: 500 names of 64 characters, with room.
+const MAX_ROSTER_BYTES: u64 = 1 << 20;
+
+/// `--seats`: a count of numbered seats, or a file of names.
+fn roster(given: &str) -> Result<Roster> {
+    if let Ok(count) = given.parse::<usize>() {
+        return Ok(Roster::numbered(count)?);
+    }
+    let invalid = |why: String| usage(format!("invalid seats = {given}: {why}"));
+    let file = std::fs::File::open(given).map_err(|error| {
+        invalid(format!("{error}; a count of seats (1 to {MAX_SEATS}) or a file of names, one a line"))
+    })?;
+    let mut text = String::new();
+    std::io::Read::take(file, MAX_ROSTER_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|error| invalid(format!("{error}; a text file of names, one a line")))?;
+    if text.len() as u64 > MAX_ROSTER_BYTES {
+        return Err(invalid(format!("the file is larger than {MAX_ROSTER_BYTES} bytes; one name a line")));
+    }
+    Roster::parse(&text).map_err(invalid)
 }
 
 /// Where `--send` posts a pack, and with which code.
@@ -57,5 +82,48 @@ impl SendTo {
     pub fn retry_command(&self, run: &std::path::Path) -> String {
         let code = self.code.as_ref().map_or(String::new(), |code| format!(" --code {code}"));
         format!("contention pack {} --send {}{code}", run.display(), self.room.url)
+    }
+}
+
+/// `room predict`: a seat's guesses, checked before anything is sent.
+#[derive(Debug, Clone)]
+pub struct Prediction {
+    pub room: send::Room,
+    pub code: String,
+    pub seat: String,
+    /// (effect id, figure), as given.
+    pub guesses: Vec<(String, f64)>,
+}
+
+impl Prediction {
+    pub fn from_args(args: PredictArgs) -> Result<Self> {
+        let room =
+            send::Room::parse(&args.send).map_err(|why| usage(format!("invalid send = {}: {why}", args.send)))?;
+        code::check(&args.code)?;
+        contention::runs::check_label(&args.seat)
+            .map_err(|error| usage(error.to_string().replacen("label", "seat", 1)))?;
+        let guesses = args.guesses.iter().map(|given| guess(given)).collect::<Result<_>>()?;
+        Ok(Self { room, code: args.code, seat: args.seat, guesses })
+    }
+
+    /// The guesses as the room's `/guesses` takes them: `effect=figure` pairs.
+    pub fn body(&self) -> String {
+        self.guesses.iter().map(|(effect, figure)| format!("{effect}={figure}")).collect::<Vec<_>>().join("&")
+    }
+}
+
+/// One `EFFECT=VALUE`: an effect the room compares and a positive figure.
+fn guess(given: &str) -> Result<(String, f64)> {
+    let effects = contention::present::room::effects();
+    let ids: Vec<&str> = effects.iter().map(|effect| effect.id).collect();
+    let allowed = || format!("EFFECT=VALUE, EFFECT one of {}", ids.join(", "));
+    let (effect, figure) =
+        given.split_once('=').ok_or_else(|| usage(format!("invalid guess = {given}: {}", allowed())))?;
+    if !ids.contains(&effect) {
+        return Err(usage(format!("invalid effect = {effect}: one of {}", ids.join(", "))));
+    }
+    match figure.parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 => Ok((effect.to_string(), value)),
+        _ => Err(usage(format!("invalid guess = {given}: a positive number after {effect}=, in the effect's unit"))),
     }
 }

@@ -7,19 +7,12 @@
 use anyhow::{Context, Result};
 use contention::present::room::class::{class_columns, class_effects, class_row, ClassCell, Seat};
 use contention::present::room::projector::{slides, Guesses, Slide};
+use contention::present::room::roster::RosterStatus;
 use minijinja::context;
 use serde::Serialize;
 
 use super::live::LiveView;
 use super::templates;
-
-/// Who was expected and who has sent, as the room's roster says it.
-#[derive(Debug, Clone, Serialize)]
-pub struct RosterView {
-    /// "18 of 25 seats have sent a run."
-    pub summary: String,
-    pub missing: Vec<String>,
-}
 
 /// What the class page shows beside the seats.
 #[derive(Debug)]
@@ -27,7 +20,7 @@ pub struct ClassInputs<'a> {
     pub seats: &'a [Seat],
     /// Each seat's link to its own page, aligned with `seats` (`None`: no link, offline).
     pub seat_hrefs: Vec<Option<String>>,
-    pub roster: Option<RosterView>,
+    pub roster: Option<RosterStatus>,
     /// Runs not shown, each with why.
     pub skipped: Vec<String>,
     pub generated_utc: String,
@@ -43,7 +36,7 @@ struct ClassView {
     sentences: Vec<String>,
     columns: Vec<String>,
     rows: Vec<SeatRow>,
-    roster: Option<RosterView>,
+    roster: Option<RosterStatus>,
     skipped: Vec<String>,
     live: Option<LiveView>,
 }

@@ -66,6 +66,18 @@ pub fn read_kept(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The pack of the kept run at `path` (a pack as kept, or a run folder packed); `Err` says
+/// why it could not be read.
+pub fn pack_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    match (is_link(path), path.is_dir()) {
+        (true, _) => Err(format!("{} has become a symbolic link since the room read it", path.display())),
+        (false, true) => {
+            contention::runs::pack::pack_run(path).map(String::into_bytes).map_err(|error| error.to_string())
+        }
+        (false, false) => read_kept(path).map_err(|error| format!("reading {}: {error}", path.display())),
+    }
+}
+
 /// The sequence number a kept pack's name starts with.
 pub fn sequence(name: &str) -> Option<u32> {
     name.split_once('-').and_then(|(number, _)| number.parse().ok())

@@ -1,17 +1,21 @@
-//! The room's pages, rendered from the room's seats (the class page and the projector) or
-//! runs (the standalone page: the same sections as `report --compare`), each kept until the
-//! room changes: a page asked for a thousand times between two uploads is rendered once.
+//! The room's pages, rendered from the room's seats (the class page and the projector), and
+//! the class archive, each kept until the room changes: a page asked for a thousand times
+//! between two uploads is rendered once.
 //! One render of a page runs at a time. A seat's own page is rendered when asked.
 
 use std::sync::{Arc, RwLock};
 
 use anyhow::Result;
+use axum::body::Bytes;
 use tokio::sync::Mutex;
 
+use super::class_file;
 use super::state::Room;
+use contention::present::room::class::Seat;
 use contention::present::room::projector::Guesses;
+use contention::present::room::roster::Roster;
 
-use crate::page::class::{render_class, render_projector, ClassInputs, RosterView};
+use crate::page::class::{render_class, render_projector, ClassInputs};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
 use crate::url::percent_encode;
@@ -23,25 +27,49 @@ pub enum Kind {
     Live,
     /// `GET /projector`: one effect per screen.
     Projector,
-    /// `GET /room.html`: the page as `report --compare` writes it.
-    Standalone,
 }
 
 /// The last rendering of each page, with the room version it shows.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Pages {
+    /// `--seats`: the class page names who of it is missing.
+    roster: Option<Roster>,
+    /// `--max-upload`, as the upload form says it.
+    max_upload: u64,
     live: Mutex<Option<(u64, Arc<String>)>>,
     projector: Mutex<Option<(u64, Arc<String>)>>,
-    standalone: Mutex<Option<(u64, Arc<String>)>>,
+    /// The class archive ([`super::class_file`]), shared by the downloads in flight.
+    class_tar: Mutex<Option<(u64, Bytes)>>,
 }
 
 impl Pages {
+    pub fn new(roster: Option<Roster>, max_upload: u64) -> Self {
+        Self { roster, max_upload, live: Mutex::default(), projector: Mutex::default(), class_tar: Mutex::default() }
+    }
+
+    /// The class archive of the room as it is now; `Err` says why a pack could not be read.
+    pub async fn class_tar(&self, room: &Arc<RwLock<Room>>) -> Result<Bytes, String> {
+        let mut cached = self.class_tar.lock().await;
+        let (version, (roster, runs)) = {
+            let room = read(room);
+            (room.version(), class_file::contents(&room, self.roster.as_ref()))
+        };
+        if let Some((_, tar)) = cached.as_ref().filter(|(shown, _)| *shown == version) {
+            return Ok(tar.clone());
+        }
+        let tar = tokio::task::spawn_blocking(move || class_file::archive(roster.as_deref(), &runs))
+            .await
+            .map_err(|error| error.to_string())??;
+        let tar = Bytes::from(tar);
+        *cached = Some((version, tar.clone()));
+        Ok(tar)
+    }
+
     /// The page `kind` of the room as it is now.
-    pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind, max_upload: u64) -> Result<Arc<String>> {
+    pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind) -> Result<Arc<String>> {
         let mut cached = match kind {
             Kind::Live => self.live.lock().await,
             Kind::Projector => self.projector.lock().await,
-            Kind::Standalone => self.standalone.lock().await,
         };
         let version = read(room).version();
         if let Some((shown, page)) = cached.as_ref() {
@@ -49,8 +77,9 @@ impl Pages {
                 return Ok(page.clone());
             }
         }
-        let room = room.clone();
-        let (version, page) = tokio::task::spawn_blocking(move || render(&read(&room), kind, max_upload)).await??;
+        let (room, roster, max_upload) = (room.clone(), self.roster.clone(), self.max_upload);
+        let (version, page) =
+            tokio::task::spawn_blocking(move || render(&read(&room), kind, roster.as_ref(), max_upload)).await??;
         let page = Arc::new(page);
         *cached = Some((version, page.clone()));
         Ok(page)
@@ -63,13 +92,9 @@ pub fn read(room: &RwLock<Room>) -> std::sync::RwLockReadGuard<'_, Room> {
 }
 
 /// The page `kind` of `room`, and the version it shows.
-fn render(room: &Room, kind: Kind, max_upload: u64) -> Result<(u64, String)> {
+fn render(room: &Room, kind: Kind, roster: Option<&Roster>, max_upload: u64) -> Result<(u64, String)> {
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
     let html = match kind {
-        Kind::Standalone => {
-            let sections = contention::present::sections(room.runs())?;
-            page::render(room.runs(), &room.skipped(), &sections, generated_utc)?
-        }
         Kind::Projector => {
             let ledger = room.ledger();
             let all: Vec<(String, String, f64)> =
@@ -79,7 +104,7 @@ fn render(room: &Room, kind: Kind, max_upload: u64) -> Result<(u64, String)> {
         Kind::Live => render_class(ClassInputs {
             seats: room.seats(),
             seat_hrefs: room.seats().iter().map(|seat| Some(seat_href(seat.label()))).collect(),
-            roster: None::<RosterView>,
+            roster: roster.map(|roster| roster.status(room.seats().iter().map(Seat::label))),
             skipped: room.skipped(),
             generated_utc,
             live: Some(live_view(room, max_upload)),

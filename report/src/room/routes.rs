@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use contention::runs::pack::{self, PACK_EXTENSION};
+use contention::runs::pack::PACK_EXTENSION;
 use serde::Serialize;
 
 use super::app::App;
@@ -40,13 +40,33 @@ pub async fn seat_page(State(app): State<Arc<App>>, Path(label): Path<String>) -
     }
 }
 
-/// `GET /room.html`: the standalone page, as `report --compare` writes it.
-pub async fn standalone_page(State(app): State<Arc<App>>) -> Response {
-    page(&app, Kind::Standalone).await
+/// `GET /room.html`, the old address of the room's page: the class page at `/`.
+pub async fn old_page() -> Response {
+    axum::response::Redirect::permanent("./").into_response()
+}
+
+/// `GET /class.tar`: every shown run's pack and the roster, to rebuild the page offline
+/// (`report --from class.tar`).
+pub async fn class_tar(State(app): State<Arc<App>>) -> Response {
+    match app.pages.class_tar(&app.room).await {
+        Ok(tar) => {
+            let mut response = fresh("application/x-tar", tar);
+            let disposition = HeaderValue::from_static("attachment; filename=\"class.tar\"");
+            response.headers_mut().insert(header::CONTENT_DISPOSITION, disposition);
+            response
+        }
+        Err(why) => {
+            say(&format!("writing the class archive failed: {why}"));
+            text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the class archive could not be written; the server's output says why",
+            )
+        }
+    }
 }
 
 async fn page(app: &App, kind: Kind) -> Response {
-    match app.pages.get(&app.room, kind, app.max_upload).await {
+    match app.pages.get(&app.room, kind).await {
         Ok(html) => fresh("text/html; charset=utf-8", html.as_bytes().to_vec()),
         Err(error) => {
             say(&format!("rendering the room's page failed: {error:#}"));
@@ -112,12 +132,7 @@ pub async fn pack(State(app): State<Arc<App>>, Path(file): Path<String>) -> Resp
     let Some((path, download)) = found else {
         return text(StatusCode::NOT_FOUND, "no run of the room has that label (GET /runs lists them)");
     };
-    let loaded = tokio::task::spawn_blocking(move || match (super::disk::is_link(&path), path.is_dir()) {
-        (true, _) => Err(format!("{} has become a symbolic link since the room read it", path.display())),
-        (false, true) => pack::pack_run(&path).map(String::into_bytes).map_err(|error| error.to_string()),
-        (false, false) => super::disk::read_kept(&path).map_err(|error| format!("reading {}: {error}", path.display())),
-    })
-    .await;
+    let loaded = tokio::task::spawn_blocking(move || super::disk::pack_bytes(&path)).await;
     match loaded {
         Ok(Ok(bytes)) => {
             let mut response = fresh("application/octet-stream", bytes);
@@ -137,7 +152,7 @@ pub async fn pack(State(app): State<Arc<App>>, Path(file): Path<String>) -> Resp
 
 /// Any other path.
 pub async fn not_found() -> Response {
-    text(StatusCode::NOT_FOUND, "no such page: the room serves /, /projector, /seats/<label>, /room.html, /runs and /runs/<label>.contention-pack")
+    text(StatusCode::NOT_FOUND, "no such page: the room serves /, /projector, /seats/<label>, /class.tar, /runs and /runs/<label>.contention-pack")
 }
 
 /// A one-line text answer.
@@ -149,7 +164,7 @@ pub fn text(status: StatusCode, line: &str) -> Response {
 }
 
 /// A 200 answer of `content_type` that browsers must not cache (the room changes).
-fn fresh(content_type: &'static str, body: Vec<u8>) -> Response {
+fn fresh(content_type: &'static str, body: impl IntoResponse) -> Response {
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));

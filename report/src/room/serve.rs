@@ -2,7 +2,8 @@
 //! limits: a connection must send a whole request head within [`HEADER_TIMEOUT`] of
 //! opening, or of its previous answer (so an idle keep-alive connection is closed then
 //! too: hyper's header timer starts as it waits for the next request), reads at most
-//! [`MAX_BUFFER_BYTES`] ahead, and counts against the caps of [`super::connections`]. A
+//! [`MAX_BUFFER_BYTES`] ahead, is closed when it reads nothing of its answer for
+//! [`super::write_timeout::WRITE_TIMEOUT`], and counts against the caps of [`super::connections`]. A
 //! connection past a cap is answered 503 with why and a `Retry-After`, then closed.
 
 use std::future::Future;
@@ -25,6 +26,7 @@ use tokio::sync::Semaphore;
 use super::app::App;
 use super::connections::{Connections, MAX_REFUSING};
 use super::say;
+use super::write_timeout::TimedWrites;
 use super::{actions, routes, upload};
 
 /// How long a client may take to send a request's head (the request line and headers).
@@ -74,6 +76,7 @@ pub async fn serve(
             Ok(held) => {
                 let _ = stream.set_nodelay(true);
                 let service = connection_service(router.clone(), peer);
+                let stream = TimedWrites::new(stream, peer.ip());
                 let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
                 tokio::spawn(async move {
                     let _ = connection.await;
@@ -149,7 +152,8 @@ async fn answer_refused(mut stream: TcpStream, why: &str) {
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(routes::live_page))
-        .route("/room.html", get(routes::standalone_page))
+        .route("/room.html", get(routes::old_page))
+        .route("/class.tar", get(routes::class_tar))
         .route("/projector", get(routes::projector_page))
         .route("/seats/{label}", get(routes::seat_page))
         .route("/runs", get(routes::list).post(upload::upload))

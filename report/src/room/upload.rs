@@ -3,8 +3,9 @@
 //! Checks run cheapest first, and nothing is kept until every one passed: the address the
 //! POST was sent to and the page it came from (403, [`super::origin`]), the client's wrong
 //! codes (429), the room code (401), the client's rate (429), the declared size (413), the
-//! room's capacity (507), then, holding one of [`RECEIVING_SLOTS`] (503 when none is free
-//! within [`SLOT_WAIT`]), the body itself, staged as it arrives (413 past `--max-upload`,
+//! room's capacity (507), then, holding one of its address's
+//! [`RECEIVING_SLOTS_PER_CLIENT`] and one of the room's
+//! [`RECEIVING_SLOTS`] (503 when either is not free within [`SLOT_WAIT`]), the body itself, staged as it arrives (413 past `--max-upload`,
 //! 408 below the minimum rate of [`body`]), then, holding one of [`CHECKING_SLOTS`](super::app::CHECKING_SLOTS), the
 //! lib's pack reader on it (400 with the reader's reason) and the room's capacity again
 //! (507). The answer is one line: the label the run is shown under, or `refused: <why>`;
@@ -22,7 +23,7 @@ use axum::response::Response;
 use contention::runs::Run;
 use serde::Deserialize;
 
-use super::app::{App, RECEIVING_SLOTS};
+use super::app::{App, RECEIVING_SLOTS, RECEIVING_SLOTS_PER_CLIENT};
 use super::body::{self, NotReceived};
 use super::connections::client_of;
 use super::limit::GUESSES_PER_MINUTE;
@@ -108,6 +109,14 @@ async fn receive(
         let room = super::pages::read(&app.room);
         room.has_room_for(declared.unwrap_or(0)).map_err(|why| refuse(StatusCode::INSUFFICIENT_STORAGE, why))?;
         room.dir().to_path_buf()
+    };
+    let who = client_of(client.ip());
+    let Some(_client_slot) = app.client_slot(who, SLOT_WAIT).await else {
+        let why = format!(
+            "{who} is sending {RECEIVING_SLOTS_PER_CLIENT} uploads at once, the most one address may: retry when one \
+             has finished (--send retries by itself)"
+        );
+        return Err(refuse(StatusCode::SERVICE_UNAVAILABLE, why));
     };
     let receiving = match tokio::time::timeout(SLOT_WAIT, app.receiving.acquire()).await {
         Ok(Ok(slot)) => slot,

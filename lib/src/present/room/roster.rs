@@ -1,0 +1,126 @@
+//! The roster of a class (`room serve --seats`): the seats the teacher expects, and who of
+//! them has sent a run, so the room page says who is still missing. A run's label is its
+//! seat; a label the roster does not name (a typo, a guest) is named as not on it.
+
+use serde::Serialize;
+
+use crate::runs::check_label;
+use crate::ConfigError;
+
+/// The most seats a roster names: the runs a room holds.
+pub const MAX_SEATS: usize = 500;
+
+/// The seats a class expects, in the teacher's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roster {
+    seats: Vec<String>,
+}
+
+/// Who of the roster has sent, as the class page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RosterStatus {
+    /// "18 of 25 seats have sent a run."
+    pub summary: String,
+    /// The seats without a shown run, in the roster's order.
+    pub missing: Vec<String>,
+    /// Shown runs whose label the roster does not name.
+    pub not_on_roster: Vec<String>,
+}
+
+impl Roster {
+    /// Seats `seat-01` to `seat-N` (two digits at least, as the handout's `seat-12`).
+    pub fn numbered(count: usize) -> Result<Self, ConfigError> {
+        if !(1..=MAX_SEATS).contains(&count) {
+            return Err(ConfigError::new("seats", count, format!("1 to {MAX_SEATS} seats, or a file of names")));
+        }
+        Ok(Self { seats: (1..=count).map(|seat| format!("seat-{seat:02}")).collect() })
+    }
+
+    /// One seat per line of `text` (blank lines skipped, spaces around a name trimmed);
+    /// `Err` names the line and why (a name that is no label, a name given twice, none, or
+    /// more than [`MAX_SEATS`]).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut seats: Vec<String> = Vec::new();
+        for (number, line) in text.lines().enumerate().map(|(index, line)| (index + 1, line.trim())) {
+            if line.is_empty() {
+                continue;
+            }
+            check_label(line).map_err(|error| format!("line {number}: {error}"))?;
+            if seats.iter().any(|seat| seat == line) {
+                return Err(format!("line {number}: {line:?} is named twice; each seat once"));
+            }
+            if seats.len() == MAX_SEATS {
+                return Err(format!("more than {MAX_SEATS} seats; a room holds at most {MAX_SEATS} runs"));
+            }
+            seats.push(line.to_string());
+        }
+        if seats.is_empty() {
+            return Err("no seat named: one name per line, as each laptop's --label gives it".into());
+        }
+        Ok(Self { seats })
+    }
+
+    pub fn seats(&self) -> &[String] {
+        &self.seats
+    }
+
+    /// Who has sent, given the labels of the shown runs.
+    pub fn status<'a>(&self, shown: impl IntoIterator<Item = &'a str> + Clone) -> RosterStatus {
+        let sent = |seat: &str| shown.clone().into_iter().any(|label| label == seat);
+        let missing: Vec<String> = self.seats.iter().filter(|seat| !sent(seat)).cloned().collect();
+        let not_on_roster =
+            shown.into_iter().filter(|label| !self.seats.iter().any(|seat| seat == label)).map(String::from).collect();
+        let expected = self.seats.len();
+        let seats = if expected == 1 { "seat has" } else { "seats have" };
+        let summary = format!("{} of {expected} {seats} sent a run.", expected - missing.len());
+        RosterStatus { summary, missing, not_on_roster }
+    }
+
+    /// The roster as a file of names (what [`Self::parse`] reads back).
+    pub fn to_text(&self) -> String {
+        self.seats.iter().map(|seat| format!("{seat}\n")).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbered_seats_have_two_digits_at_least() {
+        assert_eq!(Roster::numbered(3).unwrap().seats(), ["seat-01", "seat-02", "seat-03"]);
+        let lecture = Roster::numbered(200).unwrap();
+        assert_eq!((lecture.seats()[9].as_str(), lecture.seats()[199].as_str()), ("seat-10", "seat-200"));
+        assert_eq!(
+            Roster::numbered(0).unwrap_err().to_string(),
+            "invalid seats = 0: 1 to 500 seats, or a file of names"
+        );
+        assert!(Roster::numbered(501).is_err());
+    }
+
+    #[test]
+    fn a_file_of_names_is_checked_line_by_line() {
+        let roster = Roster::parse("ada\n\n  grace \nlinus\n").unwrap();
+        assert_eq!(roster.seats(), ["ada", "grace", "linus"]);
+        assert_eq!(Roster::parse(&roster.to_text()).unwrap(), roster);
+        assert_eq!(Roster::parse("ada\nada\n").unwrap_err(), "line 2: \"ada\" is named twice; each seat once");
+        assert!(Roster::parse("ada\nbad\u{200b}name\n").unwrap_err().starts_with("line 2: invalid label = "));
+        assert_eq!(
+            Roster::parse(" \n").unwrap_err(),
+            "no seat named: one name per line, as each laptop's --label gives it"
+        );
+        let many: String = (0..=MAX_SEATS).map(|seat| format!("s{seat}\n")).collect();
+        assert_eq!(Roster::parse(&many).unwrap_err(), "more than 500 seats; a room holds at most 500 runs");
+    }
+
+    #[test]
+    fn the_status_names_the_missing_seats_and_strangers() {
+        let roster = Roster::numbered(3).unwrap();
+        let status = roster.status(["seat-02", "guest"]);
+        assert_eq!(status.summary, "1 of 3 seats have sent a run.");
+        assert_eq!(status.missing, ["seat-01", "seat-03"]);
+        assert_eq!(status.not_on_roster, ["guest"]);
+        let one = Roster::parse("solo").unwrap().status(["solo"]);
+        assert_eq!((one.summary.as_str(), one.missing.len()), ("1 of 1 seat has sent a run.", 0));
+    }
+}
