@@ -16,6 +16,7 @@ use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
 use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget};
+use crate::machine::logical_cpus;
 use crate::perf::CounterReading;
 
 mod finding;
@@ -24,7 +25,7 @@ pub use finding::{
     article_headline, finding, ArticleHeadline, ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS,
     ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
 };
-pub use summary::{false_sharing_over, summarize, CaseSummary};
+pub use summary::{false_sharing_over, summarize, summarize_team, teams, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
 
@@ -48,8 +49,14 @@ pub const FALSE_SHARING_DISTANCE_BYTES: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
-    /// Threads in the true-, false- and no-sharing cases (the single case uses one).
+    /// Threads in the true-, false- and no-sharing cases (the single case uses one): the
+    /// article's control ran 2 (claims A6, A7).
     pub threads: usize,
+    /// A second team for the same three cases, where the machine has more CPUs than
+    /// `threads`: the article's headline ran 8 threads on 8 adjacent counters (claim A1).
+    /// Both teams share the one total and the one single-thread case. `None`: one team.
+    #[serde(default)]
+    pub headline_threads: Option<usize>,
     /// Increments in every case, split evenly over the threads; at least this many, raised
     /// until a trial takes [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME).
     pub total_increments: u64,
@@ -63,16 +70,19 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// The article's control: 2 threads, 2 x 10 M increments, counters 128 bytes apart.
+    /// The article's control: 2 threads, 2 x 10 M increments, counters 128 bytes apart; and
+    /// its headline's 8 threads where the machine has more than 2 CPUs (as many as it has, up to 8).
     fn default() -> Self {
         Self {
             threads: 2,
+            headline_threads: Some(logical_cpus().min(ARTICLE_HEADLINE_THREADS as usize)).filter(|&n| n > 2),
             total_increments: 20_000_000,
             padding_bytes: 128,
             trials: 5,
             warmup: Duration::from_millis(200),
             budget: Duration::from_secs(120),
         }
+        .split_evenly()
     }
 }
 
@@ -88,16 +98,37 @@ impl Config {
             budget: Duration::from_secs(5),
             ..Self::default()
         }
+        .split_evenly()
     }
 
-    /// The same config with another thread count, keeping the total (the control's point),
-    /// rounded down to a multiple of the threads so it still splits evenly.
+    /// The same config with one team of another thread count, keeping the total (the
+    /// control's point), rounded down to a multiple of the threads so it still splits evenly.
     pub fn with_threads(self, threads: usize) -> Self {
-        let total_increments = match threads as u64 {
-            0 => self.total_increments,
-            threads => self.total_increments / threads * threads,
-        };
-        Self { threads, total_increments, ..self }
+        Self { threads, headline_threads: None, ..self }.split_evenly()
+    }
+
+    /// The thread counts of the teams, the control's first.
+    pub fn teams(&self) -> Vec<usize> {
+        [self.threads].into_iter().chain(self.headline_threads.filter(|&n| n != self.threads)).collect()
+    }
+
+    /// The smallest total every team splits evenly (the least common multiple of their
+    /// threads); `None` when a team has none.
+    fn split_unit(&self) -> Option<u64> {
+        self.teams().into_iter().try_fold(1u64, |unit, threads| match threads as u64 {
+            0 => None,
+            threads => Some(unit / gcd(unit, threads) * threads),
+        })
+    }
+
+    /// The total rounded down to a multiple of every team's threads (kept when it cannot be).
+    fn split_evenly(self) -> Self {
+        match self.split_unit() {
+            Some(unit) if self.total_increments >= unit => {
+                Self { total_increments: self.total_increments / unit * unit, ..self }
+            }
+            _ => self,
+        }
     }
 
     pub fn increments_per_thread(&self) -> u64 {
@@ -105,11 +136,21 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check_range("threads", self.threads, 1, MAX_THREADS, "threads")?;
-        check_even_total(self.total_increments, self.threads)?;
+        for threads in self.teams() {
+            check_range("threads", threads, 1, MAX_THREADS, "threads")?;
+            check_even_total(self.total_increments, threads)?;
+        }
         check_padding(self.padding_bytes)?;
         check_trials(self.trials, 1)?;
         check_warmup_and_budget(self.warmup, self.budget)
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -200,12 +241,13 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(case: Case, config: &Config) -> Result<Self, ConfigError> {
+    /// `case` for a team of `team` threads.
+    fn new(case: Case, team: usize, config: &Config) -> Result<Self, ConfigError> {
         let (threads, counters, distance_bytes) = match case {
             Case::Single => (1, 1, 0),
-            Case::TrueSharing => (config.threads, 1, 0),
-            Case::FalseSharing => (config.threads, config.threads, FALSE_SHARING_DISTANCE_BYTES),
-            Case::NoSharing => (config.threads, config.threads, config.padding_bytes),
+            Case::TrueSharing => (team, 1, 0),
+            Case::FalseSharing => (team, team, FALSE_SHARING_DISTANCE_BYTES),
+            Case::NoSharing => (team, team, config.padding_bytes),
         };
         let slots = StridedSlots::new(counters, distance_bytes.max(8))?;
         Ok(Self { case, threads, distance_bytes, slots })
@@ -253,8 +295,9 @@ impl Setup {
 /// seconds long.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
-    let setups = Case::ALL.iter().map(|&case| Setup::new(case, config)).collect::<Result<Vec<_>, _>>()?;
-    let warmup_total = (config.total_increments / 10 / config.threads as u64).max(1) * config.threads as u64;
+    let setups = setups(config)?;
+    let unit = config.split_unit().unwrap_or(1);
+    let warmup_total = (config.total_increments / 10 / unit).max(1) * unit;
     for setup in &setups {
         warm_up(config.warmup / setups.len() as u32, || setup.trial(warmup_total, 0, 1).map(drop))?;
     }
@@ -263,13 +306,29 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         Ok(Duration::from_nanos(row.elapsed_ns))
     })?;
     let total = config.total_increments * scale;
+    let teams = config.teams().len();
     interleaved_trials(
         EXPERIMENT,
         &setups,
         config.trials,
         config.budget,
         progress,
-        |setup| setup.case.name().to_string(),
+        |setup| match teams {
+            1 => setup.case.name().to_string(),
+            _ => format!("{} at {} threads", setup.case.name(), setup.threads),
+        },
         |setup, trial| setup.trial(total, trial, config.trials),
     )
+}
+
+/// The single-thread case once, then the three team cases for each team: every team's
+/// ratios are over the one single-thread time, since they share the total.
+fn setups(config: &Config) -> Result<Vec<Setup>, ConfigError> {
+    let single = Setup::new(Case::Single, 1, config)?;
+    let teams = config.teams().into_iter().flat_map(|team| Case::ALL[1..].iter().map(move |&case| (case, team)));
+    let mut setups = vec![single];
+    for (case, team) in teams {
+        setups.push(Setup::new(case, team, config)?);
+    }
+    Ok(setups)
 }
