@@ -253,11 +253,12 @@ fn adjacent_line(context: &Context) -> Answer {
         (None, None) => Answer::without_figure(Status::NotInRun, "the 64-byte stride and another did not both run"),
         (Some((figure, clean)), None) => {
             // The CPU count alone decides whether the 8-thread half could have run here.
-            let (status, missing) = match clean.status {
-                Status::Reproduced if context.cpus < 8 => (Status::NeedsCores(8), "needs 8 threads"),
-                Status::Reproduced => (Status::NotInRun, "is not in this run (run stride --threads 8)"),
-                status => (status, "is not in this run"),
+            let (missing, status) = if context.cpus < 8 {
+                ("needs 8 threads", Status::NeedsCores(8))
+            } else {
+                ("is not in this run (run stride --threads 8)", Status::NotInRun)
             };
+            let status = if clean.status == Status::Reproduced { status } else { clean.status };
             Answer::new(figure, status, format!("the 2-thread half {clean}; the 1.81x half {missing}"))
         }
         (None, Some((figure, paid))) => {
