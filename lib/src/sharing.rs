@@ -15,16 +15,17 @@ use serde::{Deserialize, Serialize};
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
-use crate::limits::{check_even_total, check_range, check_trials, check_warmup_and_budget};
 use crate::perf::CounterReading;
 
+mod config;
 mod finding;
 mod summary;
+pub use config::Config;
 pub use finding::{
     article_headline, finding, ArticleHeadline, ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS,
     ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
 };
-pub use summary::{false_sharing_over, summarize, CaseSummary};
+pub use summary::{false_sharing_over, summarize, summarize_team, teams, CaseSummary};
 
 pub const EXPERIMENT: &str = "sharing";
 
@@ -48,84 +49,6 @@ pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 pub const MAX_PADDING_BYTES: usize = 4096;
 /// Distance between counters in the false-sharing case: adjacent 64-bit words.
 pub const FALSE_SHARING_DISTANCE_BYTES: usize = 8;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Config {
-    /// Threads in the true-, false- and no-sharing cases (the single case uses one).
-    pub threads: usize,
-    /// Increments in every case, split evenly over the threads; at least this many, raised
-    /// until a trial takes [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME).
-    pub total_increments: u64,
-    /// Distance between the counters of the no-sharing case, in bytes.
-    pub padding_bytes: usize,
-    /// Measured trials per case.
-    pub trials: usize,
-    pub warmup: Duration,
-    /// Wall-clock allowance; checked after each round of trials over all cases.
-    pub budget: Duration,
-}
-
-impl Default for Config {
-    /// The article's control: 2 threads, 2 x 10 M increments, counters 128 bytes apart.
-    fn default() -> Self {
-        Self {
-            threads: 2,
-            total_increments: 20_000_000,
-            padding_bytes: 128,
-            trials: 5,
-            warmup: Duration::from_millis(200),
-            budget: Duration::from_secs(120),
-        }
-    }
-}
-
-impl Config {
-    /// Seconds, not minutes: 400 000 increments in total, so a trial takes milliseconds,
-    /// and 9 trials. Short trials are rarely cut by the scheduler on a busy machine, and 9
-    /// of them give the median a tighter interval than min..max.
-    pub fn quick() -> Self {
-        Self {
-            total_increments: 400_000,
-            trials: 9,
-            warmup: Duration::from_millis(40),
-            budget: Duration::from_secs(5),
-            ..Self::default()
-        }
-    }
-
-    /// The same config with another thread count, keeping the total (the control's point),
-    /// rounded down to a multiple of the threads so it still splits evenly.
-    pub fn with_threads(self, threads: usize) -> Self {
-        let total_increments = match threads as u64 {
-            0 => self.total_increments,
-            threads => self.total_increments / threads * threads,
-        };
-        Self { threads, total_increments, ..self }
-    }
-
-    pub fn increments_per_thread(&self) -> u64 {
-        self.total_increments / self.threads.max(1) as u64
-    }
-
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        check_range("threads", self.threads, 1, MAX_THREADS, "threads")?;
-        check_even_total(self.total_increments, self.threads)?;
-        check_padding(self.padding_bytes)?;
-        check_trials(self.trials, 1)?;
-        check_warmup_and_budget(self.warmup, self.budget)
-    }
-}
-
-fn check_padding(padding_bytes: usize) -> Result<(), ConfigError> {
-    if !(8..=MAX_PADDING_BYTES).contains(&padding_bytes) || !padding_bytes.is_power_of_two() {
-        return Err(ConfigError::new(
-            "padding",
-            padding_bytes,
-            format!("a power of two from 8 to {MAX_PADDING_BYTES} bytes (e.g. 64 or 128)"),
-        ));
-    }
-    Ok(())
-}
 
 /// The four ways of doing the same increments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -203,12 +126,13 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(case: Case, config: &Config) -> Result<Self, ConfigError> {
+    /// `case` for a team of `team` threads.
+    fn new(case: Case, team: usize, config: &Config) -> Result<Self, ConfigError> {
         let (threads, counters, distance_bytes) = match case {
             Case::Single => (1, 1, 0),
-            Case::TrueSharing => (config.threads, 1, 0),
-            Case::FalseSharing => (config.threads, config.threads, FALSE_SHARING_DISTANCE_BYTES),
-            Case::NoSharing => (config.threads, config.threads, config.padding_bytes),
+            Case::TrueSharing => (team, 1, 0),
+            Case::FalseSharing => (team, team, FALSE_SHARING_DISTANCE_BYTES),
+            Case::NoSharing => (team, team, config.padding_bytes),
         };
         let slots = StridedSlots::new(counters, distance_bytes.max(8))?;
         Ok(Self { case, threads, distance_bytes, slots })
@@ -256,8 +180,9 @@ impl Setup {
 /// seconds long.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
-    let setups = Case::ALL.iter().map(|&case| Setup::new(case, config)).collect::<Result<Vec<_>, _>>()?;
-    let warmup_total = (config.total_increments / 10 / config.threads as u64).max(1) * config.threads as u64;
+    let setups = setups(config)?;
+    let unit = config.split_unit().unwrap_or(1);
+    let warmup_total = (config.total_increments / 10 / unit).max(1) * unit;
     for setup in &setups {
         warm_up(config.warmup / setups.len() as u32, || setup.trial(warmup_total, 0, 1).map(drop))?;
     }
@@ -266,13 +191,29 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         Ok(Duration::from_nanos(row.elapsed_ns))
     })?;
     let total = config.total_increments * scale;
+    let teams = config.teams().len();
     interleaved_trials(
         EXPERIMENT,
         &setups,
         config.trials,
         config.budget,
         progress,
-        |setup| setup.case.name().to_string(),
+        |setup| match teams {
+            1 => setup.case.name().to_string(),
+            _ => format!("{} at {} threads", setup.case.name(), setup.threads),
+        },
         |setup, trial| setup.trial(total, trial, config.trials),
     )
+}
+
+/// The single-thread case once, then the three team cases for each team: every team's
+/// ratios are over the one single-thread time, since they share the total.
+fn setups(config: &Config) -> Result<Vec<Setup>, ConfigError> {
+    let single = Setup::new(Case::Single, 1, config)?;
+    let teams = config.teams().into_iter().flat_map(|team| Case::ALL[1..].iter().map(move |&case| (case, team)));
+    let mut setups = vec![single];
+    for (case, team) in teams {
+        setups.push(Setup::new(case, team, config)?);
+    }
+    Ok(setups)
 }

@@ -8,13 +8,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::StridedSlots;
 use crate::error::{ConfigError, RunError};
-use crate::evidence::{self, Evidence, TooFewTrials};
 use crate::harness::{calibrate_each, interleaved_trials, max_scale, run_team, warm_up, Outcome, Progress};
 use crate::limits::{check_range, check_trials, check_warmup_and_budget, MAX_INCREMENTS_PER_TRIAL};
 use crate::machine::logical_cpus;
 use crate::perf::CounterReading;
-use crate::stats::{Ratio, Summary};
-use crate::verdict::{then_what_may_hide_it, Verdict};
+
+mod summary;
+pub use summary::{
+    article_ns_per_add, fewer_threads_findings, finding, knee, summarize, summarize_team, teams, Knee, StrideSummary,
+    ARTICLE_ITERS_PER_THREAD,
+};
 
 pub const EXPERIMENT: &str = "stride";
 
@@ -42,6 +45,9 @@ pub const MAX_THREADS: usize = crate::limits::MAX_TEAM_THREADS;
 /// Most strides one sweep measures; every stride's arena is allocated before the trials.
 pub const MAX_STRIDES: usize = 32;
 
+/// The threads of the article's clean half of claim A10 (its 64-byte stride paid nothing).
+pub const ARTICLE_CLEAN_THREADS: usize = 2;
+
 /// A median within this fraction of the best counts as "as fast as the best".
 pub const KNEE_TOLERANCE: f64 = 0.10;
 
@@ -49,6 +55,11 @@ pub const KNEE_TOLERANCE: f64 = 0.10;
 pub struct Config {
     /// Worker threads, each incrementing its own counter.
     pub threads: usize,
+    /// A second sweep at this many threads, where it differs from `threads`: the article's
+    /// 64-byte stride still paid at 8 threads where 2 threads were clean (claim A10), so a
+    /// machine with the CPUs for 8 sweeps at both. `None`: one sweep.
+    #[serde(default)]
+    pub clean_threads: Option<usize>,
     /// Distances between neighbouring counters, in bytes (multiples of 8).
     pub strides_bytes: Vec<usize>,
     /// Adds per thread per trial, at least: raised until a trial takes [`MIN_TRIAL_TIME`](crate::harness::MIN_TRIAL_TIME).
@@ -61,10 +72,13 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// The article's sizes: 8 threads (fewer if the machine has fewer CPUs), 10 M adds each.
+    /// The article's sizes: 8 threads (fewer if the machine has fewer CPUs), 10 M adds each,
+    /// and again at the article's clean 2 threads where that is fewer.
     fn default() -> Self {
+        let threads = logical_cpus().min(8);
         Self {
-            threads: logical_cpus().min(8),
+            threads,
+            clean_threads: Some(ARTICLE_CLEAN_THREADS).filter(|&clean| clean < threads),
             strides_bytes: vec![8, 16, 32, 64, 128, 256],
             iters_per_thread: 10_000_000,
             trials: 5,
@@ -88,15 +102,21 @@ impl Config {
         }
     }
 
+    /// The thread counts of the sweeps, `threads` first.
+    pub fn teams(&self) -> Vec<usize> {
+        [self.threads].into_iter().chain(self.clean_threads.filter(|&n| n != self.threads)).collect()
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check_range("threads", self.threads, 1, MAX_THREADS, "threads")?;
-        check_strides(&self.strides_bytes, self.threads)?;
-        let max_iters = MAX_INCREMENTS_PER_TRIAL / self.threads as u64;
-        let unit = format!(
-            "increments per thread (threads = {}; a trial does at most {MAX_INCREMENTS_PER_TRIAL} in all)",
-            self.threads
-        );
-        check_range("iters", self.iters_per_thread, 1, max_iters, &unit)?;
+        for threads in self.teams() {
+            check_range("threads", threads, 1, MAX_THREADS, "threads")?;
+            check_strides(&self.strides_bytes, threads)?;
+            let max_iters = MAX_INCREMENTS_PER_TRIAL / threads as u64;
+            let unit = format!(
+                "increments per thread (threads = {threads}; a trial does at most {MAX_INCREMENTS_PER_TRIAL} in all)"
+            );
+            check_range("iters", self.iters_per_thread, 1, max_iters, &unit)?;
+        }
         check_trials(self.trials, 1)?;
         check_warmup_and_budget(self.warmup, self.budget)
     }
@@ -167,45 +187,58 @@ crate::checked::checked_row!(
 /// count used, and strides are compared per add.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
-    let layouts = config
-        .strides_bytes
-        .iter()
-        .map(|&stride| StridedSlots::new(config.threads, stride))
-        .collect::<Result<Vec<_>, _>>()?;
+    let teams = config.teams();
+    let strides: Vec<(usize, usize)> =
+        teams.iter().flat_map(|&team| config.strides_bytes.iter().map(move |&stride| (team, stride))).collect();
+    let layouts =
+        strides.iter().map(|&(team, stride)| StridedSlots::new(team, stride)).collect::<Result<Vec<_>, _>>()?;
     let warmup_iters = (config.iters_per_thread / 10).max(1);
-    for slots in &layouts {
+    for (slots, &(team, _)) in layouts.iter().zip(&strides) {
         warm_up(config.warmup / layouts.len() as u32, || {
             slots.reset();
-            run_team(EXPERIMENT, config.threads, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
+            run_team(EXPERIMENT, team, |worker| slots.add_ones(worker, warmup_iters)).map(drop)
         })?;
     }
-    let strides: Vec<(&StridedSlots, usize)> = layouts.iter().zip(config.strides_bytes.iter().copied()).collect();
-    let scales = calibrate_each(strides.len(), max_scale(config.iters_per_thread, config.threads), |case, scale| {
-        let (slots, stride) = strides[case];
-        Ok(measure(config, config.iters_per_thread * scale, slots, stride, 0)?.elapsed())
+    let most_threads = teams.iter().copied().max().unwrap_or(1);
+    let scales = calibrate_each(strides.len(), max_scale(config.iters_per_thread, most_threads), |case, scale| {
+        let sweep = Sweep { slots: &layouts[case], threads: strides[case].0, stride: strides[case].1 };
+        Ok(measure(config, config.iters_per_thread * scale, &sweep, 0)?.elapsed())
     })?;
-    let cases: Vec<(&StridedSlots, usize, u64)> = strides
+    let cases: Vec<(Sweep<'_>, u64)> = layouts
         .iter()
+        .zip(&strides)
         .zip(scales)
-        .map(|(&(slots, stride), scale)| (slots, stride, config.iters_per_thread * scale))
+        .map(|((slots, &(threads, stride)), scale)| (Sweep { slots, threads, stride }, config.iters_per_thread * scale))
         .collect();
+    let label = |sweep: &Sweep<'_>| match teams.len() {
+        1 => format!("stride {} B", sweep.stride),
+        _ => format!("stride {} B at {} threads", sweep.stride, sweep.threads),
+    };
     interleaved_trials(
         EXPERIMENT,
         &cases,
         config.trials,
         config.budget,
         progress,
-        |&(_, stride, _)| format!("stride {stride} B"),
-        |&(slots, stride, iters), trial| measure(config, iters, slots, stride, trial),
+        |(sweep, _)| label(sweep),
+        |(sweep, iters), trial| measure(config, *iters, sweep, trial),
     )
 }
 
-fn measure(config: &Config, iters: u64, slots: &StridedSlots, stride: usize, trial: usize) -> Result<Row, RunError> {
+/// One stride of one sweep: its counters and the threads that add to them.
+struct Sweep<'a> {
+    slots: &'a StridedSlots,
+    threads: usize,
+    stride: usize,
+}
+
+fn measure(config: &Config, iters: u64, sweep: &Sweep<'_>, trial: usize) -> Result<Row, RunError> {
+    let Sweep { slots, threads, stride } = *sweep;
     let case = || format!("stride {stride} B");
-    let timing = slots.verified_trial(EXPERIMENT, config.threads, iters, |worker| worker, case, trial)?;
+    let timing = slots.verified_trial(EXPERIMENT, threads, iters, |worker| worker, case, trial)?;
     Ok(Row {
         stride_bytes: stride as u64,
-        threads: config.threads as u64,
+        threads: threads as u64,
         trial: trial as u64,
         trials_planned: config.trials as u64,
         iters_per_thread: iters,
@@ -222,120 +255,5 @@ impl Row {
     /// The trial's elapsed time.
     pub fn elapsed(&self) -> Duration {
         Duration::from_nanos(self.elapsed_ns)
-    }
-}
-
-/// The trials of one stride, summarised.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StrideSummary {
-    pub stride_bytes: u64,
-    pub threads: u64,
-    /// Elapsed time per trial, in milliseconds.
-    pub elapsed_ms: Summary,
-    /// Elapsed time per increment each thread did: the unit runs of any size share, and
-    /// the one the sweep is compared in (the article's times convert with
-    /// [`article_ns_per_add`]).
-    pub ns_per_op: Summary,
-    /// Median time per add relative to the fastest stride's median (1.0 for the fastest).
-    pub relative_to_fastest: f64,
-    pub all_pinned: bool,
-    /// Trials, coverage and budget cuts behind this stride's figures.
-    pub evidence: Evidence,
-}
-
-/// Increments per goroutine in article A's sweep (8 goroutines, 10 M adds each).
-pub const ARTICLE_ITERS_PER_THREAD: u64 = 10_000_000;
-
-/// One of the article's sweep times (milliseconds per run) in ns per add, converted as this
-/// lab's rows are: elapsed time over the adds each thread did.
-pub fn article_ns_per_add(time_ms: f64) -> f64 {
-    time_ms * 1e6 / ARTICLE_ITERS_PER_THREAD as f64
-}
-
-/// Groups rows by stride (ascending) and summarises each group.
-pub fn summarize(rows: &[Row]) -> Vec<StrideSummary> {
-    let mut summaries: Vec<StrideSummary> = crate::group::by_key(rows, |row| row.stride_bytes)
-        .into_iter()
-        .filter_map(|(stride, group)| {
-            let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
-            let per_op: Vec<f64> = group.iter().map(|row| row.ns_per_op).collect();
-            let ns_per_op = Summary::of(&per_op)?;
-            let planned = group.iter().map(|row| row.trials_planned).max().unwrap_or(0);
-            Some(StrideSummary {
-                stride_bytes: stride,
-                threads: group.first()?.threads,
-                elapsed_ms: Summary::of(&elapsed)?,
-                evidence: Evidence::of(&ns_per_op, planned),
-                ns_per_op,
-                relative_to_fastest: 1.0,
-                all_pinned: group.iter().all(|row| row.pinned),
-            })
-        })
-        .collect();
-    let fastest = summaries.iter().map(|s| s.ns_per_op.median).fold(f64::INFINITY, f64::min);
-    for summary in &mut summaries {
-        summary.relative_to_fastest = summary.ns_per_op.median / fastest;
-    }
-    summaries
-}
-
-/// Where the false-sharing penalty ends, as far as the data can tell.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Knee {
-    /// The smallest stride whose median is within [`KNEE_TOLERANCE`] of the best, with the
-    /// smallest stride's penalty over the best.
-    At { stride_bytes: u64, penalty: Ratio, smallest_stride_bytes: u64 },
-    /// The smallest stride's interval overlaps the best one's: no penalty can be claimed.
-    NoPenalty { smallest_stride_bytes: u64, best_stride_bytes: u64 },
-    /// The smallest or the best stride has too few trials for any claim.
-    TooFewTrials { samples: usize },
-}
-
-pub fn knee(summaries: &[StrideSummary]) -> Option<Knee> {
-    let smallest = summaries.first()?;
-    let best = summaries.iter().min_by(|a, b| a.ns_per_op.median.total_cmp(&b.ns_per_op.median))?;
-    if let Err(short) = evidence::check([&smallest.ns_per_op, &best.ns_per_op]) {
-        return Some(Knee::TooFewTrials { samples: short.samples });
-    }
-    if smallest.ns_per_op.overlaps(&best.ns_per_op) {
-        return Some(Knee::NoPenalty {
-            smallest_stride_bytes: smallest.stride_bytes,
-            best_stride_bytes: best.stride_bytes,
-        });
-    }
-    let limit = best.ns_per_op.median * (1.0 + KNEE_TOLERANCE);
-    let knee = summaries.iter().find(|s| s.ns_per_op.median <= limit)?;
-    Some(Knee::At {
-        stride_bytes: knee.stride_bytes,
-        penalty: Ratio::between(&smallest.ns_per_op, &best.ns_per_op),
-        smallest_stride_bytes: smallest.stride_bytes,
-    })
-}
-
-/// One sentence saying what the sweep showed, for the report and the notebooks; where it
-/// shows no penalty, what the machine's `verdict` says may hide it.
-pub fn finding(summaries: &[StrideSummary], verdict: Option<&Verdict>) -> String {
-    if summaries.len() == 1 {
-        return "Only one stride was measured: the sweep needs two or more to compare.".into();
-    }
-    match knee(summaries) {
-        None => "The stride sweep was not measured.".into(),
-        Some(Knee::TooFewTrials { samples }) => {
-            format!("The stride sweep claims nothing: {}.", TooFewTrials { samples })
-        }
-        Some(Knee::At { stride_bytes, penalty, smallest_stride_bytes }) => format!(
-            "On this machine the false-sharing penalty disappears at {stride_bytes}-byte strides: \
-             counters {smallest_stride_bytes} bytes apart took {:.1}x as long per add as the fastest layout \
-             (interval {:.1}x to {:.1}x).",
-            penalty.value, penalty.low, penalty.high
-        ),
-        Some(Knee::NoPenalty { smallest_stride_bytes, best_stride_bytes }) => then_what_may_hide_it(
-            format!(
-                "No false-sharing penalty was observed on this machine: counters {smallest_stride_bytes} bytes \
-                 apart were not measurably slower than {best_stride_bytes} bytes apart (their intervals overlap)."
-            ),
-            verdict,
-        ),
     }
 }

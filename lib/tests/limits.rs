@@ -45,7 +45,8 @@ proptest! {
         threads in size(), strides in prop::collection::vec(size(), 0..40), iters in count(),
         trials in size(), warmup in duration(), budget in duration(),
     ) {
-        let config = stride::Config { threads, strides_bytes: strides, iters_per_thread: iters, trials, warmup, budget };
+        let config =
+            stride::Config { threads, clean_threads: None, strides_bytes: strides, iters_per_thread: iters, trials, warmup, budget };
         match config.validate() {
             Err(error) => refusal_is_clear(&error)?,
             Ok(()) => {
@@ -62,7 +63,15 @@ proptest! {
         threads in size(), total in count(), padding in size(), trials in size(),
         warmup in duration(), budget in duration(),
     ) {
-        let config = sharing::Config { threads, total_increments: total, padding_bytes: padding, trials, warmup, budget };
+        let config = sharing::Config {
+            threads,
+            headline_threads: None,
+            total_increments: total,
+            padding_bytes: padding,
+            trials,
+            warmup,
+            budget,
+        };
         match config.clone().with_threads(threads).validate().and(config.validate()) {
             Err(error) => refusal_is_clear(&error)?,
             Ok(()) => {

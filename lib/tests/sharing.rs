@@ -12,6 +12,7 @@ use contention::{fault, RunError};
 fn small(threads: usize) -> Config {
     Config {
         threads,
+        headline_threads: None,
         total_increments: 6_000,
         padding_bytes: 128,
         trials: 2,
@@ -225,4 +226,23 @@ fn with_threads_keeps_the_total_rounded_down_to_an_even_split() {
     assert_eq!(Config::default().with_threads(4).total_increments, 20_000_000);
     let refused = Config::default().with_threads(0).validate().unwrap_err();
     assert_eq!(refused.field, "threads");
+}
+
+/// Two teams share the one total and the one single-thread case; each team's rows verify,
+/// and the control's summaries are its first team's.
+#[test]
+fn a_second_team_runs_the_three_team_cases_beside_the_one_single_thread() {
+    let config = Config { headline_threads: Some(3), ..small(2) };
+    assert_eq!(config.teams(), [2, 3]);
+    let rows = sharing::run(&config, &mut no_progress).unwrap().rows;
+    assert_eq!(rows.len(), 2 * (1 + 3 + 3), "one single case, three per team, two trials each");
+    assert_eq!(sharing::teams(&rows), [2, 3]);
+    for row in &rows {
+        assert_eq!(row.increments_per_thread * row.threads, row.total_increments, "{:?}", row.case);
+    }
+    let control = sharing::summarize(&rows);
+    assert!(control.iter().all(|case| case.threads == if case.case == Case::Single { 1 } else { 2 }));
+    let headline = sharing::summarize_team(&rows, Some(3));
+    assert_eq!(headline.iter().map(|case| case.threads).collect::<Vec<_>>(), [1, 3, 3, 3]);
+    assert_eq!(Config { total_increments: 6_001, ..config.clone() }.with_threads(4).teams(), [4]);
 }

@@ -11,6 +11,7 @@ use contention::{fault, RunError};
 fn tiny(threads: usize) -> Config {
     Config {
         threads,
+        clean_threads: None,
         strides_bytes: vec![8, 64, 128],
         iters_per_thread: 2_000,
         trials: 3,
@@ -179,4 +180,20 @@ fn too_few_trials_claim_nothing() {
 fn the_article_s_times_convert_to_ns_per_add_like_rows() {
     // 20 ms for 10 M adds per goroutine: 2 ns per add.
     assert_eq!(stride::article_ns_per_add(20.0), 2.0);
+}
+
+/// A second sweep at the article's clean thread count: rows at both counts, every trial
+/// verified; the summaries are the sweep at the most threads, and the other gets its sentence.
+#[test]
+fn a_second_sweep_runs_at_its_own_thread_count() {
+    let config = Config { clean_threads: Some(1), ..tiny(2) };
+    assert_eq!(config.teams(), [2, 1]);
+    let rows = stride::run(&config, &mut no_progress).unwrap().rows;
+    assert_eq!(rows.len(), 2 * 3 * 3, "two sweeps of three strides, three trials each");
+    assert_eq!(stride::teams(&rows), [1, 2]);
+    assert!(stride::summarize(&rows).iter().all(|summary| summary.threads == 2 && summary.ns_per_op.samples == 3));
+    assert!(stride::summarize_team(&rows, 1).iter().all(|summary| summary.threads == 1));
+    let findings = stride::fewer_threads_findings(&rows);
+    assert_eq!(findings.len(), 1);
+    assert!(findings[0].starts_with("With 1 threads: "), "{}", findings[0]);
 }

@@ -12,8 +12,9 @@
 // A trial still running at TRIAL_CAP times --trial-ms stops there, counting the operations
 // done: a fair lock sized in its fast phase can fall into a convoy (a thread wake-up per
 // hand-off, 100x slower) and would otherwise run for seconds. --budget-ms is checked before
-// every trial but the first, and a lock-across-wait trial is cut where it ends (in the first
-// round, at its share of what is left), as the Rust run does.
+// every trial after the first round: a trial starts only where its cell's last trial still
+// fits what is left. A lock-across-wait trial is cut where it ends (in the first round, at
+// its share of what is left), as the Rust run does.
 //
 // Guards against the JIT (the `guard` column says which a row used):
 // - dontinline: the runner passes -XX:CompileCommand=dontinline for every `op*` method of
@@ -526,15 +527,22 @@ public final class Locks {
         long[] work = new long[cells.size()];
         for (int i = 0; i < cells.size(); i++) work[i] = prepare(cells.get(i));
         StringBuilder out = new StringBuilder(HEADER).append('\n');
+        // What each cell's trial is expected to take: --trial-ms until one has run, then its last.
+        long[] expected = new long[cells.size()];
+        java.util.Arrays.fill(expected, trialNs);
         rounds:
         for (int round = 0; round < trials; round++) {
             for (int i = 0; i < cells.size(); i++) {
                 long now = System.nanoTime(), left = budgetNs - (now - started);
-                if ((round > 0 || i > 0) && left < 0) break rounds;
+                // A trial starts only where it fits what is left (every cell's first does, so
+                // each cell has a row); the budget ends a round, not a trial midway.
+                if (round > 0 && left < expected[i]) break rounds;
                 // As the Rust run does: in the first round a trial takes its share of what is
                 // left among the cells not measured yet.
                 WaitCase.stopAt = now + Math.max(0, left) / (round == 0 ? cells.size() - i : 1);
-                out.append(row(cells.get(i), round, trial(cells.get(i), work[i], round))).append('\n');
+                Tally[] tallies = trial(cells.get(i), work[i], round);
+                expected[i] = elapsed(tallies);
+                out.append(row(cells.get(i), round, tallies)).append('\n');
             }
         }
         System.out.print(out);

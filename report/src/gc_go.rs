@@ -6,14 +6,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use contention::format::short_number;
 use contention::gc::go::HOW_TO_ADD_GO;
 use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 
-use crate::child::{output_by, probe, probe_deadline, side_deadline};
+use crate::child::{output_by, probe, probe_deadline};
+use crate::runtime_budget::{budget_text, SideClock};
 use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::runtime_status::RuntimeStatus;
 use crate::write::{write_atomic, write_csv};
@@ -22,18 +24,20 @@ const MAIN_GO: &str = include_str!("../gc-go/main.go");
 const GO_MOD: &str = include_str!("../gc-go/go.mod");
 /// Untimed signing before each cell's first trial.
 const WARMUP_SECONDS: f64 = 0.1;
+/// A cell's process before its warm-up: exec, a P-256 key, the metrics' names.
+const CELL_START: Duration = Duration::from_millis(100);
 
 /// Runs the Go benchmark over `config`'s grid into `dir/gc-go.csv`, unless `wanted` is
-/// false or no `go` is on PATH. A failure (a timeout among them: every `go` process runs
-/// under the side's deadline, [`side_deadline`]) is reported in the status, never as an
-/// error: the model's rows, already saved, stay the run's result.
+/// false or no `go` is on PATH, within `config.budget` ([`SideClock`]). A failure (a timeout
+/// among them) is reported in the status, never as an error: the model's rows, already
+/// saved, stay the run's result, and the Go cells that finished before it are kept.
 pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> RuntimeStatus {
     if !wanted {
         return RuntimeStatus::Skipped { reason: "--no-go was given".into() };
     }
-    let deadline = side_deadline(config.budget);
-    let measured = go_version(deadline).and_then(|version| match version {
-        Some(go_version) => measure_with(config, go_version, dir, progress, deadline),
+    let clock = SideClock::start(config.budget);
+    let measured = go_version(clock.deadline()).and_then(|version| match version {
+        Some(go_version) => measure_with(config, go_version, dir, progress, &clock),
         None => Ok(RuntimeStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") }),
     });
     measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
@@ -44,20 +48,77 @@ fn measure_with(
     go_version: String,
     dir: &Path,
     progress: Progress,
-    deadline: Instant,
+    clock: &SideClock,
 ) -> Result<RuntimeStatus> {
-    let binary = build(&go_version, deadline)?;
-    let cells: Vec<(usize, GcRatio)> =
-        config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
-    let mut rows = Vec::with_capacity((cells.len() * config.trials).min(contention::harness::MAX_PREALLOCATED_ROWS));
-    // The model's budget holds for Go too, checked before each cell: a long list of cells
-    // stops at it, one cell late at most.
-    let started = std::time::Instant::now();
-    for (done, &(threads, ratio)) in cells.iter().enumerate() {
-        if done > 0 && started.elapsed() >= config.budget {
+    let binary = build(&go_version, clock.deadline())?;
+    let cells = grid(config);
+    let estimate = cell_estimate(config);
+    if !clock.fits(estimate) {
+        return Ok(RuntimeStatus::Skipped {
+            reason: format!(
+                "building the Go benchmark took {} s of {}, and a cell takes about {} s: it is cached now, so \
+                 the next run measures",
+                short_number(clock.spent().as_secs_f64()),
+                budget_text(clock.budget()),
+                short_number(estimate.as_secs_f64())
+            ),
+        });
+    }
+    let measured = run_cells(&binary, config, &cells, dir, progress, clock)?;
+    let rows = measured.rows.len();
+    Ok(RuntimeStatus::Ran { version: go_version, file: GO_CSV.into(), rows, note: measured.note(&cells, clock) })
+}
+
+/// The threads x ratio grid, in the order the cells run.
+fn grid(config: &Config) -> Vec<(usize, GcRatio)> {
+    config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect()
+}
+
+/// What one cell is expected to take: its process's start, the warm-up and the trials.
+fn cell_estimate(config: &Config) -> Duration {
+    CELL_START + Duration::from_secs_f64(WARMUP_SECONDS) + config.trial * config.trials as u32
+}
+
+/// The cells measured, in order, and why the rest were not.
+struct Measured {
+    rows: Vec<GoRow>,
+    cells_done: usize,
+    /// The cell that failed or timed out, with why; `None` when the run stopped otherwise.
+    failed: Option<String>,
+    /// Seconds a cell took on average.
+    seconds_per_cell: f64,
+}
+
+/// Runs the cells in order while the next one fits the budget (the average cell so far,
+/// or the estimate before the first), writing the rows after each so a later failure loses
+/// nothing. A cell that fails or times out stops the run; the cells before it are kept.
+fn run_cells(
+    binary: &Path,
+    config: &Config,
+    cells: &[(usize, GcRatio)],
+    dir: &Path,
+    progress: Progress,
+    clock: &SideClock,
+) -> Result<Measured> {
+    let mut measured = Measured { rows: Vec::new(), cells_done: 0, failed: None, seconds_per_cell: 0.0 };
+    let started = Instant::now();
+    for &(threads, ratio) in cells {
+        let done = measured.cells_done;
+        let expected = if done == 0 { cell_estimate(config) } else { started.elapsed() / done as u32 };
+        if !clock.fits(expected) {
             break;
         }
-        rows.extend(run_cell(&binary, config, (threads, ratio), deadline)?);
+        match run_cell(binary, config, (threads, ratio), clock.step_deadline(expected)) {
+            Ok(rows) => measured.rows.extend(rows),
+            Err(error) if done == 0 => return Err(error),
+            Err(error) => {
+                measured.failed = Some(failure_reason(&error));
+                break;
+            }
+        }
+        write_csv(&dir.join(GO_CSV), &measured.rows)?;
+        measured.cells_done += 1;
+        measured.seconds_per_cell = started.elapsed().as_secs_f64() / measured.cells_done as f64;
         progress(&ProgressEvent {
             experiment: contention::gc::EXPERIMENT,
             done: done + 1,
@@ -65,8 +126,31 @@ fn measure_with(
             label: format!("Go: GOMAXPROCS={threads} GOGC={ratio}"),
         });
     }
-    write_csv(&dir.join(GO_CSV), &rows)?;
-    Ok(RuntimeStatus::Ran { version: go_version, file: GO_CSV.into(), rows: rows.len() })
+    Ok(measured)
+}
+
+impl Measured {
+    /// What the run left out and why, for the manifest and the page; `None` when every cell ran.
+    fn note(&self, cells: &[(usize, GcRatio)], clock: &SideClock) -> Option<String> {
+        let left_out = &cells[self.cells_done..];
+        if left_out.is_empty() {
+            return None;
+        }
+        let why = match &self.failed {
+            Some(reason) => format!("{reason}; the cells after it did not run"),
+            None => format!(
+                "{} was spent ({} s a cell); not measured: {}",
+                budget_text(clock.budget()),
+                short_number(self.seconds_per_cell),
+                left_out
+                    .iter()
+                    .map(|(threads, ratio)| format!("GOMAXPROCS={threads} GOGC={ratio}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        Some(format!("measured {} of {} cells: {why}", self.cells_done, cells.len()))
+    }
 }
 
 /// `go version`'s answer, or `None` when there is no working `go`; an error when it hangs.
@@ -163,6 +247,29 @@ mod tests {
         assert_ne!(fnv1a(&["a", "b"]), fnv1a(&["ab", ""]));
         assert_eq!(fnv1a(&[MAIN_GO, GO_MOD, "go1.19.8"]), fnv1a(&[MAIN_GO, GO_MOD, "go1.19.8"]));
         assert_ne!(fnv1a(&[MAIN_GO, GO_MOD, "go1.19.8"]), fnv1a(&[MAIN_GO, GO_MOD, "go1.22.0"]));
+    }
+
+    #[test]
+    fn a_run_that_left_cells_out_names_them_and_why() {
+        let cells = [(1, GcRatio::DEFAULT), (1, GcRatio::Off), (8, GcRatio::DEFAULT), (8, GcRatio::Off)];
+        let clock = SideClock::start(Duration::from_secs(15));
+        let ran = |cells_done, failed: Option<&str>| Measured {
+            rows: Vec::new(),
+            cells_done,
+            failed: failed.map(String::from),
+            seconds_per_cell: 0.75,
+        };
+        assert_eq!(ran(4, None).note(&cells, &clock), None, "every cell ran");
+        assert_eq!(
+            ran(2, None).note(&cells, &clock).unwrap(),
+            "measured 2 of 4 cells: the 15 s budget was spent (0.75 s a cell); not measured: GOMAXPROCS=8 GOGC=100, \
+             GOMAXPROCS=8 GOGC=off"
+        );
+        let hung = "the Go benchmark at GOMAXPROCS=1 GOGC=off timed out after 6.5 s";
+        assert_eq!(
+            ran(1, Some(hung)).note(&cells, &clock).unwrap(),
+            format!("measured 1 of 4 cells: {hung}; the cells after it did not run")
+        );
     }
 
     #[test]

@@ -6,13 +6,15 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use contention::format::short_number;
 use contention::harness::{Progress, ProgressEvent};
 use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
 
-use crate::child::{output_by, probe, probe_deadline, side_deadline};
+use crate::child::{output_by, probe, probe_deadline};
+use crate::runtime_budget::{budget_text, SideClock};
 use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::runtime_status::RuntimeStatus;
 use crate::write::{write_atomic, write_csv};
@@ -21,19 +23,22 @@ const LOCKS_JAVA: &str = include_str!("../locks-java/Locks.java");
 /// The JIT guard `Locks.java` relies on: every `op*` method stays a call of its own, so C2
 /// can neither coarsen the locks of successive operations nor hoist a read out of the loop.
 const DONT_INLINE: &str = "-XX:CompileCommand=dontinline,Locks$*::op*";
+/// A JVM's start before `Locks.java`'s clock does: the VM, its classes, the JIT's threads.
+const JVM_START: Duration = Duration::from_millis(500);
 
 /// Runs `Locks.java` over `config`'s cases into `dir/locks-java.csv`, unless `wanted` is
-/// false or no `java` and `javac` are on PATH. A failure (a timeout among them: every JDK
-/// process runs under the side's deadline, [`side_deadline`]) is reported in the status,
-/// never as an error: the Rust rows, already saved, stay the run's result.
+/// false or no `java` and `javac` are on PATH, within `config.budget` ([`SideClock`]). A
+/// failure (a timeout among them) is reported in the status, never as an error: the Rust
+/// rows, already saved, stay the run's result.
 pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progress) -> RuntimeStatus {
     if !wanted {
         return RuntimeStatus::Skipped { reason: "--no-java was given".into() };
     }
-    let deadline = side_deadline(config.budget);
+    let clock = SideClock::start(config.budget);
+    let deadline = clock.deadline();
     let measured = version_of("java", deadline).and_then(|java| Ok((java, version_of("javac", deadline)?)));
     let measured = measured.and_then(|versions| match versions {
-        (Some(java_version), Some(_)) => measure_with(config, java_version, dir, progress, deadline),
+        (Some(java_version), Some(_)) => measure_with(config, java_version, dir, progress, &clock),
         _ => Ok(RuntimeStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") }),
     });
     measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
@@ -44,10 +49,20 @@ fn measure_with(
     java_version: String,
     dir: &Path,
     progress: Progress,
-    deadline: Instant,
+    clock: &SideClock,
 ) -> Result<RuntimeStatus> {
-    let classes = build(&java_version, deadline)?;
-    let rows = run(&classes, config, deadline)?;
+    let classes = build(&java_version, clock.deadline())?;
+    // The JVM's own start and its classes' loading are paid from the budget too.
+    let Some(budget) = clock.left().checked_sub(JVM_START).filter(|left| *left >= config.trial) else {
+        return Ok(RuntimeStatus::Skipped {
+            reason: format!(
+                "compiling the JVM's locks took {} s of {}: they are cached now, so the next run measures",
+                short_number(clock.spent().as_secs_f64()),
+                budget_text(clock.budget())
+            ),
+        });
+    };
+    let rows = run(&classes, config, budget, clock.deadline())?;
     write_csv(&dir.join(JAVA_CSV), &rows)?;
     progress(&ProgressEvent {
         experiment: contention::locks::EXPERIMENT,
@@ -55,7 +70,24 @@ fn measure_with(
         total: 1,
         label: format!("JVM: {} rows ({java_version})", rows.len()),
     });
-    Ok(RuntimeStatus::Ran { version: java_version, file: JAVA_CSV.into(), rows: rows.len() })
+    let note = budget_note(&rows, config, clock);
+    Ok(RuntimeStatus::Ran { version: java_version, file: JAVA_CSV.into(), rows: rows.len(), note })
+}
+
+/// "4 of 17 cells ran 3 of 5 trials: the 12 s budget was spent", or `None` when every cell
+/// ran every trial.
+fn budget_note(rows: &[JavaRow], config: &Config, clock: &SideClock) -> Option<String> {
+    let cells = contention::group::by_key(rows, |row| (row.case, row.primitive, row.threads, row.read_share.to_bits()));
+    let short: Vec<usize> = cells.iter().map(|(_, trials)| trials.len()).filter(|&n| n < config.trials).collect();
+    let fewest = short.iter().copied().min()?;
+    Some(format!(
+        "{} of {} cells ran {} of {} trials: {} was spent",
+        short.len(),
+        cells.len(),
+        if short.iter().all(|&n| n == fewest) { fewest.to_string() } else { format!("{fewest} or more") },
+        config.trials,
+        budget_text(clock.budget())
+    ))
 }
 
 /// The first line `<tool> -version` prints (java prints it on stderr), or `None` when
@@ -103,8 +135,9 @@ fn build(java_version: &str, deadline: Instant) -> Result<PathBuf> {
     Ok(classes)
 }
 
-/// `Locks.java`'s flags for `config` (the same cases, threads, shares, wait and keys).
-fn arguments(config: &Config) -> Vec<String> {
+/// `Locks.java`'s flags for `config` (the same cases, threads, shares, wait and keys), within
+/// `budget` (what is left of the side's once the JVM has started).
+fn arguments(config: &Config, budget: Duration) -> Vec<String> {
     let list = |items: Vec<String>| items.join(",");
     let flags = [
         ("--cases", list(config.cases.iter().map(|case| case.name().to_string()).collect())),
@@ -117,15 +150,16 @@ fn arguments(config: &Config) -> Vec<String> {
         ("--trial-ms", (config.trial.as_secs_f64() * 1e3).to_string()),
         ("--trials", config.trials.to_string()),
         ("--warmup-ms", (config.warmup.as_secs_f64() * 1e3).max(100.0).to_string()),
-        ("--budget-ms", (config.budget.as_secs_f64() * 1e3).to_string()),
+        ("--budget-ms", (budget.as_secs_f64() * 1e3).to_string()),
     ];
     flags.into_iter().flat_map(|(flag, value)| [flag.to_string(), value]).collect()
 }
 
 /// One JVM over every cell; its rows checked: one per trial, each verified, of the cases asked.
-fn run(classes: &Path, config: &Config, deadline: Instant) -> Result<Vec<JavaRow>> {
+fn run(classes: &Path, config: &Config, budget: Duration, deadline: Instant) -> Result<Vec<JavaRow>> {
     let mut command = Command::new("java");
-    command.args(["-XX:CompileCommand=quiet", DONT_INLINE, "-cp"]).arg(classes).arg("Locks").args(arguments(config));
+    let arguments = arguments(config, budget);
+    command.args(["-XX:CompileCommand=quiet", DONT_INLINE, "-cp"]).arg(classes).arg("Locks").args(arguments);
     let output = output_by(&mut command, "the JVM's locks", deadline)?;
     if !output.status.success() {
         bail!("the JVM's locks failed: {}", String::from_utf8_lossy(&output.stderr).trim());
@@ -156,12 +190,34 @@ mod tests {
 
     #[test]
     fn the_program_gets_every_setting_and_prints_the_row_type() {
-        let args = arguments(&Config::quick());
+        let args = arguments(&Config::quick(), Duration::from_secs(12));
         for flag in ["--cases", "--threads", "--read-shares", "--wait-ms", "--keys", "--trials", "--budget-ms"] {
             assert!(args.iter().any(|arg| arg == flag), "{flag} missing from {args:?}");
             assert!(LOCKS_JAVA.contains(&format!("case \"{flag}\"")), "Locks.java does not read {flag}");
         }
         assert!(LOCKS_JAVA.contains("\"case,primitive,threads,read_share,trial,ops,reads,elapsed_ns,ns_per_op,\""));
+    }
+
+    #[test]
+    fn a_run_the_budget_cut_says_how_many_cells_ran_fewer_trials() {
+        let text = "case,primitive,threads,read_share,trial,ops,reads,elapsed_ns,ns_per_op,ops_per_sec,min_share,\
+                    max_share,blocked_share,remote_calls,guard,java_version,verified\n";
+        let row = |primitive: &str, trial: u64| {
+            format!(
+                "uncontended,{primitive},1,0.0,{trial},1000,0,20000,20.0,50000000.0,1.0,1.0,0.0,0,g,OpenJDK 17,true\n"
+            )
+        };
+        let mut csv = text.to_string();
+        csv.extend((0..3).map(|trial| row("synchronized", trial)));
+        csv.extend((0..2).map(|trial| row("reentrant-lock", trial)));
+        let rows: Vec<JavaRow> = contention::runs::parse_rows(JAVA_CSV, &csv).unwrap();
+        let config = Config { trials: 3, ..Config::quick() };
+        let clock = SideClock::start(Duration::from_secs(12));
+        assert_eq!(
+            budget_note(&rows, &config, &clock).unwrap(),
+            "1 of 2 cells ran 2 of 3 trials: the 12 s budget was spent"
+        );
+        assert_eq!(budget_note(&rows[..3], &config, &clock), None, "every cell ran every trial");
     }
 
     /// Where a JDK is installed (CI installs one), a tiny run's rows parse, verified, one

@@ -22,6 +22,7 @@ mod output;
 mod page;
 mod progress;
 mod room;
+mod runtime_budget;
 mod runtime_cache;
 mod runtime_status;
 mod send;

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 /// them: serde's attributes take literals only).
 pub const GO_VERSION_KEY: &str = "go_version";
 pub const JAVA_VERSION_KEY: &str = "java_version";
+pub use contention::runs::BESIDE_NOTE_KEY as NOTE_KEY;
 
 /// One runtime's side of a run; the model's rows are kept whatever it says.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -21,6 +22,10 @@ pub enum RuntimeStatus {
         version: String,
         file: String,
         rows: usize,
+        /// What the run left out and why (cells past the budget, a cell that timed out),
+        /// where it left anything out; the page shows it beside the runtime's rows.
+        #[serde(default)]
+        note: Option<String>,
     },
     Skipped {
         reason: String,
@@ -35,9 +40,12 @@ impl RuntimeStatus {
     /// The status as the manifest holds it, the version under `version_key`.
     pub fn to_manifest(&self, version_key: &str) -> Value {
         match self {
-            Self::Ran { version, file, rows } => {
+            Self::Ran { version, file, rows, note } => {
                 let mut fields = json!({"status": "ran", "file": file, "rows": rows});
                 fields[version_key] = version.as_str().into();
+                if let Some(note) = note {
+                    fields[NOTE_KEY] = note.as_str().into();
+                }
                 fields
             }
             Self::Skipped { reason } => json!({"status": "skipped", "reason": reason}),
@@ -73,11 +81,13 @@ mod tests {
             version: "go version go1.19.8 linux/amd64".into(),
             file: "gc-go.csv".into(),
             rows: 48,
+            note: None,
         };
         let java = RuntimeStatus::Ran {
             version: "openjdk version \"17.0.15\" 2025-04-15".into(),
             file: "locks-java.csv".into(),
             rows: 160,
+            note: None,
         };
         assert_eq!(read, [go.clone(), java.clone()]);
         assert_eq!(go.to_manifest(GO_VERSION_KEY), saved[0]);

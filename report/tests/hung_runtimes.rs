@@ -94,3 +94,53 @@ fn a_go_build_that_hangs_is_killed_at_the_budget() {
     assert!(took < Duration::from_secs(40), "{took:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A `go` whose build writes a benchmark that answers every cell but GOGC=off, where it
+/// hangs: `-seconds S -trials N -warmup W` are its arguments, GOMAXPROCS and GOGC its cell.
+const GO_HANGING_AT_OFF: &str = r#"[ "$1" = version ] && { echo 'go version go1.22.0 linux/amd64'; exit 0; }
+cat > "$4" <<'BENCH'
+#!/bin/sh
+[ "$GOGC" = off ] && sleep 600
+echo threads,ratio,trial,go_version,elapsed_ns,operations,ops_per_sec,cycles,cycles_per_sec,pause_total_ns,pause_share,pause_metric,alloc_bytes_per_op,alloc_objects_per_op,verified,cpu_share,heap_goal_bytes
+trial=0
+while [ "$trial" -lt "$4" ]; do
+  echo "$GOMAXPROCS,$GOGC,$trial,go1.22.0,50000000,1750,35000.0,12,240.0,100000,0.002,/sched/pauses/total/gc:seconds,2573.0,33.5,true,0.5,4194304"
+  trial=$((trial + 1))
+done
+BENCH
+chmod +x "$4""#;
+
+#[test]
+fn a_go_cell_that_hangs_is_named_and_the_cells_before_it_are_kept() {
+    let dir = scratch("hung-go-cell");
+    let bin = fake_tools(&dir, &[("go", GO_HANGING_AT_OFF)]);
+    let out = dir.join("runs");
+    let args = ["run", "gc", "--quick", "--threads", "1", "--ratios", "100,2400,off,200", "--trials", "2"];
+    let seconds = ["--seconds", "0.05", "--out", out.to_str().unwrap()];
+    let (output, took) = run_with(&bin, &dir, &[&args[..], &seconds].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let run = only_run_folder(&out);
+    let rows = std::fs::read_to_string(run.join("gc-go.csv")).unwrap();
+    let cells: Vec<&str> = rows.lines().skip(1).map(|line| line.split(',').nth(1).unwrap()).collect();
+    assert_eq!(cells, ["100", "100", "2400", "2400"], "the two cells before the hung one, two trials each");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let gc = manifest["experiments"].as_array().unwrap().iter().find(|e| e["name"] == "gc").unwrap();
+    let go = &gc["config"]["go"];
+    assert_eq!((go["status"].as_str(), go["rows"].as_u64()), (Some("ran"), Some(4)), "{go}");
+    let note = go["note"].as_str().unwrap();
+    assert!(
+        note.starts_with("measured 2 of 4 cells: the Go benchmark at GOMAXPROCS=1 GOGC=off timed out after "),
+        "{note}"
+    );
+    assert!(note.ends_with("the cells after it did not run"), "{note}");
+    // The page says so beside the Go rows.
+    let page = Command::new(env!("CARGO_BIN_EXE_contention"))
+        .args(["report", "--from", run.to_str().unwrap(), "--format", "markdown", "--out", "-"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&page.stdout).contains("Go: measured 2 of 4 cells"), "{}", stderr(&page));
+    // A cell's own limit (twice its expected 0.3 s and 5 s), not the side's (15 s, a quarter more and 5 s).
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -14,6 +14,13 @@ pub fn status(runs: &[Run], experiments: &[&str]) -> Vec<Finding> {
             let text = if runs.len() > 1 { format!("{}: {}", run.label, note.text) } else { note.text.clone() };
             status.push(Finding::about(&run.label, text));
         }
+        // What a real runtime beside the experiment left out (cells past its budget, a cell
+        // that timed out), as its run recorded it.
+        let records = experiments.iter().filter_map(|name| run.manifest.record(name));
+        for note in records.filter_map(|record| record.beside_note()) {
+            let text = if runs.len() > 1 { format!("{}: {note}", run.label) } else { note };
+            status.push(Finding::about(&run.label, text));
+        }
     }
     status
 }

@@ -13,7 +13,9 @@ use crate::counters::format_count;
 use crate::format;
 use crate::reference::{ReferenceText, SharingReference};
 use crate::runs::Run;
-use crate::sharing::{false_sharing_over, finding, summarize, Case, CaseSummary, Row, EXPERIMENT};
+use crate::sharing::{
+    false_sharing_over, finding, summarize, summarize_team, teams, Case, CaseSummary, Row, EXPERIMENT,
+};
 use crate::transfers::{penalty_sentence, OneWay};
 
 pub const TITLE: &str = "False sharing: the four-way control";
@@ -86,6 +88,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     section.findings.extend(
         machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
     );
+    section.findings.extend(machines.iter().filter_map(headline_team));
     section.add_figure(figure(machines, &summaries, article));
     section.tables.push(cases_table(machines, &summaries, article));
     section.tables.push(ratios_table(machines, &summaries, article));
@@ -97,6 +100,14 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     section.notes.extend(machines.iter().map(|m| Finding::about(&m.label, cache_misses(m.rows))));
     section.notes.extend(config_notes(machines));
     Ok(section)
+}
+
+/// What the second team (the article's headline ran 8 threads) showed, where the run has one.
+fn headline_team(machine: &Measured<'_, Row>) -> Option<Finding> {
+    let teams = teams(machine.rows);
+    let (&largest, [_, ..]) = teams.split_last()? else { return None };
+    let summaries = summarize_team(machine.rows, Some(largest));
+    Some(Finding::about(&machine.label, format!("With {largest} threads: {}", finding(&summaries, None))))
 }
 
 /// False sharing's penalty over no sharing (the same threads, the same atomics), in

@@ -12,7 +12,7 @@ use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::reference::{ReferenceText, StrideReference};
 use crate::runs::Run;
-use crate::stride::{article_ns_per_add, finding, summarize, Row, StrideSummary, EXPERIMENT};
+use crate::stride::{article_ns_per_add, fewer_threads_findings, finding, summarize, Row, StrideSummary, EXPERIMENT};
 use crate::transfers::{penalty_sentence, OneWay, TransfersPerAdd};
 
 pub const TITLE: &str = "False sharing: the stride sweep";
@@ -71,6 +71,10 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
     section.findings.extend(
         machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
     );
+    for machine in machines {
+        let fewer = fewer_threads_findings(machine.rows);
+        section.findings.extend(fewer.into_iter().map(|text| Finding::about(&machine.label, text)));
+    }
     section.add_figure(figure(machines, &summaries, article));
     section.tables.push(table(machines, &summaries, article));
     section.notes.push(Finding::general(

@@ -205,10 +205,20 @@ impl ExperimentRecord {
         let seconds = self.config.get(beside.key)?.get(BESIDE_ELAPSED_KEY)?.as_f64()?;
         Some((beside.runtime.to_string(), seconds))
     }
+
+    /// What the real runtime run beside this experiment left out and why (cells past its
+    /// budget, a cell that timed out), as its status recorded it; `None` when it left nothing out.
+    pub fn beside_note(&self) -> Option<String> {
+        let beside = crate::registry::Experiment::from_name(&self.name)?.beside()?;
+        let note = self.config.get(beside.key)?.get(BESIDE_NOTE_KEY)?.as_str()?;
+        Some(format!("{}: {note}", beside.runtime))
+    }
 }
 
 /// Where a real runtime's status (under the experiment's config) records the seconds it ran.
 pub const BESIDE_ELAPSED_KEY: &str = "elapsed_s";
+/// Where it records what it left out and why.
+pub const BESIDE_NOTE_KEY: &str = "note";
 
 #[cfg(test)]
 mod tests {
@@ -225,6 +235,9 @@ mod tests {
 
         record.config = serde_json::json!({"go": {"status": "ran", BESIDE_ELAPSED_KEY: 6.5}});
         assert_eq!(record.conditions().beside_elapsed, Some(("Go".to_string(), 6.5)));
+        assert_eq!(record.beside_note(), None, "Go left nothing out");
+        record.config["go"][BESIDE_NOTE_KEY] = "3 of 9 cells".into();
+        assert_eq!(record.beside_note().as_deref(), Some("Go: 3 of 9 cells"));
         // An experiment with no runtime beside it shows none, whatever its config holds.
         record.name = crate::stride::EXPERIMENT.into();
         assert_eq!(record.conditions().beside_elapsed, None);

@@ -24,7 +24,8 @@ pub use error::RunsError;
 use files::RunFiles;
 pub use label::{check_label, default_label, disambiguate, normalize_label, MAX_LABEL_CHARS};
 pub use manifest::{
-    ExperimentRecord, Manifest, Profile, State, BESIDE_ELAPSED_KEY, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION,
+    ExperimentRecord, Manifest, Profile, State, BESIDE_ELAPSED_KEY, BESIDE_NOTE_KEY, FORMAT_VERSION, MANIFEST,
+    OLDEST_READ_VERSION,
 };
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};

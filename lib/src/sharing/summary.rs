@@ -21,12 +21,27 @@ pub struct CaseSummary {
     pub evidence: Evidence,
 }
 
-/// Groups rows by case, in [`Case::ALL`] order; cases without rows are left out.
+/// The control's summaries: its first team's ([`teams`]), as [`summarize_team`] gives them.
 pub fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
+    summarize_team(rows, teams(rows).first().copied())
+}
+
+/// The thread counts of the teams that ran the cases beside the single thread, ascending.
+pub fn teams(rows: &[Row]) -> Vec<u64> {
+    let mut teams: Vec<u64> = rows.iter().filter(|row| row.case != Case::Single).map(|row| row.threads).collect();
+    teams.sort_unstable();
+    teams.dedup();
+    teams
+}
+
+/// The summaries of the team of `threads` (with the single thread they share), by case in
+/// [`Case::ALL`] order; cases without rows are left out. `None`: every row.
+pub fn summarize_team(rows: &[Row], threads: Option<u64>) -> Vec<CaseSummary> {
+    let in_team = |row: &&Row| row.case == Case::Single || threads.map_or(true, |threads| row.threads == threads);
     Case::ALL
         .iter()
         .filter_map(|&case| {
-            let group: Vec<&Row> = rows.iter().filter(|row| row.case == case).collect();
+            let group: Vec<&Row> = rows.iter().filter(in_team).filter(|row| row.case == case).collect();
             let elapsed: Vec<f64> = group.iter().map(|row| row.elapsed_ns as f64 / 1e6).collect();
             let per_increment: Vec<f64> = group.iter().map(|row| row.ns_per_increment).collect();
             let first = group.first()?;

@@ -30,7 +30,8 @@ fn config(flags: &StrideOptions, args: &MeasureArgs, selected: bool) -> Result<C
     let mut config = if args.quick { Config::quick() } else { Config::default() };
     match args.threads.as_slice() {
         [] => {}
-        [threads] => config.threads = *threads,
+        // One count asked for: one sweep, at it.
+        [threads] => config = Config { threads: *threads, clean_threads: None, ..config },
         many if selected => {
             return Err(usage(format!(
                 "invalid threads = {}: the stride sweep takes one thread count",

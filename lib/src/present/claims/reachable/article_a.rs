@@ -17,6 +17,29 @@ pub(super) fn four_way(cpus: usize, over_single: f64, over_none: f64) -> Run {
     run
 }
 
+/// The control at the article's 2 threads (false sharing 2.0x one thread, 3.87x no sharing)
+/// and again at 8 threads (13.7x one thread): A6 and A7 read the first team, A1 the second.
+#[test]
+fn each_claim_reads_its_own_team() {
+    let mut run = four_way(MANY, 2.0, 3.87);
+    let eight = four_way(MANY, 13.7, 2.0);
+    let mut added: Vec<sharing::Row> =
+        eight.rows::<sharing::Row>().unwrap().iter().filter(|row| row.case != SharingCase::Single).cloned().collect();
+    added.iter_mut().for_each(|row| row.threads = 8);
+    run.rows_mut::<sharing::Row>().unwrap().extend(added);
+    for id in ["A1", "A6", "A7"] {
+        let got = answered(&run, id);
+        assert_eq!(got.status, Status::Reproduced, "{id}: {} ({})", got.status_text(), got.figure);
+    }
+    assert!(answered(&run, "A1").figure.starts_with("8 threads"), "{}", answered(&run, "A1").figure);
+}
+
+/// `run`'s control with its team at 4 threads, not the article's 2.
+fn at_four_threads(mut run: Run) -> Run {
+    edit(&mut run, |row: &mut sharing::Row| row.threads = if row.case == SharingCase::Single { 1 } else { 4 });
+    run
+}
+
 #[test]
 fn a1_a6_a7_the_four_way_control() {
     reaches(
@@ -36,6 +59,7 @@ fn a1_a6_a7_the_four_way_control() {
             (Status::Reproduced, four_way(MANY, 2.0, 3.87)),
             (Status::Larger, four_way(MANY, 5.0, 3.87)),
             (Status::Differs, four_way(MANY, 0.5, 3.87)),
+            (Status::NotInRun, at_four_threads(four_way(MANY, 2.0, 3.87))),
         ],
     );
     reaches(
@@ -159,10 +183,25 @@ fn a4_a10_the_stride_sweep() {
             (Status::Reproduced, strides(MANY, 8, sixty_four(1.81))),
             (Status::Smaller, strides(MANY, 8, sixty_four(1.3))),
             (Status::NotBeyondNoise, strides(MANY, 8, sixty_four(1.0))),
-            (Status::NeedsCores(8), strides(MANY, 2, sixty_four(1.0))),
+            (Status::NeedsCores(8), strides(2, 2, sixty_four(1.0))),
+            (Status::NotInRun, strides(MANY, 2, sixty_four(1.0))),
             (Status::Differs, strides(MANY, 2, sixty_four(1.5))),
+            (Status::Reproduced, both_halves(MANY, 1.0, 1.81)),
+            (Status::Differs, both_halves(MANY, 1.5, 1.81)),
+            (Status::NeedsCores(8), both_halves(4, 1.0, 1.81)),
         ],
     );
+}
+
+/// The stride sweep at 2 threads with the 64-byte stride `clean` x the fastest, and again
+/// at 8 threads with it `paying` x.
+fn both_halves(cpus: usize, clean: f64, paying: f64) -> Run {
+    let sweep = |penalty: f64| move |bytes: u64| if bytes == 64 { penalty } else { 1.0 };
+    let mut run = strides(cpus, 2, sweep(clean));
+    let eight = strides(cpus, 8, sweep(paying));
+    let added = eight.rows::<stride::Row>().unwrap().to_vec();
+    run.rows_mut::<stride::Row>().unwrap().extend(added);
+    run
 }
 
 #[test]
