@@ -12,6 +12,9 @@ output fails the check too, and so does a "Compiling" line after the setup cell,
 output or in what the kernel wrote to its own stderr while the cell ran (the terminal that
 runs Jupyter shows those lines: a later cell rebuilt the lib or a crate). The committed
 notebooks are never written to: executed copies go to a temporary folder (or --keep DIR).
+Every numbered exercise of a notebook's Exercises cell must have a ready cell (id
+`exercise-N`) and a worked answer (id `SOLUTIONS-NN-N`) in the solutions notebook that cell
+links to; the solutions notebooks are executed like the others.
 Before a notebook is executed, its prediction cells (tagged "prediction", committed unfilled:
 `Prediction::new(f64::NAN, "")`) are filled from notebooks/predictions.json, as a student
 would fill them, so the comparison after each measurement is executed too.
