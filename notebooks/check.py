@@ -12,6 +12,9 @@ output fails the check too, and so does a "Compiling" line after the setup cell,
 output or in what the kernel wrote to its own stderr while the cell ran (the terminal that
 runs Jupyter shows those lines: a later cell rebuilt the lib or a crate). The committed
 notebooks are never written to: executed copies go to a temporary folder (or --keep DIR).
+Every numbered exercise of a notebook's Exercises cell must have a ready cell (id
+`exercise-N`) and a worked answer (id `SOLUTIONS-NN-N`) in the solutions notebook that cell
+links to; the solutions notebooks are executed like the others.
 Before a notebook is executed, its prediction cells (tagged "prediction", committed unfilled:
 `Prediction::new(f64::NAN, "")`) are filled from notebooks/predictions.json, as a student
 would fill them, so the comparison after each measurement is executed too.
@@ -59,6 +62,10 @@ PREDICTIONS = HERE / "predictions.json"
 UNFILLED = re.compile(r'let (\w+) = present::prediction::Prediction::new\(f64::NAN, ""\);')
 # Its setup cell is the one every other notebook shares.
 WARM_UP_NOTEBOOK = "00-your-machine.ipynb"
+# A numbered exercise in a notebook's Exercises cell ("1. **Two threads** ..."), and the
+# solutions notebook that cell links to.
+EXERCISE = re.compile(r"^(\d+)\. \*\*", re.MULTILINE)
+SOLUTIONS_LINK = re.compile(r"\(solutions-([\w-]+)\.ipynb\)")
 
 
 def parse_args():
@@ -112,6 +119,28 @@ def fill_predictions(notebook, name):
         cell.source = UNFILLED.sub(fill, cell.source)
     if missing := set(wanted) - filled:
         raise SystemExit(f"{name}: {PREDICTIONS.name} fills predictions no cell holds: {sorted(missing)}")
+
+
+def missing_exercise_cells(path):
+    """Why a notebook's exercises lack a ready cell (id `exercise-N`) or a worked answer (id
+    `SOLUTIONS-NN-N` in the solutions notebook its Exercises cell links to), or None."""
+    notebook = nbformat.read(path, as_version=4)
+    exercises = next((cell.source for cell in notebook.cells if cell.cell_type == "markdown" and "## Exercises" in cell.source), None)
+    if exercises is None:
+        return None
+    exercises = exercises.split("## Exercises", 1)[1]
+    numbers = EXERCISE.findall(exercises)
+    ids = {cell.get("id") for cell in notebook.cells}
+    missing = [f"a ready cell exercise-{n}" for n in numbers if f"exercise-{n}" not in ids]
+    link = SOLUTIONS_LINK.search(exercises)
+    if link is None:
+        missing.append("a link to its solutions notebook")
+    else:
+        solutions = HERE / f"solutions-{link.group(1)}.ipynb"
+        answers = {cell.get("id") for cell in nbformat.read(solutions, as_version=4).cells} if solutions.exists() else set()
+        prefix = f"{link.group(1).split('-')[0]}-{path.name[:2]}"
+        missing += [f"an answer {prefix}-{n} in {solutions.name}" for n in numbers if f"{prefix}-{n}" not in answers]
+    return f"exercises lack {', '.join(missing)}" if missing else None
 
 
 def output_text(output):
@@ -275,6 +304,11 @@ def main():
         print(f"notebooks are committed with outputs cleared; run:\n  .venv/bin/jupyter nbconvert --clear-output --inplace {names}")
         return 1
     print(f"{len(paths)} notebooks have their outputs cleared")
+    unanswered = [(path, reason) for path in paths if (reason := missing_exercise_cells(path))]
+    for path, reason in unanswered:
+        print(f"EXERCISES {path.name}: {reason}")
+    if unanswered:
+        return 1
     if args.cleared_only:
         return 0
 
