@@ -15,7 +15,7 @@ use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 
 use crate::child::{output_by, probe, probe_deadline};
-use crate::runtime_budget::{budget_text, SideClock};
+use crate::runtime_budget::{budget_text, SideClock, BUILD_LIMIT};
 use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::runtime_status::RuntimeStatus;
 use crate::write::{write_atomic, write_csv};
@@ -35,38 +35,40 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
     if !wanted {
         return RuntimeStatus::Skipped { reason: "--no-go was given".into() };
     }
-    let clock = SideClock::start(config.budget);
-    let measured = go_version(clock.deadline()).and_then(|version| match version {
-        Some(go_version) => measure_with(config, go_version, dir, progress, &clock),
+    let built_by = Instant::now() + BUILD_LIMIT;
+    let measured = go_version(built_by).and_then(|version| match version {
+        Some(go_version) => {
+            let binary = build(&go_version, built_by)?;
+            measure_with(config, go_version, &binary, dir, progress)
+        }
         None => Ok(RuntimeStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") }),
     });
     measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
 }
 
+/// Runs the built benchmark's cells within the budget, on a clock started now.
 fn measure_with(
     config: &Config,
     go_version: String,
+    binary: &Path,
     dir: &Path,
     progress: Progress,
-    clock: &SideClock,
 ) -> Result<RuntimeStatus> {
-    let binary = build(&go_version, clock.deadline())?;
+    let clock = SideClock::start(config.budget);
     let cells = grid(config);
     let estimate = cell_estimate(config);
     if !clock.fits(estimate) {
         return Ok(RuntimeStatus::Skipped {
             reason: format!(
-                "building the Go benchmark took {} s of {}, and a cell takes about {} s: it is cached now, so \
-                 the next run measures",
-                short_number(clock.spent().as_secs_f64()),
-                budget_text(clock.budget()),
-                short_number(estimate.as_secs_f64())
+                "a cell takes about {} s, more than {}",
+                short_number(estimate.as_secs_f64()),
+                budget_text(clock.budget())
             ),
         });
     }
-    let measured = run_cells(&binary, config, &cells, dir, progress, clock)?;
+    let measured = run_cells(binary, config, &cells, dir, progress, &clock)?;
     let rows = measured.rows.len();
-    Ok(RuntimeStatus::Ran { version: go_version, file: GO_CSV.into(), rows, note: measured.note(&cells, clock) })
+    Ok(RuntimeStatus::Ran { version: go_version, file: GO_CSV.into(), rows, note: measured.note(&cells, &clock) })
 }
 
 /// The threads x ratio grid, in the order the cells run.

@@ -14,7 +14,7 @@ use contention::harness::{Progress, ProgressEvent};
 use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
 
 use crate::child::{output_by, probe, probe_deadline};
-use crate::runtime_budget::{budget_text, SideClock};
+use crate::runtime_budget::{budget_text, SideClock, BUILD_LIMIT};
 use crate::runtime_cache::{cache_dir, failure_reason};
 use crate::runtime_status::RuntimeStatus;
 use crate::write::{write_atomic, write_csv};
@@ -34,35 +34,39 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
     if !wanted {
         return RuntimeStatus::Skipped { reason: "--no-java was given".into() };
     }
-    let clock = SideClock::start(config.budget);
-    let deadline = clock.deadline();
-    let measured = version_of("java", deadline).and_then(|java| Ok((java, version_of("javac", deadline)?)));
+    let built_by = Instant::now() + BUILD_LIMIT;
+    let measured = version_of("java", built_by).and_then(|java| Ok((java, version_of("javac", built_by)?)));
     let measured = measured.and_then(|versions| match versions {
-        (Some(java_version), Some(_)) => measure_with(config, java_version, dir, progress, &clock),
+        (Some(java_version), Some(_)) => {
+            let classes = build(&java_version, built_by)?;
+            measure_with(config, java_version, &classes, dir, progress)
+        }
         _ => Ok(RuntimeStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") }),
     });
     measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
 }
 
+/// Runs the compiled classes within the budget, on a clock started now.
 fn measure_with(
     config: &Config,
     java_version: String,
+    classes: &Path,
     dir: &Path,
     progress: Progress,
-    clock: &SideClock,
 ) -> Result<RuntimeStatus> {
-    let classes = build(&java_version, clock.deadline())?;
-    // The JVM's own start and its classes' loading are paid from the budget too.
+    let clock = SideClock::start(config.budget);
+    // The JVM's own start and its classes' loading are paid from the budget.
     let Some(budget) = clock.left().checked_sub(JVM_START).filter(|left| *left >= config.trial) else {
         return Ok(RuntimeStatus::Skipped {
             reason: format!(
-                "compiling the JVM's locks took {} s of {}: they are cached now, so the next run measures",
-                short_number(clock.spent().as_secs_f64()),
-                budget_text(clock.budget())
+                "{} leaves less than one {} s trial after the JVM's start ({} s)",
+                budget_text(clock.budget()),
+                short_number(config.trial.as_secs_f64()),
+                short_number(JVM_START.as_secs_f64())
             ),
         });
     };
-    let rows = run(&classes, config, budget, clock.deadline())?;
+    let rows = run(classes, config, budget, clock.deadline())?;
     write_csv(&dir.join(JAVA_CSV), &rows)?;
     progress(&ProgressEvent {
         experiment: contention::locks::EXPERIMENT,
@@ -70,7 +74,7 @@ fn measure_with(
         total: 1,
         label: format!("JVM: {} rows ({java_version})", rows.len()),
     });
-    let note = budget_note(&rows, config, clock);
+    let note = budget_note(&rows, config, &clock);
     Ok(RuntimeStatus::Ran { version: java_version, file: JAVA_CSV.into(), rows: rows.len(), note })
 }
 

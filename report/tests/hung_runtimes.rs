@@ -1,8 +1,9 @@
 //! Issue 35, item 2: a `go`, `javac` or `java` on PATH that never returns (here a shell
 //! script that sleeps, in its version probe, its build or the benchmark itself) no longer
-//! hangs `run gc` / `run locks`: each child runs under a deadline derived from the
-//! experiment's budget and is killed with its process group; the manifest says "timed out
-//! after N s" and the model's rows are kept. The quick budgets (12 s, 15 s) bound each test.
+//! hangs `run gc` / `run locks`: each child runs under a deadline (a build under its own
+//! limit, the others under one derived from the experiment's budget) and is killed with its
+//! process group; the manifest says "timed out after N s" and the model's rows are kept.
+//! The quick budgets (12 s, 15 s) and the build's limit (2 minutes) bound each test.
 #![cfg(unix)] // links, FIFOs, file modes and shell scripts made as Unix makes them
 
 mod common;
@@ -82,7 +83,7 @@ fn a_jvm_benchmark_that_hangs_is_killed_at_the_budget() {
 }
 
 #[test]
-fn a_go_build_that_hangs_is_killed_at_the_budget() {
+fn a_go_build_that_hangs_is_killed_at_its_limit() {
     let dir = scratch("hung-go-build");
     let go = "[ \"$1\" = version ] && { echo 'go version go1.22.0 linux/amd64'; exit 0; }; sleep 600";
     let bin = fake_tools(&dir, &[("go", go)]);
@@ -90,8 +91,9 @@ fn a_go_build_that_hangs_is_killed_at_the_budget() {
     let args = ["run", "gc", "--quick", "--threads", "1", "--ratios", "100", "--trials", "1", "--seconds", "0.05"];
     let (output, took) = run_with(&bin, &dir, &[&args[..], &["--out", out.to_str().unwrap()]].concat());
     check_kept(&output, &out, "gc.csv", "`go build` of the Go GC benchmark");
-    // The quick budget (15 s), a quarter more and 5 s, after the model's seconds.
-    assert!(took < Duration::from_secs(40), "{took:?}");
+    // A build's own limit (2 minutes: it is not paid from the budget), after the model's
+    // seconds.
+    assert!(took < Duration::from_secs(150), "{took:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
