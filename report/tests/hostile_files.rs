@@ -123,7 +123,14 @@ fn replaced_files_keep_their_mode_and_dead_writers_temporaries_go() {
         dir.join("runs").to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(!stale.exists(), "the dead writer's temporary file is removed");
+    // Removed where the OS can say its writer is gone; kept where it cannot (the fallback).
+    match contention::platform::process_runs(4_194_304) {
+        Ok(runs) => assert!(!runs && !stale.exists(), "the dead writer's temporary file is removed"),
+        Err(why) => {
+            println!("whether the writer runs is unknown ({why}): its temporary is kept");
+            assert!(stale.exists(), "a temporary whose writer may run is kept");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
