@@ -108,10 +108,7 @@ impl Config {
             return Ok(());
         }
         let available = available_cpu_ids();
-        if available.is_empty() {
-            // An OS that pins no threads names no CPU to pair (macOS, the portable fallback).
-            let why = crate::platform::pinning_unavailable()
-                .map_or("the OS named no CPU this process may run on", |unknown| unknown.0);
+        if let Some(why) = crate::machine::cpu_ids_unnamed() {
             return Err(ConfigError::new(
                 "cpus",
                 self.cpus[0],

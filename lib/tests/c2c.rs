@@ -1,18 +1,14 @@
 //! The core-to-core latency matrix: configs checked, one cell per requested pair with every
 //! sample, summaries and the finding computed from the rows. No latency value is asserted.
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 use contention::c2c::{finding, pairs, run, summarize, typical_cas_one_way_ns, typical_one_way_ns, Config, Row};
 use contention::harness::no_progress;
-use contention::machine::available_cpu_ids;
 
 /// Why no CPU can be named here, where the OS names none a thread may be pinned to (macOS,
 /// the portable fallback), printed so a run says which path it checked.
 fn no_cpu_ids_here() -> Option<&'static str> {
-    if !available_cpu_ids().is_empty() {
-        return None;
-    }
-    let why =
-        contention::platform::pinning_unavailable().map_or("the OS named no CPU this process may run on", |u| u.0);
+    let why = contention::machine::cpu_ids_unnamed()?;
     println!("this build names no CPU ids ({why}): checking that listed CPUs are refused with why");
     Some(why)
 }

@@ -1,6 +1,7 @@
 //! `contention run c2c machine` end to end: the matrix has one cell per requested pair, an
 //! unknown CPU is refused with exit 2, the verdict is printed and saved, and hardware
 //! counters that the kernel refuses are recorded as "unavailable" without failing the run.
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 mod common;
 
@@ -14,11 +15,7 @@ fn usable_cpus() -> Vec<usize> {
 /// Why no CPU can be named here, where the OS names none a thread may be pinned to, printed
 /// so a run says which path it checked.
 fn no_cpu_ids_here() -> Option<&'static str> {
-    if !usable_cpus().is_empty() {
-        return None;
-    }
-    let why =
-        contention::platform::pinning_unavailable().map_or("the OS named no CPU this process may run on", |u| u.0);
+    let why = contention::machine::cpu_ids_unnamed()?;
     println!("this build names no CPU ids ({why}): no pair is measured");
     Some(why)
 }

@@ -1,5 +1,6 @@
 //! `contention run pool` end to end: a tiny run writes complete, verified rows that render
 //! into the page, and bad values exit 2 naming the value and what is allowed.
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 mod common;
 
@@ -54,6 +55,14 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("data-title=\"pool latency\"") && html.contains("data-title=\"pool switches\""));
     assert!(html.contains("bounded database connection pool"));
+    // Switches where the OS counts them; where it does not, the page says so rather than 0.
+    match contention::platform::process_times() {
+        Ok(_) => assert!(html.contains("Context switches per completed request"), "no switches on the page"),
+        Err(why) => {
+            println!("no switches recorded: {why}");
+            assert!(html.contains("Context switches are unavailable: this OS counted none for the process."));
+        }
+    }
     std::fs::remove_dir_all(&out).unwrap();
 }
 

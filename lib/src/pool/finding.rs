@@ -133,7 +133,7 @@ fn class_sentence(small: &PoolSummary, large: &PoolSummary) -> String {
 /// What a bigger pool cost downstream and in the scheduler, from smallest to largest.
 fn cost_sentences(small: &PoolSummary, large: &PoolSummary) -> Vec<String> {
     let per_request = |value: f64| format!("{value:.1}");
-    let mut sentences = vec![if small.usage_measured && large.usage_measured {
+    let mut sentences = vec![if small.usage_measured() && large.usage_measured() {
         format!(
             "Context switches per completed request {}; at the probe's {:.1} us per switch the largest pool spent \
              {:.1}% of one CPU switching.",

@@ -56,9 +56,6 @@ pub struct PoolSummary {
     pub involuntary_per_s: Summary,
     pub switches_per_request: Summary,
     pub cpu_share: Summary,
-    /// Every trial recorded the process's CPU time and switches (the CPU share and switch
-    /// figures above are 0, not measured, where the OS does not count them).
-    pub usage_measured: bool,
     /// CPUs' worth of time spent switching: median switches/s x the probe's cost per switch.
     pub switching_cpus: f64,
     /// Dropped (censored) / arrived over all trials.
@@ -73,6 +70,13 @@ pub struct PoolSummary {
 }
 
 impl PoolSummary {
+    /// Whether every trial recorded the process's CPU time and switches: a pool serving
+    /// requests always uses some CPU, so a share of 0 is the rows' unknown (the OS counts
+    /// neither), and the share and switch figures are then not measurements.
+    pub fn usage_measured(&self) -> bool {
+        self.cpu_share.min > 0.0
+    }
+
     /// How sentences name the case: "N=21", "the split pools (10+24)", ...
     pub fn label(&self) -> String {
         match self.key.variant {
@@ -149,8 +153,6 @@ fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
         involuntary_per_s: per_s(|row| row.involuntary_switches)?,
         switches_per_request: of(Row::switches_per_request)?,
         cpu_share: of(|row| row.cpu_share)?,
-        // A pool serving requests always uses some CPU: 0 is the rows' unknown.
-        usage_measured: group.iter().all(|row| row.cpu_used_ns > 0),
         dropped_share: if arrived == 0 { 0.0 } else { dropped as f64 / arrived as f64 },
         peak_queue: peak(|row| row.peak_queue),
         peak_db_queue: peak(|row| row.peak_db_queue),

@@ -84,7 +84,7 @@ impl Cases {
         };
         let ratio = Ratio::between(&incident.p99_ms, &fix.p99_ms);
         let bound = |s: &PoolSummary| if s.p99_lower_bound { "at least " } else { "" };
-        let usage = if incident.usage_measured {
+        let usage = if incident.usage_measured() {
             format!(
                 "CPU {} busy, {:.0} switches/s",
                 format::percent(incident.cpu_share.median),

@@ -54,7 +54,7 @@ fn fix<'a>(m: &'a Summarised) -> Option<&'a PoolSummary> {
 
 /// The incident pool's figure from the process's CPU time or switches, or why there is none.
 fn incident_usage(m: &Summarised, figure: fn(&PoolSummary) -> String) -> Option<String> {
-    incident(m).map(|s| if s.usage_measured { figure(s) } else { USAGE_UNAVAILABLE.into() })
+    incident(m).map(|s| if s.usage_measured() { figure(s) } else { USAGE_UNAVAILABLE.into() })
 }
 
 const USAGE_UNAVAILABLE: &str = "unavailable (the OS counted no CPU time or switches)";

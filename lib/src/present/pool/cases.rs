@@ -78,7 +78,7 @@ fn row(s: &PoolSummary) -> Vec<Cell> {
 
 /// A figure from the process's CPU time or switches, or missing where the OS counted none.
 fn usage(s: &PoolSummary, figure: String) -> Cell {
-    if s.usage_measured {
+    if s.usage_measured() {
         Cell::from(figure)
     } else {
         Cell::missing()
