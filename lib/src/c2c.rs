@@ -108,6 +108,13 @@ impl Config {
             return Ok(());
         }
         let available = available_cpu_ids();
+        if let Some(why) = crate::machine::cpu_ids_unnamed() {
+            return Err(ConfigError::new(
+                "cpus",
+                self.cpus[0],
+                format!("a logical CPU this process may run on; none is named here: {why}"),
+            ));
+        }
         let listed = available.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
         for (index, cpu) in self.cpus.iter().enumerate() {
             if !available.contains(cpu) {
@@ -283,14 +290,16 @@ pub fn typical_cas_one_way_ns(summaries: &[PairSummary]) -> Option<f64> {
     Summary::of(&medians).map(|summary| summary.median)
 }
 
-/// What the matrix showed, for the report and the notebooks., for the report and the notebooks.
+/// What the matrix showed, for the report and the notebooks.
 pub fn finding(summaries: &[PairSummary]) -> String {
     if let (false, Err(short)) = (summaries.is_empty(), evidence::check(summaries.iter().map(|pair| &pair.one_way_ns)))
     {
         return format!("Core-to-core latency claims nothing: {short}.");
     }
     let Some(typical) = typical_one_way_ns(summaries) else {
-        return "Core-to-core latency was not measured: it needs two CPUs this process may run on.".into();
+        return "Core-to-core latency was not measured: it needs two CPUs this process may run on and pin a \
+                thread to (this run had one CPU, or an OS that pins no threads)."
+            .into();
     };
     let by_median = |a: &&PairSummary, b: &&PairSummary| a.one_way_ns.median.total_cmp(&b.one_way_ns.median);
     let (Some(fastest), Some(slowest)) = (summaries.iter().min_by(by_median), summaries.iter().max_by(by_median))

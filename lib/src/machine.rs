@@ -155,6 +155,15 @@ pub fn available_cpu_ids() -> Vec<usize> {
     platform::available_cpu_ids()
 }
 
+/// Why no CPU can be named here, where the OS names none this process may be pinned to
+/// (macOS, the portable fallback); `None` where it names them.
+pub fn cpu_ids_unnamed() -> Option<&'static str> {
+    if !available_cpu_ids().is_empty() {
+        return None;
+    }
+    Some(platform::pinning_unavailable().map_or("the OS named no CPU this process may run on", |unknown| unknown.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

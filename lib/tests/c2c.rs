@@ -1,11 +1,31 @@
 //! The core-to-core latency matrix: configs checked, one cell per requested pair with every
 //! sample, summaries and the finding computed from the rows. No latency value is asserted.
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 use contention::c2c::{finding, pairs, run, summarize, typical_cas_one_way_ns, typical_one_way_ns, Config, Row};
 use contention::harness::no_progress;
 
+/// Why no CPU can be named here, where the OS names none a thread may be pinned to (macOS,
+/// the portable fallback), printed so a run says which path it checked.
+fn no_cpu_ids_here() -> Option<&'static str> {
+    let why = contention::machine::cpu_ids_unnamed()?;
+    println!("this build names no CPU ids ({why}): checking that listed CPUs are refused with why");
+    Some(why)
+}
+
 #[test]
 fn unknown_duplicate_and_lonely_cpus_are_refused_by_name() {
+    if let Some(why) = no_cpu_ids_here() {
+        for cpus in [vec![0, 100_000], vec![0, 0], vec![0]] {
+            let error = Config { cpus, ..Config::quick() }.validate().unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("invalid cpus = 0: a logical CPU this process may run on; none is named here: {why}")
+            );
+        }
+        assert_eq!(Config { samples_per_pair: 0, ..Config::quick() }.validate().unwrap_err().field, "samples");
+        return;
+    }
     let bad = Config { cpus: vec![0, 100_000], ..Config::quick() };
     let error = bad.validate().unwrap_err();
     assert_eq!((error.field, error.value.as_str()), ("cpus", "100000"));
@@ -37,6 +57,13 @@ fn the_matrix_has_one_cell_per_pair_with_every_sample() {
     let config = Config { samples_per_pair: 5, round_trips_per_sample: 20, ..Config::quick() };
     let cpus = config.cpus_to_measure();
     let outcome = run(&config, &mut no_progress).unwrap();
+    if no_cpu_ids_here().is_some() {
+        // No pair to measure: no rows, and the finding says why rather than a latency.
+        assert!(cpus.is_empty() && outcome.rows.is_empty(), "{cpus:?}");
+        assert!(!outcome.budget_exhausted);
+        assert!(finding(&summarize(&outcome.rows)).starts_with("Core-to-core latency was not measured: it needs two"));
+        return;
+    }
     let expected_pairs = pairs(&cpus);
     assert_eq!(outcome.rows.len(), expected_pairs.len() * 5);
     let summaries = summarize(&outcome.rows);

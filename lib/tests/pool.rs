@@ -3,6 +3,7 @@
 //! ordered, the capacity probe ran, bad configs are refused by name, the default regime
 //! follows the article per CPU, and the findings claim only what the trials support. No
 //! test compares pool sizes' speed.
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 use std::time::Duration;
 
@@ -48,13 +49,26 @@ fn check_accounting(row: &Row) {
     // Capacity is a count of completions over the probe's counted two thirds (0.2 s here).
     let completions = row.capacity_per_sec * 0.2;
     assert!(completions >= 0.0 && (completions - completions.round()).abs() < 1e-6, "{row:?}");
-    assert!(row.cpu_used_ns > 0 && row.switch_cost_ns > 0.0, "{row:?}");
+    assert!(row.switch_cost_ns > 0.0, "{row:?}");
+    // The process's CPU time where the OS counts it; 0, the rows' unknown, where it does not.
+    match contention::platform::process_times() {
+        Ok(_) => assert!(row.cpu_used_ns > 0, "{row:?}"),
+        Err(why) => {
+            println!("no CPU time recorded: {why}");
+            assert!(row.cpu_used_ns == 0 && row.cpu_share == 0.0, "{row:?}");
+        }
+    }
     assert!(row.lock_wait_ms >= 0.0 && row.db_wait_ms >= 0.0, "{row:?}");
     assert_eq!(row.run_delay_measured, thread_run_delay_ns().is_some(), "{row:?}");
-    // At every sample the address space reserved holds the resident set.
-    if cfg!(target_os = "linux") {
-        assert!(row.reserved_bytes >= row.peak_rss_bytes && row.peak_rss_bytes > 0, "{row:?}");
-        assert!(row.thread_stack_bytes > 0, "{row:?}");
+    assert!(row.thread_stack_bytes > 0, "{row:?}");
+    // At every sample the address space reserved holds the resident set, where the OS tells
+    // both; 0, the rows' unknown, where it does not.
+    match contention::platform::memory_in_use() {
+        Ok(_) => assert!(row.reserved_bytes >= row.peak_rss_bytes && row.peak_rss_bytes > 0, "{row:?}"),
+        Err(why) => {
+            println!("no memory recorded: {why}");
+            assert_eq!((row.peak_rss_bytes, row.reserved_bytes), (0, 0), "{row:?}");
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! The stride sweep with tiny configs: rows complete, a wrong sum an error, bad configs
 //! rejected, and findings that claim only what enough trials support.
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 use std::time::Duration;
 
@@ -38,8 +39,20 @@ fn every_stride_has_every_trial_verified() {
             let same_stride = outcome.rows.iter().filter(|r| r.stride_bytes == row.stride_bytes);
             assert!(same_stride.clone().all(|r| r.iters_per_thread == row.iters_per_thread), "one size per stride");
         }
-        for row in &outcome.rows {
-            assert_eq!(row.cpus.split(',').count(), threads, "one CPU per worker recorded: {:?}", row.cpus);
+        // Each worker's CPU is recorded where the OS says which CPU a thread runs on; elsewhere
+        // none is, and the row says the team was not pinned.
+        match contention::platform::current_cpu() {
+            Ok(_) => {
+                for row in &outcome.rows {
+                    assert_eq!(row.cpus.split(',').count(), threads, "one CPU per worker recorded: {:?}", row.cpus);
+                }
+            }
+            Err(why) => {
+                println!("no CPU recorded per worker: {why}");
+                let unpinnable = contention::platform::pinning_unavailable().is_some();
+                let honest = |row: &Row| row.cpus.is_empty() && !(unpinnable && row.pinned);
+                assert!(outcome.rows.iter().all(honest), "{:?}", outcome.rows);
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! writer's temporary files go; a run with nothing in it, or a file of a header alone, is
 //! named for what it is.
 #![cfg(unix)] // links, FIFOs, file modes and shell scripts made as Unix makes them
+#![allow(clippy::print_stdout)] // a test prints why it checks an unknown instead of a measured fact
 
 mod common;
 
@@ -123,7 +124,14 @@ fn replaced_files_keep_their_mode_and_dead_writers_temporaries_go() {
         dir.join("runs").to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(!stale.exists(), "the dead writer's temporary file is removed");
+    // Removed where the OS can say its writer is gone; kept where it cannot (the fallback).
+    match contention::platform::process_runs(4_194_304) {
+        Ok(runs) => assert!(!runs && !stale.exists(), "the dead writer's temporary file is removed"),
+        Err(why) => {
+            println!("whether the writer runs is unknown ({why}): its temporary is kept");
+            assert!(stale.exists(), "a temporary whose writer may run is kept");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

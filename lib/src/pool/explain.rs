@@ -51,7 +51,11 @@ fn costs(small: &PoolSummary, large: &PoolSummary) -> Vec<(&'static str, Directi
             costs.push((what, direction(small, large, a, b), format!("{what} {moved}")));
         }
     };
-    add("context switches per request", |s| Some(&s.switches_per_request), |v| format!("{v:.1}"));
+    add(
+        "context switches per request",
+        |s| s.usage_measured().then_some(&s.switches_per_request),
+        |v| format!("{v:.1}"),
+    );
     add("run-queue delay per request", |s| s.run_delay_ms.as_ref(), format_ms);
     add("the wait for the shared lock", |s| Some(&s.lock_wait_ms), format_ms);
     add("a miss's wait for a database connection", |s| Some(&s.db_wait_ms), format_ms);
@@ -76,11 +80,17 @@ pub fn why_big_pools(summaries: &[PoolSummary]) -> Vec<String> {
     )];
     let costs = costs(small, large);
     let rose: Vec<&str> = costs.iter().filter(|c| c.1 == Direction::Higher).map(|c| c.0).collect();
-    sentences.push(if rose.is_empty() {
+    sentences.push(if rose.is_empty() && large.usage_measured() {
         format!(
             "None of the costs the article blames rose clearly with the pool: at {:.0}% of the CPUs busy the big \
              pool rarely had many threads runnable at once (at most {} requests waited for a thread).",
             large.cpu_share.median * 100.0,
+            large.peak_queue
+        )
+    } else if rose.is_empty() {
+        format!(
+            "None of the costs measured here rose clearly with the pool (at most {} requests waited for a thread; \
+             this OS counted no CPU time or switches).",
             large.peak_queue
         )
     } else {

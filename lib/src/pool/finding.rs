@@ -133,13 +133,17 @@ fn class_sentence(small: &PoolSummary, large: &PoolSummary) -> String {
 /// What a bigger pool cost downstream and in the scheduler, from smallest to largest.
 fn cost_sentences(small: &PoolSummary, large: &PoolSummary) -> Vec<String> {
     let per_request = |value: f64| format!("{value:.1}");
-    let mut sentences = vec![format!(
-        "Context switches per completed request {}; at the probe's {:.1} us per switch the largest pool spent {:.1}% \
-         of one CPU switching.",
-        change(small, large, |s| Some(&s.switches_per_request), per_request).unwrap_or_default(),
-        large.switch_cost_ns / 1e3,
-        large.switching_cpus * 100.0
-    )];
+    let mut sentences = vec![if small.usage_measured() && large.usage_measured() {
+        format!(
+            "Context switches per completed request {}; at the probe's {:.1} us per switch the largest pool spent \
+             {:.1}% of one CPU switching.",
+            change(small, large, |s| Some(&s.switches_per_request), per_request).unwrap_or_default(),
+            large.switch_cost_ns / 1e3,
+            large.switching_cpus * 100.0
+        )
+    } else {
+        "Context switches are unavailable: this OS counted none for the process.".into()
+    }];
     sentences.push(match change(small, large, |s| s.run_delay_ms.as_ref(), format_ms) {
         Some(delay) => format!("Run-queue delay per request (schedstat) {delay}."),
         None => "Run-queue delay is unavailable: this kernel keeps no per-thread scheduler statistics.".into(),

@@ -70,6 +70,13 @@ pub struct PoolSummary {
 }
 
 impl PoolSummary {
+    /// Whether every trial recorded the process's CPU time and switches: a pool serving
+    /// requests always uses some CPU, so a share of 0 is the rows' unknown (the OS counts
+    /// neither), and the share and switch figures are then not measurements.
+    pub fn usage_measured(&self) -> bool {
+        self.cpu_share.min > 0.0
+    }
+
     /// How sentences name the case: "N=21", "the split pools (10+24)", ...
     pub fn label(&self) -> String {
         match self.key.variant {

@@ -282,7 +282,11 @@ fn switches_figure(charting: &Charting) -> Result<Figure, NotDrawn> {
             .into(),
         text: format!(
             "Context switches per second per fixed pool size. {}",
-            charting.points(|s| format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median))
+            charting.points(|s| if s.usage_measured() {
+                format!("{} threads: {:.0}", s.key.pool_threads, s.switches_per_s.median)
+            } else {
+                format!("{} threads: not counted by this OS", s.key.pool_threads)
+            })
         ),
     })
 }

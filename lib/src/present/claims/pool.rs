@@ -84,8 +84,17 @@ impl Cases {
         };
         let ratio = Ratio::between(&incident.p99_ms, &fix.p99_ms);
         let bound = |s: &PoolSummary| if s.p99_lower_bound { "at least " } else { "" };
+        let usage = if incident.usage_measured() {
+            format!(
+                "CPU {} busy, {:.0} switches/s",
+                format::percent(incident.cpu_share.median),
+                incident.switches_per_s.median
+            )
+        } else {
+            "CPU time and switches not counted by this OS".into()
+        };
         let figure = format!(
-            "p99 at {} threads {}{} vs {}{} at {}: {}; CPU {} busy, {:.0} switches/s",
+            "p99 at {} threads {}{} vs {}{} at {}: {}; {usage}",
             incident.key.pool_threads,
             bound(incident),
             format_ms(incident.p99_ms.median),
@@ -93,8 +102,6 @@ impl Cases {
             format_ms(fix.p99_ms.median),
             fix.key.pool_threads,
             ratio_text(&ratio),
-            format::percent(incident.cpu_share.median),
-            incident.switches_per_s.median
         );
         effect(figure, &ratio, Self::enough(&[incident, fix]), target)
     }

@@ -52,6 +52,13 @@ fn fix<'a>(m: &'a Summarised) -> Option<&'a PoolSummary> {
     fixed_at(m, FIX_PER_CPU, m.first_hit())
 }
 
+/// The incident pool's figure from the process's CPU time or switches, or why there is none.
+fn incident_usage(m: &Summarised, figure: fn(&PoolSummary) -> String) -> Option<String> {
+    incident(m).map(|s| if s.usage_measured() { figure(s) } else { USAGE_UNAVAILABLE.into() })
+}
+
+const USAGE_UNAVAILABLE: &str = "unavailable (the OS counted no CPU time or switches)";
+
 fn p99(s: &PoolSummary) -> String {
     bounded(s.p99_ms.median, s.p99_lower_bound)
 }
@@ -141,13 +148,13 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
     let per_request = value("incident_context_switches") / value("incident_qps");
     vec![
         row(measured, "context switches, incident pool", a("incident_context_switches"), &|m| {
-            incident(m).map(|s| format!("{:.0} per s", s.switches_per_s.median))
+            incident_usage(m, |s| format!("{:.0} per s", s.switches_per_s.median))
         }),
         row(
             measured,
             "context switches per completed request, incident pool",
             format!("{} (derived: switches / QPS)", format::number(per_request)),
-            &|m| incident(m).map(|s| format!("{:.1}", s.switches_per_request.median)),
+            &|m| incident_usage(m, |s| format!("{:.1}", s.switches_per_request.median)),
         ),
         row(measured, "mean wait for a CPU, incident pool", format!("{} (perf sched)", a("scheduling_wait")), &|m| {
             incident(m).map(|s| {
@@ -157,7 +164,7 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
             })
         }),
         row(measured, "CPU busy, incident pool", a("incident_cpu_busy"), &|m| {
-            incident(m).map(|s| format::percent(s.cpu_share.median))
+            incident_usage(m, |s| format::percent(s.cpu_share.median))
         }),
         row(measured, "one context switch", format!("{} to {}", a("switch_cost_min"), a("switch_cost_max")), &|m| {
             m.summaries.first().map(|s| format!("{:.1} us (probe)", s.switch_cost_ns / 1e3))
@@ -166,7 +173,7 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
             measured,
             "CPU spent switching, incident pool",
             format!("{} to {}", a("switching_cores_min"), a("switching_cores_max")),
-            &|m| incident(m).map(|s| format!("{:.3} CPUs", s.switching_cpus)),
+            &|m| incident_usage(m, |s| format!("{:.3} CPUs", s.switching_cpus)),
         ),
         row(
             measured,

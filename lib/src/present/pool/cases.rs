@@ -64,14 +64,23 @@ fn row(s: &PoolSummary) -> Vec<Cell> {
         Cell::from(bounded(s.hit_p99_ms.median, s.hit_p99_lower_bound)),
         Cell::from(bounded(s.miss_p99_ms.median, s.miss_p99_lower_bound)),
         Cell::from(format::percent(s.dropped_share)),
-        Cell::from(format!("{:.1}", s.switches_per_request.median)),
+        usage(s, format!("{:.1}", s.switches_per_request.median)),
         s.run_delay_ms.as_ref().map_or_else(Cell::missing, |delay| Cell::from(format_ms(delay.median))),
         Cell::from(format_ms(s.lock_wait_ms.median)),
         Cell::from(format_ms(s.db_wait_ms.median)),
-        Cell::from(format::percent(s.cpu_share.median)),
-        Cell::from(format!("{:.3}", s.switching_cpus)),
+        usage(s, format::percent(s.cpu_share.median)),
+        usage(s, format!("{:.3}", s.switching_cpus)),
         Cell::from(s.peak_queue.to_string()),
         if s.peak_rss_bytes == 0 { Cell::missing() } else { Cell::from(format::bytes(s.peak_rss_bytes)) },
         if s.reserved_bytes == 0 { Cell::missing() } else { Cell::from(format::bytes(s.reserved_bytes)) },
     ]
+}
+
+/// A figure from the process's CPU time or switches, or missing where the OS counted none.
+fn usage(s: &PoolSummary, figure: String) -> Cell {
+    if s.usage_measured() {
+        Cell::from(figure)
+    } else {
+        Cell::missing()
+    }
 }
