@@ -151,6 +151,7 @@ fn one_address_holds_at_most_four_receiving_slots() {
 
 /// An upload's head, then its body at just over the room's minimum rate (36 KiB a second),
 /// until `stop`: it holds its receiving slot all the while.
+#[cfg(target_os = "linux")] // as its one caller
 fn steady_trickle(port: u16, stop: &std::sync::atomic::AtomicBool) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     let head = format!("POST /runs?code={CODE} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 4000000\r\n\r\n");
