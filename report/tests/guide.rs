@@ -98,6 +98,22 @@ fn run_contention(words: &[String], cwd: &Path, room: &mut Option<Server>) {
     );
 }
 
+/// The guide's room flags the test room takes as they are: all but `--bind` (the test room
+/// stays on loopback) and `--code` (it has the test's own, which the guide's stands for).
+fn room_flags<'a>(flags: &[&'a str]) -> Vec<&'a str> {
+    let mut kept = Vec::new();
+    let mut flags = flags.iter();
+    while let Some(&flag) = flags.next() {
+        match flag {
+            "--bind" | "--code" => {
+                flags.next();
+            }
+            _ => kept.push(flag),
+        }
+    }
+    kept
+}
+
 /// Runs every command of `file` in order; the room's own line starts the test room.
 fn run_guide(file: &str) {
     let cwd = scratch(&format!("guide-{file}"));
@@ -107,10 +123,10 @@ fn run_guide(file: &str) {
         let words: Vec<&str> = command.split_whitespace().collect();
         match words.as_slice() {
             ["bash", "notebooks/setup.sh"] => assert!(ci.contains(&command), ".ci/run does not run `{command}`"),
-            ["contention", "room", "serve", ..] => {
+            ["contention", "room", "serve", flags @ ..] => {
                 assert!(words.contains(&"--code") && words.contains(&EXAMPLE_CODE), "the room line gives its code");
                 assert!(room.is_none(), "the guide starts its room before any command sends to it");
-                room = Some(Server::start(&cwd.join("data/room"), &[]));
+                room = Some(Server::start(&cwd.join("data/room"), &room_flags(flags)));
             }
             ["contention", args @ ..] | ["just", args @ ..] => {
                 let words: Vec<String> = match words[0] {
