@@ -3,8 +3,12 @@
 //! are the `crate::` and `super::` paths in the code (comments and `#[cfg(test)]` parts
 //! left out); a circle fails the test, naming one of its edges and where it is written.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+use common::rust_files;
 
 /// Each `.rs` file under `src` that the code declares (a module declared only for tests,
 /// after `#[cfg(test)]`, is left out), by module path (`["gc", "config"]`; the root `[]`).
@@ -39,22 +43,14 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
 /// Every `.rs` file under `src`, by module path.
 fn files(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
     let mut found = BTreeMap::new();
-    let mut folders = vec![src.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                let relative = path.strip_prefix(src).unwrap().with_extension("");
-                let mut module: Vec<String> =
-                    relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-                if matches!(module.last().map(String::as_str), Some("mod" | "lib" | "main")) {
-                    module.pop();
-                }
-                found.insert(module, path);
-            }
+    for path in rust_files(&[src.to_path_buf()]) {
+        let relative = path.strip_prefix(src).unwrap().with_extension("");
+        let mut module: Vec<String> =
+            relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        if matches!(module.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+            module.pop();
         }
+        found.insert(module, path);
     }
     found
 }

@@ -3,26 +3,18 @@
 //! `windows_sys::` or `tokio::signal::unix` (test modules included), and none reads Linux's
 //! `/proc` or `/sys` itself.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::rust_files;
 
 const FORBIDDEN: [&str; 7] =
     ["std::os::unix", "std::os::windows", "libc::", "windows_sys::", "tokio::signal::unix", "\"/proc/", "\"/sys/"];
 
-fn rust_files(folder: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, found);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            found.push(path);
-        }
-    }
-}
-
 /// Each forbidden name outside the layer, as "file:line: name".
 fn platform_calls_outside_the_layer(roots: &[PathBuf], layer: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    roots.iter().for_each(|root| rust_files(root, &mut files));
+    let files = rust_files(roots);
     let mut found = Vec::new();
     for file in files.iter().filter(|file| !file.starts_with(layer)) {
         let text = std::fs::read_to_string(file).unwrap();

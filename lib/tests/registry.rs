@@ -2,8 +2,11 @@
 //! one registry line: a missing fixture, prose file, reference file or workshop command
 //! fails here, naming the experiment and the file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::rust_files;
 use contention::experiment::Beside;
 use contention::present::{Present, Visitor};
 use contention::reference::ReferenceText;
@@ -11,22 +14,6 @@ use contention::Experiment;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-/// Every `.rs` file below `folders`.
-fn rust_files(folders: &[PathBuf]) -> Vec<PathBuf> {
-    let (mut found, mut folders) = (Vec::new(), folders.to_vec());
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                found.push(path);
-            }
-        }
-    }
-    found
 }
 
 /// An experiment's constants that name files.

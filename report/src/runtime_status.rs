@@ -79,13 +79,13 @@ mod tests {
             saved.iter().map(|status| serde_json::from_value(status.clone()).unwrap()).collect();
         let go = RuntimeStatus::Ran {
             version: "go version go1.19.8 linux/amd64".into(),
-            file: "gc-go.csv".into(),
+            file: contention::gc::GO_CSV.into(),
             rows: 48,
             note: None,
         };
         let java = RuntimeStatus::Ran {
             version: "openjdk version \"17.0.15\" 2025-04-15".into(),
-            file: "locks-java.csv".into(),
+            file: contention::locks::JAVA_CSV.into(),
             rows: 160,
             note: None,
         };
