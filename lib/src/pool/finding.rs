@@ -138,7 +138,7 @@ fn cost_sentences(small: &PoolSummary, large: &PoolSummary) -> Vec<String> {
             "Context switches per completed request {}; at the probe's {:.1} us per switch the largest pool spent \
              {:.1}% of one CPU switching.",
             change(small, large, |s| Some(&s.switches_per_request), per_request).unwrap_or_default(),
-            large.switch_cost_ns / 1e3,
+            large.switch_cost_ns.median / 1e3,
             large.switching_cpus * 100.0
         )
     } else {

@@ -62,7 +62,7 @@ pub use validate::QUEUE_TIMEOUT_RANGE;
 use crate::error::RunError;
 use crate::harness::{interleaved_trials, warm_up, Outcome, Progress};
 use crate::machine::logical_cpus;
-use crate::stats::Summary;
+use probe::ProbeSample;
 
 pub const EXPERIMENT: &str = "pool";
 
@@ -77,9 +77,6 @@ crate::experiment::measure!(
     beside_row: crate::experiment::NoRows,
 );
 
-/// Context-switch probe trials run before the measured cases.
-pub const PROBE_TRIALS: usize = 5;
-
 /// One case of the plan: what serves the requests.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Case {
@@ -89,19 +86,41 @@ struct Case {
     db_connections: usize,
 }
 
-/// What every run of the experiment shares: this machine's calibration and probe.
+/// What the runs of one round of trials share: this machine's calibration, and the round's
+/// context-switch probe.
 #[derive(Debug, Clone, Copy)]
 struct Setup {
     cpus: usize,
     work: CpuWork,
     section: CpuWork,
-    switch_cost_ns: f64,
-    probe_pinned: bool,
+    probe: ProbeSample,
 }
 
-/// Calibrates the CPU work, probes the switch cost, warms up, then runs every case
-/// `trials` times, interleaved (all cases of trial 1, then trial 2, ...) so a drift of the
-/// machine touches every case alike.
+/// The context-switch probe, run once at the start of each round of trials: its samples are
+/// trials like the cases' (a resample of the rounds draws them with the rounds, and a drift
+/// of the machine touches them alike), so the cost of a switch has an interval of its own.
+struct ProbePerTrial {
+    round_trips: u64,
+    latest: Option<(usize, ProbeSample)>,
+}
+
+impl ProbePerTrial {
+    /// The probe's sample for `trial`, run when the trial's first case asks for it.
+    fn for_trial(&mut self, trial: usize) -> Result<ProbeSample, RunError> {
+        match self.latest {
+            Some((probed, sample)) if probed == trial => Ok(sample),
+            _ => {
+                let sample = probe::switch_cost(self.round_trips)?;
+                self.latest = Some((trial, sample));
+                Ok(sample)
+            }
+        }
+    }
+}
+
+/// Calibrates the CPU work, warms up, then runs every case `trials` times, interleaved (the
+/// switch probe and all cases of trial 1, then trial 2, ...) so a drift of the machine
+/// touches every case alike.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let setup = prepare(config)?;
@@ -120,6 +139,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         ..config.clone()
     };
     warm_up(config.warmup, || measure(&warm_config, &setup, &warm_case, 0).map(drop))?;
+    let mut probes = ProbePerTrial { round_trips: config.probe_round_trips, latest: None };
     interleaved_trials(
         EXPERIMENT,
         &cases,
@@ -127,7 +147,7 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.budget,
         progress,
         |case| format!("{}, hit {}", describe(case), case.hit_rate),
-        |case, trial| measure(config, &setup, case, trial),
+        |case, trial| measure(config, &Setup { probe: probes.for_trial(trial)?, ..setup }, case, trial),
     )
 }
 
@@ -135,16 +155,9 @@ fn prepare(config: &Config) -> Result<Setup, RunError> {
     let cpus = logical_cpus();
     let work = service::calibrate(config.cpu_work_for(cpus));
     let section = service::calibrate(config.lock_hold);
-    let samples =
-        (0..PROBE_TRIALS).map(|_| probe::switch_cost(config.probe_round_trips)).collect::<Result<Vec<_>, _>>()?;
-    let costs: Vec<f64> = samples.iter().map(|sample| sample.ns_per_switch).collect();
-    Ok(Setup {
-        cpus,
-        work,
-        section,
-        switch_cost_ns: Summary::of(&costs).map_or(0.0, |summary| summary.median),
-        probe_pinned: samples.iter().all(|sample| sample.pinned),
-    })
+    // The warm-up's probe: each round of trials runs its own.
+    let probe = probe::switch_cost(config.probe_round_trips)?;
+    Ok(Setup { cpus, work, section, probe })
 }
 
 fn plan(config: &Config, cpus: usize) -> Vec<Case> {

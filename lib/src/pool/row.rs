@@ -88,7 +88,9 @@ pub struct Row {
     /// `RUST_MIN_STACK` (0 in a run saved before it).
     #[serde(default)]
     pub thread_stack_bytes: u64,
-    /// The probe's median cost of one context switch, and whether it ran pinned.
+    /// The cost of one context switch in this trial's probe (run at the start of its round of
+    /// trials; a run saved before that holds the median of 5 probes taken before the trials,
+    /// the same in every row), and whether the probe ran pinned.
     pub switch_cost_ns: f64,
     pub switch_probe_pinned: bool,
 }
@@ -191,7 +193,7 @@ pub(super) fn build(
         peak_rss_bytes: result.metered.peak_rss_bytes,
         reserved_bytes: result.metered.peak_reserved_bytes,
         thread_stack_bytes: thread_stack_bytes(),
-        switch_cost_ns: setup.switch_cost_ns,
-        switch_probe_pinned: setup.probe_pinned,
+        switch_cost_ns: setup.probe.ns_per_switch,
+        switch_probe_pinned: setup.probe.pinned,
     }
 }

@@ -66,7 +66,8 @@ pub struct PoolSummary {
     /// Most address space reserved in any trial (0: not recorded).
     pub reserved_bytes: u64,
     pub thread_stack_bytes: u64,
-    pub switch_cost_ns: f64,
+    /// The probe's cost of one context switch over the case's trials (one probe per round).
+    pub switch_cost_ns: Summary,
 }
 
 impl PoolSummary {
@@ -118,6 +119,7 @@ fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
     };
     let lower_bound = |value: fn(&Row) -> f64| group.iter().any(|row| row.is_lower_bound(value(row)));
     let switches_per_s = per_s(|row| row.voluntary_switches + row.involuntary_switches)?;
+    let switch_cost_ns = of(|row| row.switch_cost_ns)?;
     let arrived: u64 = group.iter().map(|row| row.arrived).sum();
     let dropped: u64 = group.iter().map(|row| row.dropped).sum();
     let peak = |value: fn(&Row) -> u64| group.iter().map(|row| value(row)).max().unwrap_or(0);
@@ -147,7 +149,7 @@ fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
         lock_wait_ms: of(|row| row.lock_wait_ms)?,
         db_wait_ms: of(|row| row.db_wait_ms)?,
         run_delay_ms: if group.iter().all(|row| row.run_delay_measured) { of(|row| row.run_delay_ms) } else { None },
-        switching_cpus: switches_per_s.median * first.switch_cost_ns / 1e9,
+        switching_cpus: switches_per_s.median * switch_cost_ns.median / 1e9,
         switches_per_s,
         voluntary_per_s: per_s(|row| row.voluntary_switches)?,
         involuntary_per_s: per_s(|row| row.involuntary_switches)?,
@@ -159,7 +161,7 @@ fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
         peak_rss_bytes: peak(|row| row.peak_rss_bytes),
         reserved_bytes: peak(|row| row.reserved_bytes),
         thread_stack_bytes: first.thread_stack_bytes,
-        switch_cost_ns: first.switch_cost_ns,
+        switch_cost_ns,
     })
 }
 

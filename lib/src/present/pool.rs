@@ -152,7 +152,7 @@ fn setup(m: &Summarised) -> Option<Finding> {
              the pool size; {} of hashing per request (calibrated: {} of the CPUs at that rate), then {} of work \
              under one shared lock (a shared cache's bookkeeping), then the IO wait: hits 1-2 ms, misses 40-80 ms \
              holding one of {} database connections (HikariCP's default 10 on 8 cores, per CPU), handed over \
-             first-come as a JDBC pool does. One context switch cost {:.1} us in the probe.",
+             first-come as a JDBC pool does. One context switch cost {:.1} us in the probe (median of its trials).",
             s.cpus,
             s.offered_rate_per_s,
             s.offered_rate_per_s / s.cpus as f64,
@@ -160,7 +160,7 @@ fn setup(m: &Summarised) -> Option<Finding> {
             format::percent(s.cpu_work_ms / 1e3 * s.offered_rate_per_s / s.cpus as f64),
             format_ms(s.lock_hold_ms),
             s.key.db_connections,
-            s.switch_cost_ns / 1e3
+            s.switch_cost_ns.median / 1e3
         ),
     ))
 }

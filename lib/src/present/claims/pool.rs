@@ -160,21 +160,32 @@ impl Cases {
         figure(text, p99, Self::enough(&[case]), target)
     }
 
-    /// C6: the probe's cost of one switch (the median of its runs: no interval of its own).
+    /// C6: the probe's cost of one switch, one probe per round of trials.
     fn switch_cost(&self, target: Target) -> Answer {
         let Some(first) = self.summaries.first() else { return Answer::not_in_run(EXPERIMENT) };
-        let cost_us = first.switch_cost_ns / 1e3;
-        let judged = Judgement::figure(cost_us, cost_us, target);
-        Answer::judged(format!("{cost_us:.1} us (probe, median of 5)"), judged)
+        let cost = &first.switch_cost_ns;
+        let text = format!(
+            "{:.1} us ({:.1}–{:.1}), {} probes",
+            cost.median / 1e3,
+            cost.median_low / 1e3,
+            cost.median_high / 1e3,
+            cost.samples
+        );
+        let judged = if Self::enough(&[first]) {
+            Judgement::figure(cost.median_low / 1e3, cost.median_high / 1e3, target)
+        } else {
+            Judgement::too_few_trials()
+        };
+        Answer::judged(text, judged)
     }
 
     /// C7: 480 000 switches a second times C6's cost: arithmetic on C6, not evidence of its own.
     fn switching_cores(&self) -> Answer {
         let Some(first) = self.summaries.first() else { return Answer::not_in_run(EXPERIMENT) };
-        let cost_us = first.switch_cost_ns / 1e3;
-        let cores = 480_000.0 * first.switch_cost_ns / 1e9;
+        let cost_ns = first.switch_cost_ns.median;
+        let cores = 480_000.0 * cost_ns / 1e9;
         Answer::set_up(
-            format!("480 000/s x {cost_us:.1} us = {cores:.2} cores"),
+            format!("480 000/s x {:.1} us = {cores:.2} cores", cost_ns / 1e3),
             "arithmetic on C6's measured cost, which C6 judges",
         )
     }

@@ -81,4 +81,21 @@ mod tests {
         }
         assert!(compared > 30, "most claims have a verdict in both ({compared} compared)");
     }
+
+    /// The switch probe runs once per round of trials, so a resample draws its samples with
+    /// the rounds: a cost whose trials straddle the article's range is not settled.
+    #[test]
+    fn the_switch_cost_is_resampled_with_its_rounds() {
+        let mut run = Run::load(FIXTURE).unwrap();
+        for row in run.rows_mut::<crate::pool::Row>().unwrap() {
+            row.switch_cost_ns = [2_300.0, 2_450.0, 2_600.0][row.trial as usize % 3];
+        }
+        let claims = crate::reference::claims().unwrap();
+        let c6 = claims.iter().position(|claim| claim.id == "C6").unwrap();
+        let answer = &settled_answers(&claims, &run)[c6];
+        let share = answer.settled.expect("C6 is measured");
+        assert!(share < 1.0, "resamples of the rounds move the probe's interval: {answer:?}");
+        assert_eq!(answer.status, Status::Unsettled, "{answer:?}");
+        assert!(answer.why.contains("reproduced") && answer.why.contains("differs"), "{}", answer.why);
+    }
 }

@@ -75,7 +75,7 @@ fn c5_c6_c9_absolute_figures() {
     };
     reaches("C5", vec![(Status::Reproduced, more_hits(400.0)), (Status::Differs, more_hits(100.0))]);
     reaches("C5", vec![(Status::NotInRun, fixture(MANY))]);
-    let switch = |ns: f64| pool_run(move |_, _, row| row.switch_cost_ns = ns);
+    let switch = |ns: f64| pool_run(move |_, _, row| row.switch_cost_ns = around(ns, row.trial));
     reaches(
         "C6",
         vec![
@@ -84,6 +84,8 @@ fn c5_c6_c9_absolute_figures() {
             (Status::Differs, switch(900.0)),
         ],
     );
+    // Trials whose highest reaches the article's 3 us held to its printed precision (2.5 us).
+    reaches("C6", vec![(Status::Reproduced, switch(2_540.0)), (Status::Differs, switch(2_300.0))]);
     let delay = |ms: f64, measured: bool| {
         pool_run(move |_, _, row| {
             row.run_delay_ms = around(ms, row.trial);
