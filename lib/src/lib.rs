@@ -42,10 +42,8 @@
 //!    `quick()`, `validate()`), `run`, the flat `Row` (`Serialize + Deserialize`, checked on
 //!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and the unit type
 //!    with its `Measure` (the `measure!` macro; after a `;`, the hooks it overrides:
-//!    `placements` and `cache_misses` when its rows record them, default none); and its
-//!    `pub mod foo;` here.
-//! 2. `lib/src/present/foo.rs` and its `mod` line in `lib/src/present/mod.rs`: its section
-//!    and its `Present`: title, prose (`data/prose/foo.md`), the section over saved runs, the
+//!    `placements` and `cache_misses` when its rows record them, default none).
+//! 2. `lib/src/present/foo.rs` (or `lib/src/present/foo/`): its section and its `Present`: title, prose (`data/prose/foo.md`), the section over saved runs, the
 //!    reference files it reads (`Present::REFERENCES`), its room effects (`Present::EFFECTS`
 //!    and `Present::effect_values`), headline row (`Present::headline`) and the claims it
 //!    answers (`Present::CLAIMS` and `Present::answer`), each default none.
@@ -54,8 +52,9 @@
 //!    `ReferenceFile` constant in [`reference`] (read by the one loader,
 //!    `ReferenceFile::rows`); if it answers numbered claims, their rows in
 //!    `data/reference/claims.csv` name it.
-//! 5. The line `Foo => crate::foo::FooType` in the registry's list (`with_experiments!`). The
-//!    store, the sections, the claims, the room's effects, the machine's fitness, the page,
+//! 5. The line `Foo => foo::FooType, present::foo;` in the registry's list
+//!    (`with_experiments!`), which also declares the modules `foo` (here) and `present::foo`:
+//!    no `mod` line names them elsewhere. The store, the sections, the claims, the room's effects, the machine's fitness, the page,
 //!    the JSON, markdown and terminal output, the run reader and CI's section check all
 //!    iterate over the registry.
 //! 6. The report's side: `report/src/options/foo.rs` (its own flags as a clap `Args` group
@@ -69,54 +68,50 @@
 //!    another experiment than the one that lists it.
 //!
 //! The toy experiment `lib/src/toy/` (compiled only in tests) is the smallest such: its
-//! folder (measuring side, `Present` and prose) and its registry line, nothing else; its
-//! tests show the registry's loops take it up, and `lib/tests/registry.rs` checks that
-//! nothing outside its folder but that line and its `mod` names it.
+//! folder (measuring side, `Present` and prose) and its registry line `Toy => toy::Toy;`
+//! (no presentation module: it presents itself from its folder), nothing else; its tests
+//! show the registry's loops take it up, and `lib/tests/registry.rs` checks that nothing
+//! outside its folder but that line names it, and that the report's options list is the one
+//! other file that lists every experiment.
 
 pub mod arena;
 pub mod assess;
 pub mod build_info;
-pub mod c2c;
 pub mod chart;
 pub mod checked;
-pub mod counters;
 pub mod error;
 pub mod evidence;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fault;
-pub mod fitness;
 pub mod format;
-pub mod gc;
 pub mod group;
 pub mod harness;
 pub mod judgement;
 pub mod limits;
-pub mod locks;
 pub mod machine;
 pub mod perf;
 pub mod placement;
 pub mod platform;
-pub mod pool;
 pub mod present;
 pub mod reference;
-pub mod refill;
 pub mod registry;
 pub mod runs;
-pub mod sharing;
 pub mod stats;
-pub mod stride;
 pub mod transfers;
 pub mod usage;
 pub mod verdict;
 pub mod view;
 
+/// Each experiment's module (`pool`, `gc`, ...), declared from the registry's list.
+macro_rules! experiment_modules {
+    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+        $($(#[$only])* pub mod $module;)+
+    };
+}
+registry::with_experiments!(experiment_modules);
+
 pub use build_info::BuildInfo;
 pub use error::{ConfigError, RunError};
 pub use machine::Machine;
 pub use registry::Experiment;
-
-// The worked example of "Adding an experiment", compiled only in tests; last, so that the
-// layers' check reads every module above.
-#[cfg(test)]
-mod toy;

@@ -1,7 +1,8 @@
 //! The experiment registry: every experiment of the lab, once, in the report's order. Each
 //! line of [`with_experiments`] names a variant of [`Experiment`] (the key runs, sections and
-//! the command line use) and the unit type that measures it ([`crate::experiment::Measure`],
-//! in the experiment's module) and, in its `present` module, presents it. Code that works
+//! the command line use), the experiment's module and the unit type that measures it
+//! ([`crate::experiment::Measure`]) and, from its module of [`crate::present`], presents it;
+//! both modules are declared from that line. Code that works
 //! for any experiment is written once, generic over that type, and reached through
 //! [`Experiment::visit_measure`] (the presentation layer adds `Experiment::visit` from the
 //! same list); nothing else lists experiments. The registry sits above the experiments and
@@ -18,29 +19,32 @@ pub trait MeasureVisitor {
     fn visit<K: Measure>(self) -> Self::Output;
 }
 
-/// The list of experiments, once: calls `$callback! { Variant => Type, ... }`, so each layer
-/// that needs the experiments' types builds its dispatch from the same lines.
+/// The list of experiments, once: calls `$callback! { Variant => module::Type, present::module; ... }`,
+/// so each layer that needs the experiments builds its dispatch from the same lines. A line
+/// names the experiment's variant, its module (declared at the crate's top from this list) and
+/// measuring type, and the module of [`crate::present`] that presents it (declared there from
+/// this list; an experiment that presents itself from its own folder, as the toy, names none).
 macro_rules! with_experiments {
     ($callback:ident) => {
         $callback! {
-            Machine => crate::fitness::MachineCheck,
-            C2c => crate::c2c::CoreToCore,
-            Stride => crate::stride::StrideSweep,
-            Sharing => crate::sharing::FourWay,
-            Counters => crate::counters::CounterLayouts,
-            Gc => crate::gc::GcSweep,
-            Pool => crate::pool::PoolSizing,
-            Locks => crate::locks::LockCases,
-            Refill => crate::refill::CacheRefill,
+            Machine => fitness::MachineCheck, present::machine;
+            C2c => c2c::CoreToCore, present::c2c;
+            Stride => stride::StrideSweep, present::stride;
+            Sharing => sharing::FourWay, present::sharing;
+            Counters => counters::CounterLayouts, present::counters;
+            Gc => gc::GcSweep, present::gc;
+            Pool => pool::PoolSizing, present::pool;
+            Locks => locks::LockCases, present::locks;
+            Refill => refill::CacheRefill, present::refill;
             #[cfg(test)]
-            Toy => crate::toy::Toy,
+            Toy => toy::Toy;
         }
     };
 }
 pub(crate) use with_experiments;
 
 macro_rules! registry {
-    ($($(#[$only:meta])* $variant:ident => $kind:ty),+ $(,)?) => {
+    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
         /// An experiment of the lab; [`Experiment::ALL`] is the report's order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Experiment {
@@ -54,7 +58,7 @@ macro_rules! registry {
             /// Runs `visitor` with this experiment's measuring type.
             pub fn visit_measure<V: MeasureVisitor>(self, visitor: V) -> V::Output {
                 match self {
-                    $($(#[$only])* Experiment::$variant => visitor.visit::<$kind>()),+
+                    $($(#[$only])* Experiment::$variant => visitor.visit::<crate::$module::$kind>()),+
                 }
             }
         }

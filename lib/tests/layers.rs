@@ -10,23 +10,27 @@ use std::path::{Path, PathBuf};
 
 use common::rust_files;
 
-/// Each `.rs` file under `src` that the code declares (a module declared only for tests,
-/// after `#[cfg(test)]`, is left out), by module path (`["gc", "config"]`; the root `[]`).
+/// Each `.rs` file under `src` that the code declares, by a `mod` line or from the
+/// registry's list (a module declared only for tests, after `#[cfg(test)]`, is left out), by
+/// module path (`["gc", "config"]`; the root `[]`).
 fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
     let mut found = files(src);
-    let declared = |parent: &PathBuf, name: &str| {
-        code(parent)
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .collect::<Vec<_>>()
-            .windows(2)
-            .any(|w| w == ["mod", name])
+    let from_registry = registry_declared(src);
+    let declared = |parent: &PathBuf, module: &[String]| {
+        let name = &module[module.len() - 1];
+        from_registry.contains(module)
+            || code(parent)
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w == ["mod", name.as_str()])
     };
     loop {
         let test_only: Vec<Vec<String>> = found
             .keys()
             .filter(|module| !module.is_empty())
             .filter(|module| match found.get(&module[..module.len() - 1]) {
-                Some(parent) => !declared(parent, &module[module.len() - 1]),
+                Some(parent) => !declared(parent, module),
                 None => true,
             })
             .cloned()
@@ -38,6 +42,27 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
             found.remove(&module);
         }
     }
+}
+
+/// The modules the registry's list declares (`Variant => module::Type, present::module;` in
+/// `src/registry.rs`, its test-only lines left out): each experiment's module at the top and
+/// its presentation's under `present`.
+fn registry_declared(src: &Path) -> BTreeSet<Vec<String>> {
+    let registry = src.join("registry.rs");
+    if !registry.is_file() {
+        return BTreeSet::new();
+    }
+    let mut declared = BTreeSet::new();
+    for line in code(&registry).lines().filter_map(|line| line.split_once("=>").map(|(_, named)| named.trim())) {
+        let Some((module, _)) = line.split_once("::") else { continue };
+        if module.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            declared.insert(vec![module.to_string()]);
+        }
+        if let Some((_, shown)) = line.split_once(", present::") {
+            declared.insert(vec!["present".to_string(), shown.trim_end_matches(';').to_string()]);
+        }
+    }
+    declared
 }
 
 /// Every `.rs` file under `src`, by module path.
@@ -242,6 +267,21 @@ fn the_lib_and_the_report_import_one_way() {
     let report = Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/src");
     let problems: Vec<String> = [lib, report].iter().flat_map(|src| check(src)).collect();
     assert!(problems.is_empty(), "import circles:\n{}", problems.join("\n"));
+}
+
+/// The experiments' modules and their presentations are declared from the registry's list,
+/// not by `mod` lines: the check must read them all the same.
+#[test]
+fn the_check_reads_the_modules_the_registry_declares() {
+    let lib = modules(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    for name in contention::Experiment::names() {
+        let shown = vec!["present".to_string(), name.to_string()];
+        assert!(lib.contains_key(&shown), "present::{name} is not read");
+    }
+    for module in ["fitness", "c2c", "stride", "sharing", "counters", "gc", "pool", "locks", "refill"] {
+        assert!(lib.contains_key(&vec![module.to_string()]), "{module} is not read");
+    }
+    assert!(!lib.contains_key(&vec!["toy".to_string()]), "the test-only toy is left out");
 }
 
 #[test]

@@ -4,27 +4,26 @@
 //! markdown, JSON and terminal output and the notebooks' rich output only render it
 //! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
 
-mod c2c;
 pub mod claims;
-pub mod counters;
-pub mod gc;
 pub mod headline;
 mod hooks;
-pub mod locks;
-pub mod machine;
 mod measured;
-pub mod pool;
 pub mod prediction;
 pub mod prose;
-pub mod refill;
 pub mod rich;
 pub mod room;
 pub mod runs;
 mod sections;
-pub mod sharing;
-pub mod stride;
 pub mod text;
 pub mod workshop;
+
+/// Each experiment's presentation (`present::pool`, ...), declared from the registry's list.
+macro_rules! presentation_modules {
+    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+        $($(pub mod $shown;)?)+
+    };
+}
+crate::registry::with_experiments!(presentation_modules);
 
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
 pub use measured::{one_way_of, Measured};
@@ -67,12 +66,12 @@ pub trait Visitor {
 
 /// `Experiment::visit` from the registry's one list: the registry stays below this layer.
 macro_rules! present_visit {
-    ($($(#[$only:meta])* $variant:ident => $kind:ty),+ $(,)?) => {
+    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
         impl Experiment {
             /// Runs `visitor` with this experiment's type, presenting side included.
             pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
                 match self {
-                    $($(#[$only])* Experiment::$variant => visitor.visit::<$kind>()),+
+                    $($(#[$only])* Experiment::$variant => visitor.visit::<crate::$module::$kind>()),+
                 }
             }
         }

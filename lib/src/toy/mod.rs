@@ -1,6 +1,6 @@
 //! A toy experiment, compiled only in tests: the worked example of "Adding an experiment"
 //! (the crate's documentation). It times summing a slice of numbers. All of it is this
-//! folder and the line `Toy => crate::toy::Toy` in the registry's list; the tests below
+//! folder and the line `Toy => toy::Toy;` in the registry's list; the tests below
 //! show that the registry's loops (sections, the room's effects, names) take it up.
 
 mod present;

@@ -1,6 +1,7 @@
 //! `contention run X --help`: the run command's help with X's flags alone (its own and the
-//! shared ones it reads), the other experiments' hidden. Parsing is unchanged: a hidden flag
-//! is still taken, and refused or ignored as before.
+//! shared ones it reads), the other experiments' hidden; a shared flag that X alone of those
+//! named reads in a sense of its own is described by that sense. Parsing is unchanged: a
+//! hidden flag is still taken, and refused or ignored as before.
 
 use std::ffi::OsString;
 
@@ -27,8 +28,20 @@ pub fn command(raw: &[OsString]) -> clap::Command {
     others.retain(|id| !wanted.contains(id));
     others.sort();
     others.dedup();
-    command
-        .mut_subcommand("run", |run| others.iter().fold(run, |run, id| run.mut_arg(id.as_str(), |arg| arg.hide(true))))
+    let senses: Vec<(&str, &str)> =
+        named.iter().flat_map(|&experiment| flags_of(experiment).own_sense).copied().collect();
+    let own: Vec<(&str, &str)> =
+        senses.iter().filter(|(id, _)| senses.iter().filter(|(other, _)| other == id).count() == 1).copied().collect();
+    command.mut_subcommand("run", |run| {
+        let run = others.iter().fold(run, |run, id| run.mut_arg(id.as_str(), |arg| arg.hide(true)));
+        own.iter().fold(run, |run, &(id, sense)| run.mut_arg(id, |arg| arg.help(capitalized(sense)).long_help(None)))
+    })
+}
+
+/// "The seconds ..." from "the seconds ...".
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -57,6 +70,12 @@ mod tests {
         let both = run_help(&["contention", "run", "stride", "gc", "-h"]);
         assert!(both.contains("--strides") && both.contains("--ratios") && both.contains("--seconds"));
         assert!(!both.contains("--pool-sizes"));
+        let pool = run_help(&["contention", "run", "pool", "--help"]);
+        assert!(pool.contains("The seconds of arrivals of a pool run"), "--seconds in pool's sense:\n{pool}");
+        assert!(!pool.contains("GC sweep"), "`run pool --help` names the GC sweep's flags:\n{pool}");
+        assert!(both.contains("The seconds each GC trial runs"), "--seconds in the GC's sense:\n{both}");
+        let two_senses = run_help(&["contention", "run", "gc", "pool", "--help"]);
+        assert!(two_senses.contains("GC sweep: seconds each trial runs"), "both senses named:\n{two_senses}");
         let all = run_help(&["contention", "run", "--help"]);
         assert!(all.contains("--strides") && all.contains("--pool-sizes") && all.contains("--cases"));
     }
