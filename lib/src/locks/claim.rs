@@ -179,8 +179,12 @@ pub(crate) fn estimate(summary: &Summary) -> Ratio {
     Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
 }
 
-/// "14.2 ns (interval 13.9–14.8)".
+/// "14.2 ns (interval 13.9–14.8)"; "17022 ns (interval from 86.6, no upper end)" when an
+/// end of the interval divides by a count that may be zero.
 pub(crate) fn nanoseconds(figure: &Ratio) -> String {
+    if !figure.high.is_finite() {
+        return format!("{} ns (interval from {}, no upper end)", number(figure.value), number(figure.low));
+    }
     format!("{} ns (interval {})", number(figure.value), interval(figure.low, figure.high))
 }
 
@@ -267,5 +271,13 @@ mod tests {
         assert_eq!(judge(&ratio(0.9, 1.2), &range, true), Status::NotBeyondNoise);
         assert_eq!(judge(&ratio(8.0, 9.0), &range, false), Status::Differs);
         assert_eq!(judge(&ratio(0.0, f64::INFINITY), &range, false), Status::NotBeyondNoise, "an unbounded interval");
+    }
+
+    #[test]
+    fn an_interval_without_an_upper_end_says_so() {
+        let bounded = Ratio { value: 14.2, low: 13.9, high: 14.8 };
+        assert_eq!(nanoseconds(&bounded), "14.2 ns (interval 13.9–14.8)");
+        let open = Ratio { value: 17022.0, low: 86.6, high: f64::INFINITY };
+        assert_eq!(nanoseconds(&open), "17022 ns (interval from 86.6, no upper end)");
     }
 }
