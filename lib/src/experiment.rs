@@ -35,6 +35,9 @@ pub trait Measure: 'static {
     const BESIDE: Option<Beside> = None;
     /// Whether a complete run may hold no rows (core-to-core latency on one CPU: no pair).
     const MAY_HAVE_NO_ROWS: bool = false;
+    /// Whether its trials last set wall-clock times (arrival windows, seconds per trial), so
+    /// that a faster machine does not finish it sooner: the laptop check does not scale its time.
+    const CLOCK_PACED: bool = false;
 
     /// `Default` at the article's sizes where the machine allows.
     type Config: Serialize + Clone + Debug + Default + Send + Sync;

@@ -74,6 +74,7 @@ struct Constants {
     about: &'static str,
     beside: Option<Beside>,
     may_have_no_rows: bool,
+    clock_paced: bool,
 }
 
 struct ReadConstants;
@@ -81,7 +82,13 @@ struct ReadConstants;
 impl MeasureVisitor for ReadConstants {
     type Output = Constants;
     fn visit<K: Measure>(self) -> Constants {
-        Constants { name: K::NAME, about: K::ABOUT, beside: K::BESIDE, may_have_no_rows: K::MAY_HAVE_NO_ROWS }
+        Constants {
+            name: K::NAME,
+            about: K::ABOUT,
+            beside: K::BESIDE,
+            may_have_no_rows: K::MAY_HAVE_NO_ROWS,
+            clock_paced: K::CLOCK_PACED,
+        }
     }
 }
 
@@ -108,6 +115,11 @@ impl Experiment {
     /// Whether a complete run of it may hold no rows (`c2c` on one CPU: no pair).
     pub fn may_have_no_rows(self) -> bool {
         self.constants().may_have_no_rows
+    }
+
+    /// Whether its trials last set wall-clock times, so a faster machine does not finish sooner.
+    pub fn clock_paced(self) -> bool {
+        self.constants().clock_paced
     }
 
     /// The experiment named `name` (as on the command line), if there is one.

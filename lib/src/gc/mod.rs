@@ -53,4 +53,5 @@ crate::experiment::measure!(
     summary: CellSummary,
     beside_row: GoRow,
     const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "go", runtime: "Go", file: GO_CSV }),
+    const CLOCK_PACED: bool = true,
 );

@@ -79,6 +79,7 @@ crate::experiment::measure!(
     summary: CellSummary,
     beside_row: JavaRow,
     const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "java", runtime: "JVM", file: JAVA_CSV }),
+    const CLOCK_PACED: bool = true,
 );
 
 /// The five ways of using a lock that article C makes claims about.

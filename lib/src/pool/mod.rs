@@ -75,6 +75,7 @@ crate::experiment::measure!(
     about: "Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).",
     summary: PoolSummary,
     beside_row: crate::experiment::NoRows,
+    const CLOCK_PACED: bool = true,
 );
 
 /// One case of the plan: what serves the requests.

@@ -79,9 +79,12 @@ pub fn run(options: &CheckOptions) -> Result<()> {
     record(probes::cpus_and_pinning());
     record(probes::timer());
     record(probes::kernel_settings());
-    record(probes::go());
-    record(probes::jdk());
-    record(estimate::quick_report(&options.examples));
+    let runtimes = [(probes::go(), "Go"), (probes::jdk(), "JVM")];
+    // The runtimes a quick report runs beside its models here, by the names runs give them.
+    let runtimes_here: Vec<&str> =
+        runtimes.iter().filter(|(check, _)| check.status == Status::Ok).map(|&(_, runtime)| runtime).collect();
+    runtimes.iter().for_each(|(check, _)| record(check.clone()));
+    record(estimate::quick_report(&options.examples, &runtimes_here));
     if let Some(room) = &options.room {
         record(probes::room(room));
     }
