@@ -57,10 +57,14 @@ fn a_tiny_run_accounts_for_every_request_and_renders() {
     assert!(html.contains("bounded database connection pool"));
     // Switches where the OS counts them; where it does not, the page says so rather than 0.
     match contention::platform::process_times() {
-        Ok(_) => assert!(html.contains("Context switches per completed request"), "no switches on the page"),
+        Ok(_) => {
+            assert!(html.contains("Context switches per completed request"), "no switches on the page");
+            assert!(!html.contains("not counted by this OS"), "switches counted, yet said not counted");
+        }
         Err(why) => {
             println!("no switches recorded: {why}");
             assert!(html.contains("Context switches are unavailable: this OS counted none for the process."));
+            assert!(html.contains("voluntary: not counted by this OS"), "the chart's legend draws no line of zeros");
         }
     }
     std::fs::remove_dir_all(&out).unwrap();

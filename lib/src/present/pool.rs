@@ -260,11 +260,19 @@ fn switches_figure(charting: &Charting) -> Result<Figure, NotDrawn> {
     let switches: Vec<SwitchLines> = charting
         .measured
         .iter()
-        .map(|m| SwitchLines {
-            voluntary: charting.fixed(m, "voluntary", |s| &s.voluntary_per_s),
-            involuntary: charting.fixed(m, "involuntary", |s| &s.involuntary_per_s),
-            throughput: charting.fixed(m, "completed", |s| &s.completed_per_s),
-            offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
+        .map(|m| {
+            // Where the OS counted no switches the rows hold 0: no line, and the legend says why.
+            let counted = m.summaries.iter().all(PoolSummary::usage_measured);
+            let switches = |name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary| match counted {
+                true => charting.fixed(m, name, pick),
+                false => Series { label: format!("{name}: not counted by this OS{}", charting.suffix(m)), points: Vec::new() },
+            };
+            SwitchLines {
+                voluntary: switches("voluntary", |s| &s.voluntary_per_s),
+                involuntary: switches("involuntary", |s| &s.involuntary_per_s),
+                throughput: charting.fixed(m, "completed", |s| &s.completed_per_s),
+                offered_per_s: m.summaries.first().map_or(0.0, |s| s.offered_rate_per_s),
+            }
         })
         .collect();
     let title = format!("Context switches and throughput{}", charting.hit_note());
