@@ -112,14 +112,18 @@ fn stopped_by(signal: &str) {
     let out = scratch(&format!("signal{signal}"));
     // Minutes of work: the signal arrives long before the first trial could finish.
     let long = ["run", "stride", "--strides", "8", "--iters", "3000000000", "--trials", "100", "--threads", "1"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_contention"))
-        .args(long)
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_contention"));
+    command.args(long).arg("--out").arg(&out).stdout(Stdio::null()).stderr(Stdio::null());
+    // A shell's background job starts with SIGINT ignored and a child inherits that: the run
+    // gets Ctrl-C's default, as from a terminal, wherever the tests were started.
+    #[cfg(unix)]
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
     let running = |dir: &Path| {
         let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap_or_default();
         text.contains("\"state\": \"running\"")
