@@ -117,6 +117,7 @@ fn stopped_by(signal: &str) {
     // A shell's background job starts with SIGINT ignored and a child inherits that: the run
     // gets Ctrl-C's default, as from a terminal, wherever the tests were started.
     #[cfg(unix)]
+    // SAFETY: between fork and exec the closure makes one async-signal-safe call, signal(2).
     unsafe {
         std::os::unix::process::CommandExt::pre_exec(&mut command, || {
             libc::signal(libc::SIGINT, libc::SIG_DFL);
