@@ -56,7 +56,7 @@ pub use metrics::{resident_bytes, ProcessUsage};
 pub use row::Row;
 pub use serve::{CaseResult, ServeParams};
 pub use service::{calibrate, hash_rounds, CpuWork};
-pub use summary::{format_ms, summarize, CaseKey, PoolSummary};
+pub use summary::{format_ms, summarize, switch_cost, CaseKey, PoolSummary};
 pub use validate::QUEUE_TIMEOUT_RANGE;
 
 use crate::error::RunError;
@@ -87,8 +87,8 @@ struct Case {
     db_connections: usize,
 }
 
-/// What the runs of one round of trials share: this machine's calibration, and the round's
-/// context-switch probe.
+/// What one run of a case is given: this machine's calibration, and the context-switch probe
+/// taken just before it.
 #[derive(Debug, Clone, Copy)]
 struct Setup {
     cpus: usize,
@@ -97,31 +97,10 @@ struct Setup {
     probe: ProbeSample,
 }
 
-/// The context-switch probe, run once at the start of each round of trials: its samples are
-/// trials like the cases' (a resample of the rounds draws them with the rounds, and a drift
-/// of the machine touches them alike), so the cost of a switch has an interval of its own.
-struct ProbePerTrial {
-    round_trips: u64,
-    latest: Option<(usize, ProbeSample)>,
-}
-
-impl ProbePerTrial {
-    /// The probe's sample for `trial`, run when the trial's first case asks for it.
-    fn for_trial(&mut self, trial: usize) -> Result<ProbeSample, RunError> {
-        match self.latest {
-            Some((probed, sample)) if probed == trial => Ok(sample),
-            _ => {
-                let sample = probe::switch_cost(self.round_trips)?;
-                self.latest = Some((trial, sample));
-                Ok(sample)
-            }
-        }
-    }
-}
-
-/// Calibrates the CPU work, warms up, then runs every case `trials` times, interleaved (the
-/// switch probe and all cases of trial 1, then trial 2, ...) so a drift of the machine
-/// touches every case alike.
+/// Calibrates the CPU work, warms up, then runs every case `trials` times, interleaved (all
+/// cases of trial 1, then trial 2, ...) so a drift of the machine touches every case alike.
+/// Each run is preceded by its own switch probe: the probe's samples are as many as the rows,
+/// spread over the whole run, and a resample of the rounds draws them with the rounds.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let setup = prepare(config)?;
@@ -140,7 +119,6 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         ..config.clone()
     };
     warm_up(config.warmup, || measure(&warm_config, &setup, &warm_case, 0).map(drop))?;
-    let mut probes = ProbePerTrial { round_trips: config.probe_round_trips, latest: None };
     interleaved_trials(
         EXPERIMENT,
         &cases,
@@ -148,7 +126,10 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.budget,
         progress,
         |case| format!("{}, hit {}", describe(case), case.hit_rate),
-        |case, trial| measure(config, &Setup { probe: probes.for_trial(trial)?, ..setup }, case, trial),
+        |case, trial| {
+            let probe = probe::switch_cost(config.probe_round_trips)?;
+            measure(config, &Setup { probe, ..setup }, case, trial)
+        },
     )
 }
 
@@ -156,7 +137,7 @@ fn prepare(config: &Config) -> Result<Setup, RunError> {
     let cpus = logical_cpus();
     let work = service::calibrate(config.cpu_work_for(cpus));
     let section = service::calibrate(config.lock_hold);
-    // The warm-up's probe: each round of trials runs its own.
+    // The warm-up's probe: each measured run takes its own.
     let probe = probe::switch_cost(config.probe_round_trips)?;
     Ok(Setup { cpus, work, section, probe })
 }

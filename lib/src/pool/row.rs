@@ -88,9 +88,9 @@ pub struct Row {
     /// `RUST_MIN_STACK` (0 in a run saved before it).
     #[serde(default)]
     pub thread_stack_bytes: u64,
-    /// The cost of one context switch in this trial's probe (run at the start of its round of
-    /// trials; a run saved before that holds the median of 5 probes taken before the trials,
-    /// the same in every row), and whether the probe ran pinned.
+    /// The cost of one context switch in the probe run just before this run (a run saved
+    /// before that holds the median of 5 probes taken before the trials, the same in every
+    /// row), and whether the probe ran pinned.
     pub switch_cost_ns: f64,
     pub switch_probe_pinned: bool,
 }

@@ -66,7 +66,7 @@ pub struct PoolSummary {
     /// Most address space reserved in any trial (0: not recorded).
     pub reserved_bytes: u64,
     pub thread_stack_bytes: u64,
-    /// The probe's cost of one context switch over the case's trials (one probe per round).
+    /// The cost of one context switch in the probes run just before the case's trials.
     pub switch_cost_ns: Summary,
 }
 
@@ -163,6 +163,12 @@ fn summarize_case(group: &[&Row]) -> Option<PoolSummary> {
         thread_stack_bytes: first.thread_stack_bytes,
         switch_cost_ns,
     })
+}
+
+/// The cost of one context switch over every probe of the run (one before each run of a
+/// case); `None` without rows.
+pub fn switch_cost(rows: &[Row]) -> Option<Summary> {
+    Summary::of(&rows.iter().map(|row| row.switch_cost_ns).collect::<Vec<_>>())
 }
 
 /// Milliseconds in words: "0.84 ms", "61 ms", "2.31 s".

@@ -7,9 +7,9 @@ use super::{effect, figure, ratio_text, Answer, Context, Status, DIRECTION};
 use crate::format;
 use crate::judgement::{Judgement, Target};
 use crate::pool::virtual_threads::{blocking_figures, memory_figures};
-use crate::pool::{format_ms, summarize, PoolSummary, Row, Variant, EXPERIMENT, MIN_TRIALS_FOR_CLAIM};
+use crate::pool::{format_ms, summarize, switch_cost, PoolSummary, Row, Variant, EXPERIMENT, MIN_TRIALS_FOR_CLAIM};
 use crate::refill::{article_case, Standing};
-use crate::stats::Ratio;
+use crate::stats::{Ratio, Summary};
 
 /// How far the capacity may move for the article's "QPS 1 180 -> 1 130" (-4%) to hold: 10%.
 const CAPACITY_BOUND: f64 = 0.1;
@@ -27,7 +27,7 @@ pub fn answer(id: &str, context: &Context) -> Answer {
         );
     }
     let Some(rows) = context.run.rows::<Row>() else { return Answer::not_in_run(EXPERIMENT) };
-    let cases = Cases { summaries: summarize(rows), cpus: context.cpus };
+    let cases = Cases { summaries: summarize(rows), switch_cost: switch_cost(rows), cpus: context.cpus };
     let target = |fallback| context.target_or(fallback);
     match id {
         "C1" => cases.incident_p99(target(Target::point(2300.0 / 210.0))),
@@ -45,6 +45,8 @@ pub fn answer(id: &str, context: &Context) -> Answer {
 
 struct Cases {
     summaries: Vec<PoolSummary>,
+    /// Every probe's cost of one switch, one before each run.
+    switch_cost: Option<Summary>,
     cpus: u64,
 }
 
@@ -160,10 +162,11 @@ impl Cases {
         figure(text, p99, Self::enough(&[case]), target)
     }
 
-    /// C6: the probe's cost of one switch, one probe per round of trials.
+    /// C6: the probe's cost of one switch, over the probes before every run.
     fn switch_cost(&self, target: Target) -> Answer {
-        let Some(first) = self.summaries.first() else { return Answer::not_in_run(EXPERIMENT) };
-        let cost = &first.switch_cost_ns;
+        let (Some(first), Some(cost)) = (self.summaries.first(), &self.switch_cost) else {
+            return Answer::not_in_run(EXPERIMENT);
+        };
         // Timed probes never agree to the last bit: one value in every trial is a run saved
         // before the probe ran per trial, which kept the median of its probes in every row.
         let text = if cost.samples > 1 && cost.min == cost.max {
@@ -187,8 +190,9 @@ impl Cases {
 
     /// C7: 480 000 switches a second times C6's cost: arithmetic on C6, not evidence of its own.
     fn switching_cores(&self) -> Answer {
-        let Some(first) = self.summaries.first() else { return Answer::not_in_run(EXPERIMENT) };
-        let cost_ns = first.switch_cost_ns.median;
+        let Some(cost_ns) = self.switch_cost.as_ref().map(|cost| cost.median) else {
+            return Answer::not_in_run(EXPERIMENT);
+        };
         let cores = 480_000.0 * cost_ns / 1e9;
         Answer::set_up(
             format!("480 000/s x {:.1} us = {cores:.2} cores", cost_ns / 1e3),

@@ -167,7 +167,7 @@ fn cost_rows(article: &[PoolReference], measured: &[Summarised]) -> Vec<Vec<Cell
             incident_usage(m, |s| format::percent(s.cpu_share.median))
         }),
         row(measured, "one context switch", format!("{} to {}", a("switch_cost_min"), a("switch_cost_max")), &|m| {
-            m.summaries.first().map(|s| format!("{:.1} us (probe)", s.switch_cost_ns.median / 1e3))
+            m.switch_cost.as_ref().map(|cost| format!("{:.1} us (probe)", cost.median / 1e3))
         }),
         row(
             measured,
