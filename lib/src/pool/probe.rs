@@ -1,6 +1,7 @@
 //! What one context switch costs here: two threads hand a token back and forth, so every
 //! hand-over puts one thread to sleep and wakes the other. The pool runs turn switches per
-//! second into "CPU spent switching" with this cost.
+//! second into "CPU spent switching" with this cost; the pool runs one probe before each run
+//! of a case, so its samples spread over the whole experiment.
 //!
 //! # Timing model
 //!

@@ -167,8 +167,8 @@ impl Cases {
         let (Some(first), Some(cost)) = (self.summaries.first(), &self.switch_cost) else {
             return Answer::not_in_run(EXPERIMENT);
         };
-        // Timed probes never agree to the last bit: one value in every trial is a run saved
-        // before the probe ran per trial, which kept the median of its probes in every row.
+        // Timed probes never agree to the last bit: one value in every row is a run saved by
+        // an older lab, which probed 5 times before the trials and kept the median in every row.
         let text = if cost.samples > 1 && cost.min == cost.max {
             format!("{:.1} us (the probes' median, saved in every trial: no interval)", cost.median / 1e3)
         } else {

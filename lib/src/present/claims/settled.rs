@@ -82,8 +82,8 @@ mod tests {
         assert!(compared > 30, "most claims have a verdict in both ({compared} compared)");
     }
 
-    /// The switch probe runs once per round of trials, so a resample draws its samples with
-    /// the rounds: a cost whose trials straddle the article's range is not settled.
+    /// The switch probe runs before each run of a case, so a resample draws its samples with
+    /// the rounds of trials: a cost whose rounds straddle the article's range is not settled.
     #[test]
     fn the_switch_cost_is_resampled_with_its_rounds() {
         let mut run = Run::load(FIXTURE).unwrap();
