@@ -7,6 +7,12 @@
 /// What a table cell holds when there is no number to show (not measured, or not finite).
 pub const NOT_AVAILABLE: &str = "n/a";
 
+/// `text` with its first letter upper-case: a sentence from a phrase ("The seconds ...").
+pub fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
 /// A number with a sensible count of digits for a table cell: "2407", "36.4", "0.52".
 pub fn number(value: f64) -> String {
     if !value.is_finite() {

@@ -1,7 +1,7 @@
 //! The experiment registry: every experiment of the lab, once, in the report's order. Each
 //! line of [`with_experiments`] names a variant of [`Experiment`] (the key runs, sections and
 //! the command line use), the experiment's module and the unit type that measures it
-//! ([`crate::experiment::Measure`]) and, from its module of [`crate::present`], presents it;
+//! ([`crate::experiment::Measure`]) and, from its module of the presentation layer, presents it;
 //! both modules are declared from that line. Code that works
 //! for any experiment is written once, generic over that type, and reached through
 //! [`Experiment::visit_measure`] (the presentation layer adds `Experiment::visit` from the
@@ -22,7 +22,7 @@ pub trait MeasureVisitor {
 /// The list of experiments, once: calls `$callback! { Variant => module::Type, present::module; ... }`,
 /// so each layer that needs the experiments builds its dispatch from the same lines. A line
 /// names the experiment's variant, its module (declared at the crate's top from this list) and
-/// measuring type, and the module of [`crate::present`] that presents it (declared there from
+/// measuring type, and the module of the presentation layer that presents it (declared there from
 /// this list; an experiment that presents itself from its own folder, as the toy, names none).
 macro_rules! with_experiments {
     ($callback:ident) => {

@@ -58,6 +58,11 @@ impl RuntimeStatus {
 mod tests {
     use super::*;
 
+    /// The real runtimes beside the models, in the registry's order (Go, then the JVM).
+    fn besides() -> Vec<contention::experiment::Beside> {
+        contention::Experiment::ALL.iter().filter_map(|experiment| experiment.beside()).collect()
+    }
+
     /// The saved fixture run's statuses, as an older run wrote them.
     fn fixture_statuses() -> Vec<Value> {
         let manifest: Value =
@@ -65,7 +70,7 @@ mod tests {
         let experiments = manifest["experiments"].as_array().unwrap();
         let configs = experiments.iter().map(|experiment| &experiment["config"]);
         configs
-            .flat_map(|config| [&config["go"], &config["java"]])
+            .flat_map(|config| besides().into_iter().map(move |beside| &config[beside.key]))
             .filter(|status| !status.is_null())
             .cloned()
             .collect()
@@ -79,13 +84,13 @@ mod tests {
             saved.iter().map(|status| serde_json::from_value(status.clone()).unwrap()).collect();
         let go = RuntimeStatus::Ran {
             version: "go version go1.19.8 linux/amd64".into(),
-            file: contention::gc::GO_CSV.into(),
+            file: besides()[0].file.into(),
             rows: 48,
             note: None,
         };
         let java = RuntimeStatus::Ran {
             version: "openjdk version \"17.0.15\" 2025-04-15".into(),
-            file: contention::locks::JAVA_CSV.into(),
+            file: besides()[1].file.into(),
             rows: 160,
             note: None,
         };

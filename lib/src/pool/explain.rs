@@ -6,6 +6,7 @@
 use super::finding::{change, MIN_TRIALS_FOR_CLAIM};
 use super::summary::{format_ms, PoolSummary};
 use super::Variant;
+use crate::format::upper_first;
 use crate::stats::{Ratio, Summary};
 
 /// How the big pool compared with the small one on one measure.
@@ -103,9 +104,4 @@ pub fn why_big_pools(summaries: &[PoolSummary]) -> Vec<String> {
          them, a pool too big makes them share the CPUs and the lock with every runnable thread."
     ));
     sentences
-}
-
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }

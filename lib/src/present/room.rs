@@ -16,7 +16,7 @@ pub use summary::{room_section, ROOM_MEDIAN};
 
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table, Visitor};
 use crate::assess::{assess, MachineRun};
-use crate::format;
+use crate::format::{self, upper_first};
 use crate::registry::Experiment;
 use crate::runs::{Profile, Run};
 use crate::stats::Ratio;
@@ -221,11 +221,6 @@ pub fn room_figures(machines: &[KeyEffects]) -> Vec<Result<Figure, NotDrawn>> {
         }));
     }
     figures
-}
-
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// The section for two machines: the difference table, and one sentence per effect that

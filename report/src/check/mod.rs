@@ -83,7 +83,7 @@ pub fn run(options: &CheckOptions) -> Result<()> {
     // The runtimes a quick report runs beside its models here, by the names runs give them.
     let runtimes_here: Vec<&str> =
         runtimes.iter().filter(|(check, _)| check.status == Status::Ok).map(|&(_, runtime)| runtime).collect();
-    runtimes.iter().for_each(|(check, _)| record(check.clone()));
+    runtimes.into_iter().for_each(|(check, _)| record(check));
     record(estimate::quick_report(&options.examples, &runtimes_here));
     if let Some(room) = &options.room {
         record(probes::room(room));

@@ -34,14 +34,10 @@ pub fn command(raw: &[OsString]) -> clap::Command {
         senses.iter().filter(|(id, _)| senses.iter().filter(|(other, _)| other == id).count() == 1).copied().collect();
     command.mut_subcommand("run", |run| {
         let run = others.iter().fold(run, |run, id| run.mut_arg(id.as_str(), |arg| arg.hide(true)));
-        own.iter().fold(run, |run, &(id, sense)| run.mut_arg(id, |arg| arg.help(capitalized(sense)).long_help(None)))
+        own.iter().fold(run, |run, &(id, sense)| {
+            run.mut_arg(id, |arg| arg.help(contention::format::upper_first(sense)).long_help(None))
+        })
     })
-}
-
-/// "The seconds ..." from "the seconds ...".
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! plain fold over the machines' [`KeyEffects`].
 
 use super::{effects, room_columns, room_figures, room_row, KeyEffects, ROOM};
-use crate::format;
+use crate::format::{self, upper_first};
 use crate::present::{Cell, Finding, PresentError, Section, Table};
 use crate::registry::Experiment;
 use crate::runs::Run;
@@ -142,9 +142,4 @@ pub fn value_text(value: f64, unit: &str) -> String {
         "x" => format::ratio(value),
         unit => format!("{} {unit}", format::number(value)),
     }
-}
-
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
 }
