@@ -85,11 +85,18 @@ pub struct RoomOptions {
     pub roster: Option<contention::present::room::roster::Roster>,
 }
 
+/// How long a stop waits, after the requests in progress, for work running off the
+/// runtime's threads (a page being drawn, a pack being read) before the room leaves anyway.
+const BLOCKING_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Serves the room until Ctrl-C (or SIGTERM).
 pub fn serve(options: &RoomOptions) -> Result<()> {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the room's runtime")?;
-    runtime.block_on(serve_until_stopped(options))
+    let served = runtime.block_on(serve_until_stopped(options));
+    // Dropping the runtime would wait for every blocking task, however long it runs.
+    runtime.shutdown_timeout(BLOCKING_GRACE);
+    served
 }
 
 async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {

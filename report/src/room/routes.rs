@@ -24,12 +24,13 @@ pub async fn projector_page(State(app): State<Arc<App>>) -> Response {
 
 /// `GET /seats/<label>`: the full report of the seat's shown run.
 pub async fn seat_page(State(app): State<Arc<App>>, Path(label): Path<String>) -> Response {
-    let room = app.room.clone();
-    let rendered = tokio::task::spawn_blocking(move || super::pages::seat_page(&read(&room), &label)).await;
+    let Some(run) = read(&app.room).run(&label) else {
+        return text(StatusCode::NOT_FOUND, "no seat of the room has that label (GET /runs lists them)");
+    };
+    let rendered = tokio::task::spawn_blocking(move || super::pages::seat_page(&run)).await;
     match rendered {
-        Ok(Some(Ok(html))) => fresh("text/html; charset=utf-8", html.into_bytes()),
-        Ok(None) => text(StatusCode::NOT_FOUND, "no seat of the room has that label (GET /runs lists them)"),
-        Ok(Some(Err(error))) => {
+        Ok(Ok(html)) => fresh("text/html; charset=utf-8", html.into_bytes()),
+        Ok(Err(error)) => {
             say(&format!("rendering a seat's page failed: {error:#}"));
             text(
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -10,6 +10,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Result;
@@ -78,8 +79,9 @@ impl Entry {
 #[derive(Debug)]
 pub struct Room {
     dir: PathBuf,
-    /// The runs shown, in arrival order, each with its room label.
-    runs: Vec<Run>,
+    /// The runs shown, in arrival order, each with its room label (shared with the seat
+    /// pages being drawn, so drawing one takes no lock).
+    runs: Vec<Arc<Run>>,
     /// Each shown run's seat, aligned with `runs`.
     seats: Vec<Seat>,
     ledger: Ledger,
@@ -161,7 +163,7 @@ impl Room {
         self.version
     }
 
-    pub fn runs(&self) -> &[Run] {
+    pub fn runs(&self) -> &[Arc<Run>] {
         &self.runs
     }
 
@@ -226,8 +228,8 @@ impl Room {
     }
 
     /// The shown run labelled `label`, read.
-    pub fn run(&self, label: &str) -> Option<&Run> {
-        self.runs.iter().find(|run| run.label == label)
+    pub fn run(&self, label: &str) -> Option<Arc<Run>> {
+        self.runs.iter().find(|run| run.label == label).cloned()
     }
 
     /// `Err` says why the room cannot take `bytes` more of packs.
@@ -265,7 +267,7 @@ impl Room {
         run.dir = self.dir.join(&name);
         self.entries.push(Entry { label: run.label.clone(), file: name, arrived, status: Status::Shown, bytes });
         self.seats.push(Seat::of(&run));
-        self.runs.push(run);
+        self.runs.push(Arc::new(run));
         self.kept_bytes = self.kept_bytes.saturating_add(bytes);
         self.version += 1;
     }
@@ -304,7 +306,7 @@ mod tests {
         let error = room.has_room_for(11).unwrap_err();
         assert!(error.starts_with("the room is full: it holds 134217718 bytes of packs"), "{error}");
         let run = Run::load(FIXTURE).unwrap();
-        room.runs = vec![run; MAX_RUNS];
+        room.runs = vec![Arc::new(run); MAX_RUNS];
         assert_eq!(room.has_room_for(0).unwrap_err(), "the room is full: it holds 500 runs, the most it takes");
         fs::remove_dir_all(&dir).unwrap();
     }
