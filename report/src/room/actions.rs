@@ -7,6 +7,10 @@
 //! | `DELETE /runs/<label>?code=CODE` | the teacher removes a seat's shown run (its pack stays on disk) |
 //! | `POST /reveal?code=CODE&shown=yes` (or `no`) | shows (hides) the guesses on the projector |
 //! | `POST /guesses?code=CODE&seat=SEAT` | the body: `effect=figure` pairs (`false-sharing=3 padded=2`) |
+//! | `POST /purge?code=CODE` | the teacher deletes the superseded and removed packs, freeing their space |
+//!
+//! The teacher's actions (removal, reveal, purge) pass [`authorize_teacher`], the one place
+//! that says who the teacher is.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,8 +40,29 @@ pub async fn remove(
     headers: HeaderMap,
 ) -> Response {
     let label = file.strip_suffix(&format!(".{PACK_EXTENSION}")).unwrap_or(&file).to_string();
-    let done = change(&app, client, &headers, query.code.as_deref(), |room| room.remove(&label));
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| room.remove(&label));
     answer(done, client, "a removal", &format!("removed {label}"))
+}
+
+/// `POST /purge?code=CODE`: the superseded and removed packs deleted.
+pub async fn purge(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<CodeQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let mut purged = (0, 0);
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
+        purged = room.purge()?;
+        Ok(())
+    });
+    let (count, bytes) = purged;
+    answer(
+        done,
+        client,
+        "a purge",
+        &format!("purged {count} superseded or removed runs, {}", contention::format::bytes(bytes)),
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,7 +86,7 @@ pub async fn reveal(
                 .answer(client, "a reveal")
         }
     };
-    let done = change(&app, client, &headers, query.code.as_deref(), |room| {
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
         room.change_ledger(|ledger| {
             ledger.revealed = shown;
             Ok(())
@@ -121,6 +146,28 @@ pub fn parse_guesses(text: &str) -> Result<Vec<(String, f64)>, String> {
         .collect()
 }
 
+/// Whether the request may act as the teacher: for now, with the room's code.
+pub fn authorize_teacher(
+    app: &App,
+    client: SocketAddr,
+    headers: &HeaderMap,
+    code: Option<&str>,
+) -> Result<(), Refusal> {
+    authorize(app, client, headers, code)
+}
+
+/// [`authorize_teacher`], then applies `apply` to the room under its lock.
+fn as_teacher(
+    app: &App,
+    client: SocketAddr,
+    headers: &HeaderMap,
+    code: Option<&str>,
+    apply: impl FnOnce(&mut Room) -> Result<(), NotKept>,
+) -> Result<(), Refusal> {
+    authorize_teacher(app, client, headers, code)?;
+    apply_to(app, apply)
+}
+
 /// Checks the code, then applies `apply` to the room under its lock.
 fn change(
     app: &App,
@@ -130,6 +177,11 @@ fn change(
     apply: impl FnOnce(&mut Room) -> Result<(), NotKept>,
 ) -> Result<(), Refusal> {
     authorize(app, client, headers, code)?;
+    apply_to(app, apply)
+}
+
+/// Applies `apply` to the room under its lock, its refusal as an answer.
+fn apply_to(app: &App, apply: impl FnOnce(&mut Room) -> Result<(), NotKept>) -> Result<(), Refusal> {
     let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
     apply(&mut room).map_err(|not_kept| match not_kept {
         NotKept::Refused(why) => refuse(StatusCode::BAD_REQUEST, why),

@@ -1,5 +1,6 @@
-//! What the room decides beside its packs, kept in `DIR/.room.json`: the runs the teacher
-//! removed, the seats' guesses per effect, and whether the guesses are revealed. Written
+//! What the room decides beside its packs, kept in `DIR/.room.json`: each kept pack's
+//! status ([`super::kept`]), the runs the teacher removed before packs were recorded, the
+//! seats' guesses per effect, and whether the guesses are revealed. Written
 //! whole (into the staging folder, then renamed over the old one, and the folder flushed),
 //! read back and checked on start, so a restart keeps every removal and guess.
 
@@ -20,11 +21,15 @@ const MAX_GUESSING_SEATS: usize = 500;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ledger {
-    /// Kept file names the teacher removed: shown as removed, never read again.
+    /// Kept file names the teacher removed before the room recorded its packs: shown as
+    /// removed, never read again.
     pub removed: Vec<String>,
     /// Whether the projector shows the guesses.
     pub revealed: bool,
     pub guesses: Vec<Guess>,
+    /// Every pack the room kept, with its status ([`super::kept`]): a restart reads these.
+    #[serde(default)]
+    pub packs: Vec<super::kept::KeptPack>,
 }
 
 /// One seat's guess of one effect, in the effect's unit.

@@ -168,6 +168,7 @@ fn live_view(room: &Room, max_upload: u64) -> LiveView {
         version: room.version(),
         runs,
         max_upload: bytes_text(max_upload),
+        space: room.space().text(room.used()),
         effects: contention::present::room::effects(),
     }
 }

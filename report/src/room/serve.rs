@@ -160,6 +160,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/runs/{file}", get(routes::pack).delete(actions::remove))
         .route("/reveal", post(actions::reveal))
         .route("/guesses", post(actions::guesses))
+        .route("/purge", post(actions::purge))
         .fallback(routes::not_found)
         .with_state(app)
 }
