@@ -7,6 +7,7 @@ pub mod class;
 pub mod hardware;
 pub mod projector;
 pub mod roster;
+pub mod seat_name;
 mod summary;
 
 use serde::Serialize;

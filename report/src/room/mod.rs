@@ -107,7 +107,7 @@ pub fn serve(options: &RoomOptions) -> Result<()> {
 
 async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
     let _lock = folder_lock::lock(&options.dir)?;
-    let room = Room::restore(&options.dir, options.space)?;
+    let room = Room::restore(&options.dir, options.space, options.roster.clone())?;
     let limits = Limits::from_file_limit(connections::raise_file_limit());
     let listener = tokio::net::TcpListener::bind((options.bind, options.port))
         .await

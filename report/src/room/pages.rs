@@ -146,11 +146,14 @@ impl Snapshot {
     }
 }
 
-/// The page of `run` (a shown run, taken from the room), as `report --from` writes it.
-pub fn seat_page(run: &Run) -> Result<String> {
+/// The page of `run` (a shown run, taken from the room), as `report --from` writes it, with
+/// the room's folder `dir` left out of every path it names (a page shows no server path).
+pub fn seat_page(run: &Run, dir: &std::path::Path) -> Result<String> {
     let runs = std::slice::from_ref(run);
     let sections = contention::present::sections(runs).map_err(anyhow::Error::from)?;
-    page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))
+    let page = page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))?;
+    let dir = dir.display().to_string();
+    Ok(page.replace(&format!("{dir}/"), "").replace(&dir, "the room's folder"))
 }
 
 fn live_view(room: &Room, max_upload: u64) -> LiveView {

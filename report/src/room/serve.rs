@@ -159,7 +159,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/runs", get(routes::list).post(upload::upload))
         .route("/runs/{file}", get(routes::pack).delete(actions::remove))
         .route("/reveal", post(actions::reveal))
-        .route("/guesses", post(actions::guesses))
+        .route("/guesses", post(actions::guesses).delete(actions::clear_guesses))
         .route("/purge", post(actions::purge))
         .fallback(routes::not_found)
         .with_state(app)

@@ -15,6 +15,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Result;
 use contention::present::room::class::Seat;
+use contention::present::room::roster::Roster;
+use contention::present::room::seat_name::normalised;
 use contention::runs::Run;
 
 use super::disk;
@@ -97,6 +99,8 @@ pub struct Room {
     next_sequence: u32,
     version: u64,
     space: Space,
+    /// `--seats`: a run's or a guess's label is matched to its seat.
+    roster: Option<Roster>,
 }
 
 /// Why an upload that read as a pack was not kept.
@@ -115,7 +119,7 @@ impl Room {
     /// ledger records as shown are read again, the others listed from their record; a pack
     /// without a record is read (and then recorded); a file that cannot be read is skipped
     /// and named.
-    pub fn restore(dir: &Path, space: Space) -> Result<Self> {
+    pub fn restore(dir: &Path, space: Space, roster: Option<Roster>) -> Result<Self> {
         disk::prepare(dir)?;
         let mut room = Self {
             dir: dir.to_path_buf(),
@@ -126,6 +130,7 @@ impl Room {
             next_sequence: 1,
             version: 1,
             space,
+            roster,
         };
         let loaded = room.ledger.clone();
         for name in disk::names(dir)? {
@@ -169,7 +174,7 @@ impl Room {
         } else {
             Err(format!("{name} is not a run: a room keeps packs (*.contention-pack) and run folders"))
         };
-        match read {
+        match read.and_then(|run| self.seated(run)) {
             Ok(run) => self.add(name, run, arrived, bytes),
             Err(why) => self.entries.push(Entry {
                 label: name.clone(),
@@ -270,6 +275,44 @@ impl Room {
         }
     }
 
+    /// `run` labelled as its seat: the roster's name for it however it was typed, else its
+    /// label without spaces around it, in Unicode's compatibility form; `Err` when the label
+    /// only looks like a roster seat.
+    fn seated(&self, mut run: Run) -> Result<Run, String> {
+        run.label = self.seat_of(&run.label)?;
+        Ok(run)
+    }
+
+    fn seat_of(&self, label: &str) -> Result<String, String> {
+        let on_roster = self.roster.as_ref().map(|roster| roster.seat_for(label)).transpose()?.flatten();
+        Ok(on_roster.map_or_else(|| normalised(label), String::from))
+    }
+
+    /// The seat a guess labelled `seat` comes from: with a roster, one of its seats; without
+    /// one, a seat that sent a run. `Err` says why no other may guess.
+    pub fn guessing_seat(&self, seat: &str) -> Result<String, String> {
+        let found = self.seat_of(seat)?;
+        let may = match &self.roster {
+            Some(roster) => roster.seats().contains(&found),
+            None => self.entries.iter().any(|entry| entry.label == found && entry.kept_status().is_some()),
+        };
+        match (may, &self.roster) {
+            (true, _) => Ok(found),
+            (false, Some(_)) => {
+                Err(format!("{found:?} is not on the roster: a guess comes from one of the class's seats (--seats)"))
+            }
+            (false, None) => Err(format!(
+                "no run of the room is labelled {found:?}: a seat guesses once it has sent a run (or the room has a \
+                 roster, --seats)"
+            )),
+        }
+    }
+
+    /// The roster, if the room has one.
+    pub fn roster(&self) -> Option<&Roster> {
+        self.roster.as_ref()
+    }
+
     /// The room's cap and each seat's share.
     pub fn space(&self) -> Space {
         self.space
@@ -334,6 +377,7 @@ impl Room {
     /// ledger (the seat's shown run, if any, as superseded), and returns the label it is
     /// shown under.
     pub fn keep(&mut self, staged: &Path, run: Run, bytes: u64) -> Result<String, NotKept> {
+        let run = self.seated(run).map_err(NotKept::Refused)?;
         self.has_room_for(Some(&run.label), bytes).map_err(NotKept::Full)?;
         let sequence = self.next_sequence;
         let label = run.label.clone();
@@ -394,7 +438,7 @@ mod tests {
     fn a_full_room_and_a_seat_past_its_share_say_why_they_take_no_more() {
         let dir = std::env::temp_dir().join(format!("contention-room-full-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let mut room = Room::restore(&dir, Space { room: 100, seat: 60 }).unwrap();
+        let mut room = Room::restore(&dir, Space { room: 100, seat: 60 }, None).unwrap();
         let mut run = Run::load(FIXTURE).unwrap();
         run.label = "a".into();
         room.add("0".into(), run.clone(), UNIX_EPOCH, 50);
@@ -411,7 +455,7 @@ mod tests {
     fn a_seats_new_run_supersedes_its_old_one_and_a_removal_is_kept() {
         let dir = std::env::temp_dir().join(format!("contention-room-labels-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let mut room = Room::restore(&dir, Space::default()).unwrap();
+        let mut room = Room::restore(&dir, Space::default(), None).unwrap();
         for (number, label) in ["vm", "other", "vm"].into_iter().enumerate() {
             let mut run = Run::load(FIXTURE).unwrap();
             run.label = label.into();
