@@ -86,7 +86,8 @@ fn a_full_room_restarts_from_its_ledger() {
         for index in 1..=SEATS {
             let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
             let stream = connect_from(source, server.port).expect("a loopback address of its own");
-            let (status, answer) = http_on(stream, server.port, "POST", &format!("/runs?code={CODE}"), &seat_pack(index));
+            let (status, answer) =
+                http_on(stream, server.port, "POST", &format!("/runs?code={CODE}"), &seat_pack(index));
             match status {
                 201 => sent += 1,
                 507 => break 'filling,

@@ -28,7 +28,15 @@ fn guess(server: &Server, seat: &str, body: &str) -> (u16, String) {
 }
 
 fn percent(text: &str) -> String {
-    text.bytes().map(|byte| if byte.is_ascii_alphanumeric() || byte == b'-' { (byte as char).to_string() } else { format!("%{byte:02X}") }).collect()
+    text.bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || byte == b'-' {
+                (byte as char).to_string()
+            } else {
+                format!("%{byte:02X}")
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -97,10 +105,13 @@ fn the_smaller_guards_hold() {
 
     let mut files = fixture_files();
     let manifest = file_mut(&mut files, "manifest.json");
-    *manifest = manifest.replacen('{', "{\n  \"label\": \"seat-02\",", 1);
+    *manifest = manifest.replacen('{', "{\n  \"label\": \"seat-02\",\n  \"label\": \"seat-01\",", 1);
     let (status, answer) = server.upload(&contention::runs::pack::encode(&files).unwrap().into_bytes());
     assert_eq!(status, 400, "{answer}");
-    assert!(answer.contains("the key \\\"label\\\" is given twice") || answer.contains("the key \"label\" is given twice"), "{answer}");
+    assert!(
+        answer.contains("the key \\\"label\\\" is given twice") || answer.contains("the key \"label\" is given twice"),
+        "{answer}"
+    );
 
     let (status, page) = server.request("GET", "/seats/seat-01", b"");
     assert_eq!(status, 200);
@@ -110,6 +121,9 @@ fn the_smaller_guards_hold() {
     }
     for path in ["/", "/projector", "/seats/seat-01"] {
         let head = head_of(&server, path);
-        assert!(head.contains("content-security-policy: default-src 'none'; script-src 'unsafe-inline'"), "{path}: {head}");
+        assert!(
+            head.contains("content-security-policy: default-src 'none'; script-src 'unsafe-inline'"),
+            "{path}: {head}"
+        );
     }
 }

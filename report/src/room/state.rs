@@ -16,13 +16,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Result;
 use contention::present::room::class::Seat;
 use contention::present::room::roster::Roster;
-use contention::present::room::seat_name::normalised;
 use contention::runs::Run;
 
 use super::disk;
 use super::kept::KeptStatus;
 use super::ledger::Ledger;
-use super::space::{Space, Used};
+use super::space::Space;
 
 /// Runs a room holds: a large workshop's laptops, several runs each.
 pub const MAX_RUNS: usize = 500;
@@ -244,95 +243,6 @@ impl Room {
         Ok(())
     }
 
-    /// Deletes the packs of every superseded and removed run from the folder, and forgets
-    /// them: how many, and the bytes freed.
-    pub fn purge(&mut self) -> Result<(usize, u64), NotKept> {
-        let mut purged = Vec::new();
-        let mut failed = None;
-        for entry in self.entries.iter().filter(|entry| matches!(entry.status, Status::Superseded | Status::Removed)) {
-            let path = self.dir.join(&entry.file);
-            let deleted =
-                if path.is_dir() && !disk::is_link(&path) { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
-            match deleted {
-                Ok(()) => purged.push((entry.file.clone(), entry.bytes)),
-                Err(error) => {
-                    failed = Some(anyhow::anyhow!("deleting {}: {error}", path.display()));
-                    break;
-                }
-            }
-        }
-        let files: Vec<String> = purged.iter().map(|(file, _)| file.clone()).collect();
-        let mut ledger = self.ledger.clone();
-        ledger.forget(&files);
-        // A pack deleted but still recorded is harmless (a restart lists the folder's files).
-        ledger.save(&self.dir).map_err(NotKept::Failed)?;
-        self.ledger = ledger;
-        self.entries.retain(|entry| !files.contains(&entry.file));
-        self.version += 1;
-        match failed {
-            Some(error) => Err(NotKept::Failed(error)),
-            None => Ok((purged.len(), purged.iter().map(|(_, bytes)| bytes).sum())),
-        }
-    }
-
-    /// `run` labelled as its seat: the roster's name for it however it was typed, else its
-    /// label without spaces around it, in Unicode's compatibility form; `Err` when the label
-    /// only looks like a roster seat.
-    fn seated(&self, mut run: Run) -> Result<Run, String> {
-        run.label = self.seat_of(&run.label)?;
-        Ok(run)
-    }
-
-    fn seat_of(&self, label: &str) -> Result<String, String> {
-        let on_roster = self.roster.as_ref().map(|roster| roster.seat_for(label)).transpose()?.flatten();
-        Ok(on_roster.map_or_else(|| normalised(label), String::from))
-    }
-
-    /// The seat a guess labelled `seat` comes from: with a roster, one of its seats; without
-    /// one, a seat that sent a run. `Err` says why no other may guess.
-    pub fn guessing_seat(&self, seat: &str) -> Result<String, String> {
-        let found = self.seat_of(seat)?;
-        let may = match &self.roster {
-            Some(roster) => roster.seats().contains(&found),
-            None => self.entries.iter().any(|entry| entry.label == found && entry.kept_status().is_some()),
-        };
-        match (may, &self.roster) {
-            (true, _) => Ok(found),
-            (false, Some(_)) => {
-                Err(format!("{found:?} is not on the roster: a guess comes from one of the class's seats (--seats)"))
-            }
-            (false, None) => Err(format!(
-                "no run of the room is labelled {found:?}: a seat guesses once it has sent a run (or the room has a \
-                 roster, --seats)"
-            )),
-        }
-    }
-
-    /// The roster, if the room has one.
-    pub fn roster(&self) -> Option<&Roster> {
-        self.roster.as_ref()
-    }
-
-    /// The room's cap and each seat's share.
-    pub fn space(&self) -> Space {
-        self.space
-    }
-
-    /// The bytes of the room's folder, and of its superseded and removed packs.
-    pub fn used(&self) -> Used {
-        let purgeable = |entry: &&Entry| matches!(entry.status, Status::Superseded | Status::Removed);
-        Used {
-            all: self.entries.iter().map(|entry| entry.bytes).sum(),
-            purgeable: self.entries.iter().filter(purgeable).map(|entry| entry.bytes).sum(),
-        }
-    }
-
-    /// The bytes of every pack the seat `label` sent, shown, superseded or removed.
-    fn sent_by(&self, label: &str) -> u64 {
-        let sent = self.entries.iter().filter(|entry| entry.label == label && entry.kept_status().is_some());
-        sent.map(|entry| entry.bytes).sum()
-    }
-
     /// Takes the shown entry at `index` out of the shown runs, as `status`.
     fn hide(&mut self, index: usize, status: Status) {
         let entry = &mut self.entries[index];
@@ -361,16 +271,6 @@ impl Room {
     /// The shown run labelled `label`, read.
     pub fn run(&self, label: &str) -> Option<Arc<Run>> {
         self.runs.iter().find(|run| run.label == label).cloned()
-    }
-
-    /// `Err` says why the room cannot take `bytes` more of packs, from the seat `label`
-    /// where it is known.
-    pub fn has_room_for(&self, label: Option<&str>, bytes: u64) -> Result<(), String> {
-        if self.runs.len() >= MAX_RUNS {
-            return Err(format!("the room is full: it holds {MAX_RUNS} runs, the most it takes"));
-        }
-        self.space.room_for(self.used(), bytes)?;
-        label.map_or(Ok(()), |label| self.space.seat_for(label, self.sent_by(label), bytes))
     }
 
     /// Keeps the staged upload, read as `run`, under a name of the server's, recorded in the
@@ -428,6 +328,8 @@ fn size_of(path: &Path) -> u64 {
     }
 }
 
+mod seating;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,7 +348,7 @@ mod tests {
         assert!(room.has_room_for(Some("b"), 51).unwrap_err().starts_with("the room is full: it holds 50 B"));
         let refused = room.has_room_for(Some("a"), 11).unwrap_err();
         assert!(refused.starts_with("a has sent 50 B of packs"), "{refused}");
-        room.runs = vec![Arc::new(run); MAX_RUNS];
+        room.runs = std::iter::repeat_with(|| Arc::new(run.clone())).take(MAX_RUNS).collect();
         assert_eq!(room.has_room_for(None, 0).unwrap_err(), "the room is full: it holds 500 runs, the most it takes");
         fs::remove_dir_all(&dir).unwrap();
     }
