@@ -13,8 +13,16 @@
 //! trips). The first sample of every pair (cold line, threads still waking) is dropped.
 //! The verdict and the heatmap read the handshake's figure, as they always have: their
 //! thresholds were set on it.
+//!
+//! Where the OS will not pin (macOS; the fallback build that reads the CPU number) or by
+//! choice (`Config::unpinned`), the [`unpinned`] method runs the same loops on threads the
+//! scheduler places, keeping only samples where neither thread moved.
 
 mod hops;
+mod matrix;
+pub mod unpinned;
+
+pub use matrix::{dropped_samples, pairs_never_seen, DroppedSamples};
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -55,14 +63,23 @@ pub struct Config {
     /// Measured samples per pair (one more is taken first and dropped).
     pub samples_per_pair: usize,
     pub round_trips_per_sample: u64,
-    /// Wall-clock allowance; checked between pairs.
+    /// Wall-clock allowance; checked between pairs (between batches, unpinned).
     pub budget: Duration,
+    /// Measure by the unpinned method even where threads can be pinned (`--unpinned`).
+    #[serde(default)]
+    pub unpinned: bool,
 }
 
 impl Default for Config {
     /// Every CPU, 100 samples of 1000 round trips per pair.
     fn default() -> Self {
-        Self { cpus: Vec::new(), samples_per_pair: 100, round_trips_per_sample: 1000, budget: Duration::from_secs(300) }
+        Self {
+            cpus: Vec::new(),
+            samples_per_pair: 100,
+            round_trips_per_sample: 1000,
+            budget: Duration::from_secs(300),
+            unpinned: false,
+        }
     }
 }
 
@@ -75,11 +92,13 @@ impl Config {
             samples_per_pair: 50,
             round_trips_per_sample: 200,
             budget: Duration::from_secs(5),
+            unpinned: false,
         }
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         check_duration("budget", self.budget, Duration::ZERO, MAX_BUDGET)?;
+        self.check_unpinned()?;
         self.check_cpus()?;
         let most_round_trips = MAX_ROUND_TRIPS_PER_PAIR / 2;
         check_range("round_trips_per_sample", self.round_trips_per_sample, 1, most_round_trips, "round trips")?;
@@ -100,6 +119,26 @@ impl Config {
              {MAX_ROUND_TRIPS_PER_PAIR} round trips)"
         );
         check_range("samples", self.samples_per_pair, 1, most_samples, &unit)
+    }
+
+    /// Whether [`run`] measures by the unpinned method: asked for, or where the OS cannot
+    /// pin but tells which CPU a thread runs on.
+    pub fn measures_unpinned(&self) -> bool {
+        self.unpinned || (crate::platform::pinning_unavailable().is_some() && crate::platform::current_cpu().is_ok())
+    }
+
+    /// The unpinned method needs the CPU number and measures the pairs the scheduler gives.
+    fn check_unpinned(&self) -> Result<(), ConfigError> {
+        if !self.unpinned {
+            return Ok(());
+        }
+        if let Err(why) = crate::platform::current_cpu() {
+            return Err(ConfigError::new("unpinned", true, format!("a build that reads which CPU a thread runs on; {why}")));
+        }
+        match self.cpus.first() {
+            Some(cpu) => Err(ConfigError::new("cpus", cpu, "no list with --unpinned: the scheduler picks the pairs")),
+            None => Ok(()),
+        }
     }
 
     /// Listed CPUs must be ones this process may run on, each once, at least two.
@@ -132,7 +171,9 @@ impl Config {
 
     /// The CPUs this config measures.
     pub fn cpus_to_measure(&self) -> Vec<usize> {
-        if self.cpus.is_empty() {
+        if self.measures_unpinned() {
+            unpinned::machine_cpus()
+        } else if self.cpus.is_empty() {
             available_cpu_ids()
         } else {
             self.cpus.clone()
@@ -174,6 +215,17 @@ pub struct Row {
     pub cas_one_way_ns: f64,
     /// Both threads ran pinned to their CPUs.
     pub pinned: bool,
+    /// Measured by the unpinned method: the CPUs are where the scheduler ran the threads,
+    /// the lower first (false in a run saved before the method).
+    #[serde(default)]
+    pub unpinned_method: bool,
+    /// Unpinned only: a thread moved during the sample, or both ran on one CPU; counted,
+    /// never summarised.
+    #[serde(default)]
+    pub dropped: bool,
+    /// The pair's core kinds ("P-P", "P-E", "E-E") where the OS names them; empty otherwise.
+    #[serde(default)]
+    pub kinds: String,
 }
 
 crate::checked::checked_row!(
@@ -183,6 +235,10 @@ crate::checked::checked_row!(
 /// Measures every pair. A machine with one CPU has no pair: the outcome is empty.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
+    if config.measures_unpinned() {
+        return unpinned::run(config, &config.cpus_to_measure(), progress);
+    }
+    let kinds = crate::platform::core_kinds().ok();
     let pairs = pairs(&config.cpus_to_measure());
     let deadline = Deadline::after(config.budget);
     let mut rows = Vec::with_capacity(pairs.len().saturating_mul(config.samples_per_pair).min(MAX_PREALLOCATED_ROWS));
@@ -190,7 +246,8 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         if index > 0 && deadline.expired() {
             return Ok(Outcome { rows, budget_exhausted: true });
         }
-        rows.extend(measure_pair(config, cpu_a, cpu_b)?);
+        let kinds = unpinned::pair_kinds(kinds.as_ref(), cpu_a, cpu_b);
+        rows.extend(measure_pair(config, cpu_a, cpu_b)?.into_iter().map(|row| Row { kinds: kinds.clone(), ..row }));
         progress(&ProgressEvent {
             experiment: EXPERIMENT,
             done: index + 1,
@@ -238,6 +295,9 @@ fn measure_pair(config: &Config, cpu_a: usize, cpu_b: usize) -> Result<Vec<Row>,
             cas_elapsed_ns: ns.cas,
             cas_one_way_ns: one_way(ns.cas),
             pinned: team.pinned,
+            unpinned_method: false,
+            dropped: false,
+            kinds: String::new(),
         })
         .collect())
 }
@@ -252,24 +312,41 @@ pub struct PairSummary {
     /// The compare-and-swap ping-pong's; `None` for a run saved before it was measured.
     pub cas_one_way_ns: Option<Summary>,
     pub all_pinned: bool,
+    /// Measured by the unpinned method (where the scheduler placed the threads).
+    #[serde(default)]
+    pub unpinned: bool,
+    /// Unpinned: samples begun on this pair and dropped because a thread moved.
+    #[serde(default)]
+    pub dropped: u64,
+    /// "P-P", "P-E", "E-E" where the OS named the cores' kinds; empty otherwise.
+    #[serde(default)]
+    pub kinds: String,
 }
 
-/// One summary per measured pair, in the order the pairs were measured.
+/// One summary per measured pair (dropped samples counted, never summarised), in the order
+/// the pairs were measured; with core kinds, grouped by them (P-P, P-E, E-E).
 pub fn summarize(rows: &[Row]) -> Vec<PairSummary> {
-    crate::group::by_key_first_seen(rows, |row| (row.cpu_a, row.cpu_b))
+    let mut summaries: Vec<PairSummary> = crate::group::by_key_first_seen(rows, |row| (row.cpu_a, row.cpu_b))
         .into_iter()
+        .filter(|((cpu_a, cpu_b), _)| cpu_a != cpu_b)
         .filter_map(|((cpu_a, cpu_b), group)| {
-            let one_way: Vec<f64> = group.iter().map(|row| row.one_way_ns).collect();
-            let cas: Vec<f64> = group.iter().map(|row| row.cas_one_way_ns).collect();
+            let kept: Vec<&&Row> = group.iter().filter(|row| !row.dropped).collect();
+            let one_way: Vec<f64> = kept.iter().map(|row| row.one_way_ns).collect();
+            let cas: Vec<f64> = kept.iter().map(|row| row.cas_one_way_ns).collect();
             Some(PairSummary {
                 cpu_a,
                 cpu_b,
                 one_way_ns: Summary::of(&one_way)?,
                 cas_one_way_ns: cas.iter().all(|&ns| ns > 0.0).then(|| Summary::of(&cas)).flatten(),
-                all_pinned: group.iter().all(|row| row.pinned),
+                all_pinned: kept.iter().all(|row| row.pinned),
+                unpinned: kept.iter().any(|row| row.unpinned_method),
+                dropped: (group.len() - kept.len()) as u64,
+                kinds: kept.first().map(|row| row.kinds.clone()).unwrap_or_default(),
             })
         })
-        .collect()
+        .collect();
+    summaries.sort_by_key(|pair| matrix::kinds_order(&pair.kinds));
+    summaries
 }
 
 /// The median over pairs of each pair's median one-way latency: the typical transfer.
@@ -297,8 +374,9 @@ pub fn finding(summaries: &[PairSummary]) -> String {
         return format!("Core-to-core latency claims nothing: {short}.");
     }
     let Some(typical) = typical_one_way_ns(summaries) else {
-        return "Core-to-core latency was not measured: it needs two CPUs this process may run on and pin a \
-                thread to (this run had one CPU, or an OS that pins no threads)."
+        return "Core-to-core latency was not measured: it needs two CPUs this process may run on, and threads \
+                it can pin or an OS that says which CPU a thread runs on (this run had one CPU, or could not pin \
+                and could not tell where its threads ran)."
             .into();
     };
     let by_median = |a: &&PairSummary, b: &&PairSummary| a.one_way_ns.median.total_cmp(&b.one_way_ns.median);
@@ -325,6 +403,8 @@ pub fn finding(summaries: &[PairSummary]) -> String {
         )
     };
     sentence.push_str(&cas_sentence(typical, typical_cas_one_way_ns(summaries)));
+    sentence.push_str(&matrix::unpinned_sentence(summaries));
+    sentence.push_str(&matrix::kinds_sentence(summaries));
     if typical > SLOW_ONE_WAY_NS {
         sentence.push_str(&format!(
             " That is slow (above {SLOW_ONE_WAY_NS:.0} ns): the CPUs are probably time-sliced by a hypervisor \

@@ -312,6 +312,9 @@ mod tests {
                 cas_elapsed_ns: (ns * 140.0) as u64,
                 cas_one_way_ns: ns * 0.7,
                 pinned: true,
+                unpinned_method: false,
+                dropped: false,
+                kinds: String::new(),
             })
             .collect();
         let pairs = crate::c2c::summarize(&rows);
