@@ -30,6 +30,8 @@ pub const PATIENCE_BATCHES: usize = 20;
 
 /// A thread's CPU before and after one sample (`None`: the OS did not say).
 type Placement = (Option<usize>, Option<usize>);
+/// One sample's timings with the initiator's and the responder's placements.
+type PlacedSample = (SampleNs, (Placement, Placement));
 
 /// Measures the pairs the scheduler gives. `cpus` are the machine's CPUs, whose pairs the
 /// method hopes to see; `kinds` labels each pair by its cores' kinds where the OS names them.
@@ -48,8 +50,10 @@ pub(super) fn run(config: &Config, cpus: &[usize], progress: Progress) -> Result
             rows.push(row);
         }
         quiet_batches = if taken.len() > pairs_before { 0 } else { quiet_batches + 1 };
-        let full = taken.values().all(|&(_, kept)| kept >= config.samples_per_pair) && !taken.is_empty();
-        let seen = taken.keys().filter(|(a, b)| a != b).count();
+        // A pair is seen once it holds a kept sample (both threads on its CPUs, neither moved).
+        let seen: Vec<usize> = taken.iter().filter(|((a, b), &(_, kept))| a != b && kept > 0).map(|(_, c)| c.1).collect();
+        let full = !seen.is_empty() && seen.iter().all(|&kept| kept >= config.samples_per_pair);
+        let seen = seen.len();
         progress(&ProgressEvent {
             experiment: EXPERIMENT,
             done: batch,
@@ -131,7 +135,7 @@ pub(super) fn pair_kinds(kinds: Option<&CoreKinds>, a: usize, b: usize) -> Strin
 
 /// One team of two unpinned threads: a warm-up sample, then [`SAMPLES_PER_BATCH`], each
 /// with both threads' CPU before and after it.
-fn measure_batch(config: &Config) -> Result<Vec<(SampleNs, (Placement, Placement))>, RunError> {
+fn measure_batch(config: &Config) -> Result<Vec<PlacedSample>, RunError> {
     let flags = Flags::default();
     let samples = SAMPLES_PER_BATCH + 1;
     let round_trips = config.round_trips_per_sample;

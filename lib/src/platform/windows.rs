@@ -20,8 +20,8 @@ use windows_sys::Win32::Storage::FileSystem::{
 use windows_sys::Win32::System::ProcessStatus::{K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS};
 use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
 use windows_sys::Win32::System::Threading::{
-    GetCurrentProcess, GetCurrentThread, GetExitCodeProcess, GetThreadTimes, OpenProcess,
-    CREATE_NEW_PROCESS_GROUP, PROCESS_QUERY_LIMITED_INFORMATION,
+    GetCurrentProcess, GetCurrentThread, GetExitCodeProcess, GetThreadTimes, OpenProcess, CREATE_NEW_PROCESS_GROUP,
+    PROCESS_QUERY_LIMITED_INFORMATION,
 };
 use windows_sys::Win32::System::IO::{OVERLAPPED, OVERLAPPED_0, OVERLAPPED_0_0};
 
@@ -30,8 +30,9 @@ use super::{Known, MemoryInUse, ProcessTimes, Unknown};
 #[cfg(feature = "signals")]
 pub use super::fallback::stop_requested;
 pub use super::fallback::{
-    ask_for_fast_cores, clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read, cpu_frequency_root,
-    hit_modified_event_name, hostname, load_average, special_kind, system_cpu_times, thread_run_delay_ns,
+    ask_for_fast_cores, clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read,
+    cpu_frequency_root, hit_modified_event_name, hostname, load_average, special_kind, system_cpu_times,
+    thread_run_delay_ns,
 };
 pub use super::windows_facts::{core_kinds, cpu_facts};
 
