@@ -22,7 +22,7 @@ mod hops;
 mod matrix;
 pub mod unpinned;
 
-pub use matrix::{dropped_samples, pairs_never_seen, DroppedSamples};
+pub use matrix::{dropped_samples, pairs_never_seen, unpinned_dropped_share, DroppedSamples};
 
 use std::sync::Mutex;
 use std::time::Duration;

@@ -52,6 +52,17 @@ pub(super) fn kinds_order(kinds: &str) -> u8 {
     }
 }
 
+/// The share of an unpinned matrix's samples (on its pairs) dropped because a thread
+/// moved; `None` for a pinned matrix.
+pub fn unpinned_dropped_share(summaries: &[PairSummary]) -> Option<f64> {
+    if !summaries.iter().any(|pair| pair.unpinned) {
+        return None;
+    }
+    let kept: u64 = summaries.iter().map(|pair| pair.one_way_ns.samples as u64).sum();
+    let dropped: u64 = summaries.iter().map(|pair| pair.dropped).sum();
+    Some(dropped as f64 / (kept + dropped).max(1) as f64)
+}
+
 /// " Unpinned: ..." for the finding: what the matrix means and what it dropped; empty for
 /// a pinned matrix.
 pub(super) fn unpinned_sentence(summaries: &[PairSummary]) -> String {
