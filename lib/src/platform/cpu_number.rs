@@ -11,12 +11,12 @@
 //!   the register hydroo/macos-core-to-core-latency reads directly (`currentCore()` in its
 //!   main.cpp) to drop every sample where a thread moved.
 
-use super::{Known, Unknown};
+use super::Known;
 
 #[cfg(target_os = "linux")]
 pub fn current_cpu() -> Known<usize> {
     // SAFETY: sched_getcpu has no preconditions; it returns -1 on error.
-    usize::try_from(unsafe { libc::sched_getcpu() }).map_err(|_| Unknown("sched_getcpu refused"))
+    usize::try_from(unsafe { libc::sched_getcpu() }).map_err(|_| super::Unknown("sched_getcpu refused"))
 }
 
 #[cfg(target_os = "macos")]
@@ -25,7 +25,7 @@ pub fn current_cpu() -> Known<usize> {
     // SAFETY: `cpu` is writable; the call writes the number there and returns 0, or an errno.
     match unsafe { libc::pthread_cpu_number_np(&mut cpu) } {
         0 => Ok(cpu),
-        _ => Err(Unknown("pthread_cpu_number_np refused (it needs macOS 11 or later)")),
+        _ => Err(super::Unknown("pthread_cpu_number_np refused (it needs macOS 11 or later)")),
     }
 }
 
@@ -40,5 +40,5 @@ pub fn current_cpu() -> Known<usize> {
 
 #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
 pub fn current_cpu() -> Known<usize> {
-    Err(Unknown("this OS has no call the lab knows that names the CPU a thread runs on"))
+    Err(super::Unknown("this OS has no call the lab knows that names the CPU a thread runs on"))
 }
