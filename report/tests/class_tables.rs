@@ -79,7 +79,8 @@ fn a_class_download_is_written_as_tidy_tables_that_csv_and_polars_read_back() {
     }
     let tar = class_tar(&dir);
     let out = dir.join("tables");
-    let output = contention(&["report", "--from", tar.to_str().unwrap(), "--format", "csv", "--out", out.to_str().unwrap()]);
+    let output =
+        contention(&["report", "--from", tar.to_str().unwrap(), "--format", "csv", "--out", out.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains(&format!("of {SEATS} runs written to")), "{}", stdout(&output));
 

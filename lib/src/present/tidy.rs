@@ -6,10 +6,10 @@
 
 use serde_json::Value;
 
-use crate::runs::Run;
-use crate::experiment::{Measure, SavedRow};
 use super::room::hardware::SeatHardware;
+use crate::experiment::{Measure, SavedRow};
 use crate::registry::{Experiment, MeasureVisitor};
+use crate::runs::Run;
 
 /// The machine's columns, first in every table, in this order.
 pub const MACHINE_COLUMNS: [&str; 8] =
@@ -94,7 +94,12 @@ impl MeasureVisitor for RowsOf<'_> {
 
 /// Each row's fields in the order its CSV file has them, with their typed values.
 fn named_rows<R: SavedRow>(rows: &[R]) -> Vec<Vec<(String, Value)>> {
-    let Some(header) = rows.first().and_then(csv_header) else {
+    // The CSV file's order where the csv crate can write the row, else the fields' names.
+    let json_keys = |row: &R| match serde_json::to_value(row) {
+        Ok(Value::Object(fields)) => Some(fields.keys().cloned().collect()),
+        _ => None,
+    };
+    let Some(header) = rows.first().and_then(|row| csv_header(row).or_else(|| json_keys(row))) else {
         return Vec::new();
     };
     let named = |row: &R| {
@@ -154,7 +159,9 @@ fn table(name: String, machines: &[Vec<Value>], rows: RunRows) -> Option<Table> 
 /// The narrowest kind every value fits: text where kinds mix.
 fn kind_of(values: &[Value]) -> Kind {
     let present = || values.iter().filter(|value| !value.is_null());
-    if present().all(Value::is_boolean) {
+    if present().next().is_none() {
+        Kind::Text
+    } else if present().all(Value::is_boolean) {
         Kind::Flag
     } else if present().all(|value| value.is_i64()) {
         Kind::Integer
@@ -212,7 +219,10 @@ mod tests {
         assert_eq!(names[..MACHINE_COLUMNS.len()], MACHINE_COLUMNS);
         assert!(names.contains(&"ns_per_op") && names.contains(&"stride_bytes"), "{names:?}");
         let seats = &stride.column("seat").unwrap().values;
-        assert_eq!((seats[0].as_str(), seats[saved.len()].as_str()), (Some(runs[0].label.as_str()), Some(runs[1].label.as_str())));
+        assert_eq!(
+            (seats[0].as_str(), seats[saved.len()].as_str()),
+            (Some(runs[0].label.as_str()), Some(runs[1].label.as_str()))
+        );
         let times = stride.column("ns_per_op").unwrap();
         assert_eq!(times.kind, Kind::Number);
         assert_eq!(times.values[0].as_f64(), Some(saved[0].ns_per_op));
@@ -226,6 +236,7 @@ mod tests {
     #[test]
     fn kinds_are_the_narrowest_all_values_fit() {
         assert_eq!(kind_of(&[Value::Null, Value::from(true)]), Kind::Flag);
+        assert_eq!(kind_of(&[Value::Null]), Kind::Text, "nothing known: no number or flag to claim");
         assert_eq!(kind_of(&[Value::from(3), Value::Null]), Kind::Integer);
         assert_eq!(kind_of(&[Value::from(3), Value::from(0.5)]), Kind::Number);
         assert_eq!(kind_of(&[Value::from(3), Value::from("x")]), Kind::Text);

@@ -135,7 +135,8 @@ mod tests {
         assert!(found.skipped.is_empty(), "{:?}", found.skipped);
         let frames = Frames::of(&found.runs).unwrap();
         let stride = frames.get("stride").expect("the examples hold a stride sweep");
-        let rows: usize = found.runs.iter().filter_map(|run| run.rows::<contention::stride::Row>()).map(<[_]>::len).sum();
+        let rows: usize =
+            found.runs.iter().filter_map(|run| run.rows::<contention::stride::Row>()).map(<[_]>::len).sum();
         assert_eq!(stride.height(), rows);
         for name in tidy::MACHINE_COLUMNS {
             assert!(stride.column(name).is_ok(), "{name} missing");
