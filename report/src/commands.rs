@@ -168,14 +168,14 @@ fn write_tables(report: ReportOptions, inputs: &[PathBuf]) -> Result<()> {
     let (runs, skipped) = match report.source {
         Source::Saved(dirs) if dirs.len() == 1 && crate::room::class_file::is_class(&dirs[0]) => {
             let class = crate::room::class_file::read(&dirs[0])
-                .map_err(|why| usage(format!("invalid from = {}: {why}", shown(&dirs[0]))))?;
+                .map_err(|why| bad_flag(format!("invalid from = {}: {why}", shown(&dirs[0]))))?;
             (class.runs, class.skipped)
         }
         Source::Saved(dirs) => runs_and_skipped(load_all(&dirs)),
         Source::Measure(measure, runs) => runs_and_skipped(load_all(&[measure_and_print(&measure, &runs)?])),
     };
     if runs.is_empty() {
-        return Err(usage(skipped.iter().map(|why| visible(why)).collect::<Vec<_>>().join("\n")));
+        return Err(bad_flag(skipped.iter().map(|why| visible(why)).collect::<Vec<_>>().join("\n")));
     }
     skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
     let written = crate::tables::write(&runs, &folder)?;

@@ -9,16 +9,16 @@ use anyhow::{Context, Result};
 use contention::present::tidy::{self, Table};
 use contention::runs::{shown, Run, MANIFEST};
 
-use crate::usage::usage;
+use crate::bad_flag::bad_flag;
 use crate::write::write_atomic;
 
 /// The folder the files go to: `out` (made when it does not exist yet, its parent must),
 /// never standard output, a file, or a run folder (its own CSV files would be replaced).
 pub fn resolve_folder(out: Option<&Path>, inputs: &[PathBuf]) -> Result<PathBuf> {
     let Some(out) = out else {
-        return Err(usage("invalid out = -: csv writes one file per experiment; give a folder, e.g. --out tables"));
+        return Err(bad_flag("invalid out = -: csv writes one file per experiment; give a folder, e.g. --out tables"));
     };
-    let fail = |reason: &str| usage(format!("invalid out = {}: {reason}", shown(out)));
+    let fail = |reason: &str| bad_flag(format!("invalid out = {}: {reason}", shown(out)));
     if out.exists() && !out.is_dir() {
         return Err(fail("it is a file; csv writes one file per experiment into a folder"));
     }
