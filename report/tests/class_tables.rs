@@ -50,7 +50,7 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.csv")):
     with open(path, newline="") as file:
         rows = list(csv.DictReader(file))
     seats = {row["seat"] for row in rows}
-    print(path.stem, len(rows[0]), len(rows), len(seats), rows[0]["cpu_family"])
+    print(path.stem, len(rows[0]), len(rows), len(seats), rows[0]["cpu_family"], sep="\t")
 "#;
 
 /// The same, read by polars (exit 3 where it is not installed).
@@ -62,7 +62,7 @@ except ImportError:
     sys.exit(3)
 for path in sorted(pathlib.Path(sys.argv[1]).glob("*.csv")):
     frame = pl.read_csv(path, infer_schema_length=None)
-    print(path.stem, frame.width, frame.height, frame["seat"].n_unique(), frame["cpu_family"][0])
+    print(path.stem, frame.width, frame.height, frame["seat"].n_unique(), frame["cpu_family"][0], sep="\t")
 "#;
 
 #[test]
@@ -88,12 +88,12 @@ fn a_class_download_is_written_as_tidy_tables_that_csv_and_polars_read_back() {
     let fixture = contention::runs::Run::load(common::fixture()).unwrap();
     let fixture_rows = fixture.rows::<contention::stride::Row>().unwrap().len();
     let by_csv = python(READ_WITH_CSV, &[&out]);
-    let stride = by_csv.lines().find(|line| line.starts_with("stride ")).expect("a stride table");
-    let fields: Vec<&str> = stride.split(' ').collect();
+    let stride = by_csv.lines().find(|line| line.starts_with("stride\t")).expect("a stride table");
+    let fields: Vec<&str> = stride.split('\t').collect();
     assert_eq!(fields[2].parse::<usize>().unwrap(), SEATS * fixture_rows, "{stride}");
     assert_eq!(fields[3], SEATS.to_string(), "every seat has its rows: {stride}");
-    assert_eq!(fields[4], "Intel Core", "seat 1's CPU family: {stride}");
-    assert!(by_csv.lines().any(|line| line.starts_with("sharing ")), "{by_csv}");
+    assert_eq!(fields[4], "Apple M2", "seat 1's CPU family (an Apple M2): {stride}");
+    assert!(by_csv.lines().any(|line| line.starts_with("sharing\t")), "{by_csv}");
 
     let polars = Command::new("python3").arg("-c").arg(READ_WITH_POLARS).arg(&out).output().unwrap();
     match polars.status.code() {
