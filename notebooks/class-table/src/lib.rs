@@ -37,8 +37,11 @@ pub struct Frames {
 impl Frames {
     /// Every experiment some run of `runs` holds rows of.
     pub fn of(runs: &[Run]) -> PolarsResult<Self> {
-        let frames = tidy::tables(runs).iter().map(|table| Ok((table.name.clone(), frame(table)?)));
-        Ok(Self { frames: frames.collect::<PolarsResult<_>>()? })
+        let mut frames = Vec::new();
+        for table in tidy::tables(runs) {
+            frames.push((table.name.clone(), frame(&table)?));
+        }
+        Ok(Self { frames })
     }
 
     /// The frame of `experiment`, when some run holds its rows.
