@@ -15,7 +15,7 @@ use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visito
 use crate::assess::{assess, MachineRun};
 use crate::judgement::{legend, Status};
 use crate::reference::ClaimReference;
-use crate::view::Details;
+use crate::view::{Details, Strip};
 use crate::registry::Experiment;
 use crate::runs::Run;
 use crate::verdict::Verdict;
@@ -134,6 +134,13 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
     Ok(Some(section))
 }
 
+/// The strip of `run`'s claims alone, as its report's headline shows it (a class page's seat).
+pub fn claims_strip(run: &Run) -> Result<Strip, PresentError> {
+    let claims = crate::reference::claims()?;
+    let articles: Vec<Article> = articles()?;
+    Ok(strip::claims_strip(&claims, &settled_answers(&claims, run), &articles))
+}
+
 /// The answer to `claim` among `answers` (in the claims' order).
 fn headline_answer<'a>(claims: &[ClaimReference], answers: &'a [Answer], claim: &str) -> Option<&'a Answer> {
     claims.iter().position(|c| c.id == claim).and_then(|index| answers.get(index))
@@ -187,5 +194,53 @@ mod tests {
         assert_eq!(anchors, ["sharing", "gc", "pool"]);
         let claims = crate::reference::claims().unwrap();
         assert!(articles.iter().all(|a| claims.iter().any(|c| c.id == a.headline.claim)), "each row is a claim's");
+    }
+
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures/run-fixture");
+
+    #[test]
+    fn the_strip_has_a_linked_tile_per_claim_and_the_claims_sections_tally() {
+        let run = Run::load(FIXTURE).unwrap();
+        let runs = std::slice::from_ref(&run);
+        let headline = headline_section(runs).unwrap().unwrap();
+        let claims_section = crate::present::claims::section(runs).unwrap();
+        let strip = headline.strip.as_ref().expect("one run has a strip");
+        assert_eq!(strip.tally, claims_section.findings[0].text, "the strip's counts are the claims section's");
+        let rows = &claims_section.table("claims").unwrap().rows;
+        let tiles: Vec<&crate::view::Tile> = strip.groups.iter().flat_map(|group| &group.tiles).collect();
+        assert_eq!(tiles.len(), rows.len(), "one tile per claim");
+        for (tile, row) in tiles.iter().zip(rows) {
+            assert_eq!(row[0].text, tile.id);
+            assert_eq!(Some(tile.link.trim_start_matches('#')), row[0].anchor.as_deref(), "{} links to its row", tile.id);
+            assert!(row[5].text.starts_with(&tile.status), "{}: {} / {}", tile.id, tile.status, row[5].text);
+        }
+        let labels: Vec<&str> = strip.groups.iter().map(|group| group.label.as_str()).collect();
+        assert_eq!(labels, ["A. False sharing", "B. The collector's ratio", "C. Thread-pool sizing"]);
+        for (line, group) in strip.lines().iter().zip(&strip.groups) {
+            let letters: String = group.tiles.iter().map(|tile| tile.letter).collect();
+            assert!(line.starts_with(&group.label) && line.ends_with(&letters), "{line}");
+        }
+        assert!(crate::present::text::section(&headline).contains(&strip.lines()[2]), "the terminal prints it");
+    }
+
+    #[test]
+    fn the_first_screen_has_a_figure_per_article_a_one_line_verdict_and_the_rules_folded() {
+        let run = Run::load(FIXTURE).unwrap();
+        let headline = headline_section(std::slice::from_ref(&run)).unwrap().unwrap();
+        let ids: Vec<&str> = headline.figures.iter().map(|figure| figure.id).collect();
+        assert_eq!(ids, ["A1", "B6", "C1"]);
+        assert!(headline.figures.iter().all(|figure| figure.svg.contains("<circle")), "each with the machine's dot");
+        assert_eq!(headline.findings.len(), 1);
+        assert!(headline.findings[0].text.len() < 110, "one line: {}", headline.findings[0].text);
+        let rules: Vec<&str> = headline.details.iter().flat_map(|d| &d.paragraphs).map(String::as_str).collect();
+        assert!(rules.contains(&legend().as_str()), "the legend is one click away");
+        assert!(rules.iter().any(|rule| rule.contains("(fewer CPUs than the experiments' threads")), "{rules:?}");
+        let table = headline.table("headline").unwrap();
+        for row in &table.rows {
+            assert!(row[2].text.contains(" threads: ") && row[2].text.ends_with(')'), "a figure and its interval: {}", row[2].text);
+            assert!(row[2].text.len() < 60, "not a sentence: {}", row[2].text);
+            assert!(row[3].link.as_deref().is_some_and(|link| link.starts_with("#claim-")), "{:?}", row[3]);
+        }
+        assert!(table.rows[1][2].text.starts_with("Go, "), "B is judged from Go: {}", table.rows[1][2].text);
     }
 }
