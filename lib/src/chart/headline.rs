@@ -200,7 +200,8 @@ mod tests {
 
     #[test]
     fn log_ticks_end_and_stay_inside_for_any_input() {
-        let awkward = [0.0, -1.0, 5e-324, 1e-300, 1e-30, 0.3, 1.0, 13.7, 1e30, 1e308, f64::MAX, f64::INFINITY, f64::NAN];
+        let awkward =
+            [0.0, -1.0, 5e-324, 1e-300, 1e-30, 0.3, 1.0, 13.7, 1e30, 1e308, f64::MAX, f64::INFINITY, f64::NAN];
         for &low in &awkward {
             for &high in &awkward {
                 let ticks = log_ticks(low, high);

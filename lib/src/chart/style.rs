@@ -279,7 +279,11 @@ mod tests {
         let relative = |c: RGBColor| {
             let linear = |v: u8| {
                 let v = f64::from(v) / 255.0;
-                if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+                if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
             };
             0.2126 * linear(c.0) + 0.7152 * linear(c.1) + 0.0722 * linear(c.2)
         };

@@ -97,19 +97,19 @@ pub fn strip(strip: &Strip) -> Rich {
     };
     let mut html = String::from("<div>");
     for group in &strip.groups {
-        let tiles: String = group
-            .tiles
-            .iter()
-            .map(|t| tile(t.letter, &t.color, &t.ink, &format!("{}: {}", t.id, t.status)))
-            .collect();
+        let tiles: String =
+            group.tiles.iter().map(|t| tile(t.letter, &t.color, &t.ink, &format!("{}: {}", t.id, t.status))).collect();
         let _ = write!(
             html,
             "<div><span style=\"display:inline-block;min-width:13em\">{}</span>{tiles}</div>",
             escape(&group.label)
         );
     }
-    let key: Vec<String> =
-        strip.key.iter().map(|k| format!("{} {}", tile(k.letter, &k.color, &k.ink, &k.status), escape(&k.status))).collect();
+    let key: Vec<String> = strip
+        .key
+        .iter()
+        .map(|k| format!("{} {}", tile(k.letter, &k.color, &k.ink, &k.status), escape(&k.status)))
+        .collect();
     let _ = write!(html, "<p>{}</p><p style=\"font-size:0.9em\">{}</p></div>", escape(&strip.tally), key.join(" "));
     Rich { html, plain: text::strip(strip) }
 }

@@ -29,8 +29,12 @@ pub fn answer(id: &str, context: &Context) -> Answer {
             }
             None if model_answer.figure.is_empty() => model_answer,
             None => {
-                let estimate = model_answer.estimate.map(|e| Estimate { setting: format!("model, {}", e.setting), ..e });
-                Answer { estimate, ..Answer::new(format!("model: {}", model_answer.figure), model_answer.status, model_answer.why) }
+                let estimate =
+                    model_answer.estimate.map(|e| Estimate { setting: format!("model, {}", e.setting), ..e });
+                Answer {
+                    estimate,
+                    ..Answer::new(format!("model: {}", model_answer.figure), model_answer.status, model_answer.why)
+                }
             }
         }
     };

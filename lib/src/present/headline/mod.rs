@@ -15,10 +15,10 @@ use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visito
 use crate::assess::{assess, MachineRun};
 use crate::judgement::{legend, Status};
 use crate::reference::ClaimReference;
-use crate::view::{Details, Strip};
 use crate::registry::Experiment;
 use crate::runs::Run;
 use crate::verdict::Verdict;
+use crate::view::{Details, Strip};
 
 /// The headline section's anchor (it is no experiment's).
 pub const HEADLINE: &str = "headline";
@@ -55,7 +55,9 @@ pub fn verdict_line(verdict: &Verdict) -> String {
     let fitness = verdict.fitness.as_str();
     match verdict.reasons.len() {
         0 => format!("This machine's verdict is {fitness}: nothing its checks look at stands in the way."),
-        1 => format!("This machine's verdict is {fitness}: one of its checks can shrink or hide the articles' effects."),
+        1 => {
+            format!("This machine's verdict is {fitness}: one of its checks can shrink or hide the articles' effects.")
+        }
         count => format!(
             "This machine's verdict is {fitness}: {count} of its checks can shrink or hide the articles' effects."
         ),
@@ -211,7 +213,12 @@ mod tests {
         assert_eq!(tiles.len(), rows.len(), "one tile per claim");
         for (tile, row) in tiles.iter().zip(rows) {
             assert_eq!(row[0].text, tile.id);
-            assert_eq!(Some(tile.link.trim_start_matches('#')), row[0].anchor.as_deref(), "{} links to its row", tile.id);
+            assert_eq!(
+                Some(tile.link.trim_start_matches('#')),
+                row[0].anchor.as_deref(),
+                "{} links to its row",
+                tile.id
+            );
             assert!(row[5].text.starts_with(&tile.status), "{}: {} / {}", tile.id, tile.status, row[5].text);
         }
         let labels: Vec<&str> = strip.groups.iter().map(|group| group.label.as_str()).collect();
@@ -237,7 +244,11 @@ mod tests {
         assert!(rules.iter().any(|rule| rule.contains("(fewer CPUs than the experiments' threads")), "{rules:?}");
         let table = headline.table("headline").unwrap();
         for row in &table.rows {
-            assert!(row[2].text.contains(" threads: ") && row[2].text.ends_with(')'), "a figure and its interval: {}", row[2].text);
+            assert!(
+                row[2].text.contains(" threads: ") && row[2].text.ends_with(')'),
+                "a figure and its interval: {}",
+                row[2].text
+            );
             assert!(row[2].text.len() < 60, "not a sentence: {}", row[2].text);
             assert!(row[3].link.as_deref().is_some_and(|link| link.starts_with("#claim-")), "{:?}", row[3]);
         }

@@ -26,7 +26,12 @@ pub(super) fn claims_strip(claims: &[ClaimReference], answers: &[Answer], articl
         .filter(|kind| shown(kind))
         .map(|&kind| {
             let color = status_color(kind);
-            StripKey { letter: kind.letter(), status: kind.kind().to_string(), color: hex(color), ink: hex(ink_on(color)) }
+            StripKey {
+                letter: kind.letter(),
+                status: kind.kind().to_string(),
+                color: hex(color),
+                ink: hex(ink_on(color)),
+            }
         })
         .collect();
     Strip { groups, tally: tally(&answers[..claims.len().min(answers.len())]), key }
