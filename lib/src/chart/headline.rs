@@ -20,7 +20,7 @@ use crate::stats::Ratio;
 const CHART: &str = "headline";
 
 /// The chart's size: three fit side by side in the page's column.
-pub const WIDTH: u32 = 330;
+pub const WIDTH: u32 = 440;
 pub const HEIGHT: u32 = 150;
 const MARGIN: i32 = 16;
 const TITLE_Y: i32 = 14;
@@ -173,7 +173,7 @@ impl Scale {
 }
 
 /// Ticks of a log axis from `low` to `high`: 1, 2 and 5 in each decade when it spans two
-/// decades or fewer, else each decade's 1. The span is first made safe ([`log_span`]), and
+/// and a half decades or fewer, else each decade's 1. The span is first made safe ([`log_span`]), and
 /// the loop runs over at most [`MAX_LOG_DECADES`] + 2 decades, so any finite (or infinite,
 /// or NaN) input ends with a short list.
 pub fn log_ticks(low: f64, high: f64) -> Vec<f64> {
@@ -181,7 +181,7 @@ pub fn log_ticks(low: f64, high: f64) -> Vec<f64> {
     let first = span.start.log10().floor() as i32;
     let last = span.end.log10().ceil() as i32;
     let decades = (last - first).clamp(0, MAX_LOG_DECADES + 1);
-    let steps: &[f64] = if decades <= 2 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+    let steps: &[f64] = if (span.end / span.start).log10() <= 2.5 { &[1.0, 2.0, 5.0] } else { &[1.0] };
     let mut ticks = Vec::new();
     for decade in first..=first + decades {
         for step in steps {
