@@ -58,6 +58,7 @@ FIRST_SCREEN_FACTS = """() => {
         claim_rows: rows.length,
         dead_tiles: tiles.filter((a) => !document.getElementById(a.getAttribute('href').slice(1))).map((a) => a.title),
         long_paragraphs: [...document.querySelectorAll('p, figcaption, li')]
+            .filter((p) => !p.closest('details:not([open])'))
             .filter((p) => p.getBoundingClientRect().top < %d && p.getBoundingClientRect().height > 0)
             .map((p) => ({text: p.textContent.trim().slice(0, 60), lines: lines(p)}))
             .filter((p) => p.lines > %d),

@@ -23,12 +23,12 @@ const CHART: &str = "headline";
 pub const WIDTH: u32 = 440;
 pub const HEIGHT: u32 = 150;
 const MARGIN: i32 = 16;
-const TITLE_Y: i32 = 14;
+const TITLE_Y: i32 = 16;
 const ARTICLE_Y: i32 = 42;
 const MACHINE_Y: i32 = 68;
 const AXIS_Y: i32 = 96;
 const STATUS_Y: i32 = 130;
-const SMALL_PX: u32 = 12;
+const SMALL_PX: u32 = 13;
 
 /// What one headline figure shows, as plain data (the presentation computes it).
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +69,7 @@ type Drawn = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 fn draw(area: &Area<'_>, mark: &HeadlineMark) -> Drawn {
     area.fill(&WHITE)?;
-    let bold = (FONT, 14).into_font().style(FontStyle::Bold);
+    let bold = (FONT, 16).into_font().style(FontStyle::Bold);
     area.draw(&Text::new(mark.title.clone(), (MARGIN - 8, TITLE_Y - 7), bold))?;
     let values = [mark.article.0, mark.article.1, 1.0];
     let measured = mark.machine.iter().flat_map(|r| [r.low, r.value, r.high]);
