@@ -125,13 +125,12 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
     }
     section.tables.push(table(&articles, &claims, &answered));
     section.details.push(Details { summary: "Why this verdict".into(), paragraphs: reasons });
-    let mut rules = vec![
+    let rules = vec![
         legend(),
         "Each headline is the claims table's row of the same claim (A1, B6, C1), held to the same settledness; the \
          article's name leads to its section, the status to the claim's row."
             .to_string(),
     ];
-    rules.extend(section.strip.as_ref().map(|strip| format!("The strip's letters: {}.", strip.key_text())));
     section.details.push(Details { summary: "What each status means".into(), paragraphs: rules });
     Ok(Some(section))
 }
