@@ -24,13 +24,15 @@ pub fn answer(id: &str, context: &Context) -> Answer {
                 let figures = [("Go", &go_answer.figure), ("model", &model_answer.figure)];
                 let shown: Vec<String> =
                     figures.iter().filter(|(_, f)| !f.is_empty()).map(|(side, f)| format!("{side}: {f}")).collect();
-                let estimate = go_answer.estimate.map(|e| Estimate { setting: format!("Go, {}", e.setting), ..e });
+                let estimate =
+                    go_answer.estimate.map(|e| Box::new(Estimate { setting: format!("Go, {}", e.setting), ..*e }));
                 Answer { estimate, ..Answer::new(shown.join("; "), go_answer.status, go_answer.why) }
             }
             None if model_answer.figure.is_empty() => model_answer,
             None => {
-                let estimate =
-                    model_answer.estimate.map(|e| Estimate { setting: format!("model, {}", e.setting), ..e });
+                let estimate = model_answer
+                    .estimate
+                    .map(|e| Box::new(Estimate { setting: format!("model, {}", e.setting), ..*e }));
                 Answer {
                     estimate,
                     ..Answer::new(format!("model: {}", model_answer.figure), model_answer.status, model_answer.why)

@@ -46,9 +46,9 @@ pub struct Answer {
     /// ([`settled_answers`]); `None` before it is asked, and for a status no trial decides.
     pub settled: Option<f64>,
     /// The ratio the status was judged from, with its setting, where a headline's figure
-    /// draws it (claims A1, B6, C1).
+    /// draws it (claims A1, B6, C1); boxed, so an answer stays small where it travels as an error.
     #[serde(skip)]
-    pub estimate: Option<Estimate>,
+    pub estimate: Option<Box<Estimate>>,
 }
 
 /// A claim's ratio on this machine and the setting it was measured at ("8 threads",
@@ -98,7 +98,7 @@ impl Answer {
 
     /// This answer, its status judged from `ratio` measured at `setting`.
     pub(crate) fn with_estimate(mut self, setting: impl Into<String>, ratio: Ratio) -> Self {
-        self.estimate = Some(Estimate { setting: setting.into(), ratio });
+        self.estimate = Some(Box::new(Estimate { setting: setting.into(), ratio }));
         self
     }
 
