@@ -12,13 +12,16 @@
 //!               "summaries": { "<each experiment's key>": [...], ... } } ],
 //!   "sections": [ { "experiment", "title", "summary", "machines", "article", "findings": [{machine, text}],
 //!                   "figures": [{title, caption, text}], "tables": [{caption, columns: [{label, group, numeric}],
-//!                   rows: [[{text, noisy, link?}]]}], "notes": [{machine, text}], "status": [{machine, text}] } ] }
+//!                   rows: [[{text, noisy, link?, anchor?}]]}], "notes": [{machine, text}], "status": [{machine, text}],
+//!                   "strip"?: {groups: [{label, tiles: [{id, letter, status, link, color, ink}]}], tally, key},
+//!                   "details"?: [{summary, paragraphs}] } ] }
 //! ```
 //!
 //! `summaries` holds one key per experiment of the lib's registry, in its order: its name
 //! (`stride`, `locks`, ...), but the machine check's, which is `scaling`. `sections` opens, for one or two runs, with the articles'
-//! headlines (`"experiment": "headline"`: the machine's caveat as a finding, then one table
-//! row per article with this machine's counterpart, its interval and its status). The last
+//! headlines (`"experiment": "headline"`: the machine's verdict in one line as a finding, a
+//! figure and a table row per article with this machine's counterpart, its interval and its
+//! status, the claims' strip, and as `details` the verdict's reasons and the status legend). The last
 //! section, `claims`, has one table row per numbered claim of the articles; a cell that names
 //! another section carries its anchor as `link` ("#gc"). A summary an experiment did not measure is `null`. Summaries are the lib's own types
 //! (`contention::stride::StrideSummary`, ...): a `Summary` has `median`, `median_low`,
@@ -29,7 +32,7 @@ use anyhow::{Context, Result};
 use contention::assess::{assess, Assessment, MachineRun};
 use contention::experiment::Measure;
 use contention::present::Visitor;
-use contention::present::{Finding, Present, Section, Table};
+use contention::present::{Details, Finding, Present, Section, Strip, Table};
 use contention::runs::Run;
 use contention::{Experiment, Machine};
 use serde::ser::SerializeMap;
@@ -103,6 +106,12 @@ struct SectionExport<'a> {
     notes: &'a [Finding],
     /// What became of the experiment in a run where it is not simply complete.
     status: &'a [Finding],
+    /// The claims' strip (the headline's, for one run): its groups of tiles and the tally.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strip: Option<&'a Strip>,
+    /// The rules the page folds away (the status legend, the verdict's reasons), open here.
+    #[serde(skip_serializing_if = "<[Details]>::is_empty")]
+    details: &'a [Details],
 }
 
 /// A figure without its picture.
@@ -153,5 +162,7 @@ fn section_export(section: &Section) -> SectionExport<'_> {
         tables: section.article_tables.iter().chain(&section.tables).collect(),
         notes: &section.notes,
         status: &section.status,
+        strip: section.strip.as_ref(),
+        details: &section.details,
     }
 }

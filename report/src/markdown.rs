@@ -4,7 +4,7 @@
 //! no heading and no table row.
 
 use contention::present::headline::HEADLINE;
-use contention::present::{text, Section, Table};
+use contention::present::{text, Section, Strip, Table};
 
 /// The whole report: title, the articles' headlines, summary, then every section.
 pub fn render(title: &str, machines: &[String], skipped: &[String], sections: &[Section]) -> String {
@@ -53,12 +53,25 @@ pub fn section(section: &Section, headings: &[(String, String)]) -> String {
     let findings: Vec<String> =
         section.findings.iter().map(|finding| format!("> {}", escape(&text::sentence(finding, comparing)))).collect();
     blocks.push(findings.join("\n>\n"));
+    blocks.extend(section.strip.as_ref().map(strip));
     blocks.extend(
         section.figures.iter().map(|figure| format!("*{}*\n\n{}", escape(&figure.caption), figure_text(&figure.text))),
     );
     blocks.extend(section.tables.iter().map(rendered));
     blocks.extend(section.notes.iter().map(|note| format!("_{}_", escape(&text::sentence(note, comparing)))));
+    for details in &section.details {
+        blocks.push(format!("**{}**", escape(&details.summary)));
+        blocks.extend(details.paragraphs.iter().map(|paragraph| format!("_{}_", escape(paragraph))));
+    }
     blocks.join("\n\n") + "\n"
+}
+
+/// The claims' strip: a line of status letters per article (in a code block, so the letters
+/// line up), then its tally and what the letters mean.
+fn strip(strip: &Strip) -> String {
+    // The lines are the lib's article names and status letters: nothing to escape in code.
+    let lines = strip.lines().join("\n");
+    format!("```text\n{lines}\n```\n\n{}\n\n_Letters: {}._", escape(&strip.tally), escape(&strip.key_text()))
 }
 
 /// A GitHub table under its caption; a grouped column is headed "group: label"; a cell's link
@@ -94,9 +107,11 @@ pub fn table(table: &Table, headings: &[(String, String)]) -> String {
 }
 
 /// Where a link to a section's anchor (`#gc`) leads in markdown: that section's heading
-/// (GitHub names a heading's anchor by its slug), or the link itself.
+/// (GitHub names a heading's anchor by its slug), or the link itself. A claim's row
+/// (`#claim-A1`) has no anchor in markdown: its link leads to the claims section.
 fn heading_of<'a>(link: &'a str, headings: &'a [(String, String)]) -> &'a str {
-    headings.iter().find(|(anchor, _)| anchor == link).map_or(link, |(_, heading)| heading.as_str())
+    let section = if link.starts_with("#claim-") { "#claims" } else { link };
+    headings.iter().find(|(anchor, _)| anchor == section).map_or(link, |(_, heading)| heading.as_str())
 }
 
 /// The slug GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens.

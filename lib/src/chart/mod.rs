@@ -6,6 +6,7 @@ mod categorical;
 pub mod counters;
 mod frame;
 pub mod gc;
+pub mod headline;
 pub mod locks;
 pub mod pool_latency;
 pub mod pool_switches;
@@ -19,7 +20,7 @@ use plotters::prelude::*;
 use thiserror::Error;
 
 use crate::stats::Summary;
-pub use style::{series_style, Chart, Dash, Legend, LegendEntry, Marker, SeriesStyle};
+pub use style::{hex, ink_on, series_style, status_color, Chart, Dash, Legend, LegendEntry, Marker, SeriesStyle};
 
 /// A chart could not be drawn.
 #[derive(Debug, Error)]

@@ -11,6 +11,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::{ChartError, FONT, LABEL_PX, PALETTE};
+use crate::judgement::Status;
 pub use crate::view::{Dash, LegendEntry, Marker, SeriesStyle};
 
 /// The `index`-th series' style: colours, dashes and markers each cycle at their own
@@ -22,6 +23,52 @@ pub fn series_style(index: usize) -> SeriesStyle {
         dash: Dash::ALL[index % Dash::ALL.len()],
         marker: Marker::ALL[index % Marker::ALL.len()],
     }
+}
+
+/// A status's colour, from the palette: wherever a status is coloured (the claims' strip,
+/// the headline figures) it has this one; its letter ([`Status::letter`]) carries the same
+/// distinction in black and white. The two statuses that give no answer here (not
+/// measurable, not in this run) share black.
+pub fn status_color(status: Status) -> RGBColor {
+    PALETTE[match status {
+        Status::Reproduced => 2,
+        Status::Smaller => 0,
+        Status::Larger => 5,
+        Status::Differs => 1,
+        Status::NotBeyondNoise => 9,
+        Status::TooNoisy => 8,
+        Status::Unsettled => 4,
+        Status::NeedsCores(_) => 3,
+        Status::SetUp => 7,
+        Status::NotMeasurable | Status::NotInRun => 6,
+    }]
+}
+
+/// The ink that reads on `background`: black on a light colour, white on a dark one (by
+/// relative luminance, WCAG 2.1).
+pub fn ink_on(background: RGBColor) -> RGBColor {
+    let linear = |channel: u8| {
+        let c = f64::from(channel) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let RGBColor(r, g, b) = background;
+    let luminance = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    // Where black and white contrast equally with the background: (L + 0.05)^2 = 1.05 x 0.05.
+    if luminance > 0.179 {
+        BLACK
+    } else {
+        WHITE
+    }
+}
+
+/// `color` as CSS writes it: "#0072B2".
+pub fn hex(color: RGBColor) -> String {
+    let RGBColor(r, g, b) = color;
+    format!("#{r:02X}{g:02X}{b:02X}")
 }
 
 /// A drawn chart: its SVG, and the legend of the series in it (what tests and text
@@ -225,6 +272,30 @@ mod tests {
         }
         let first_ten: Vec<RGBColor> = styles[..10].iter().map(|s| s.color).collect();
         assert!(first_ten.iter().enumerate().all(|(i, c)| !first_ten[..i].contains(c)), "ten distinct colours");
+    }
+
+    #[test]
+    fn every_status_tile_has_ink_that_contrasts_with_it() {
+        let relative = |c: RGBColor| {
+            let linear = |v: u8| {
+                let v = f64::from(v) / 255.0;
+                if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * linear(c.0) + 0.7152 * linear(c.1) + 0.0722 * linear(c.2)
+        };
+        for status in Status::ALL {
+            let (background, ink) = (status_color(status), ink_on(status_color(status)));
+            let (light, dark) = {
+                let (a, b) = (relative(background), relative(ink));
+                (a.max(b), a.min(b))
+            };
+            let contrast = (light + 0.05) / (dark + 0.05);
+            assert!(contrast >= 4.5, "{status:?}: {} on {} has contrast {contrast:.1}", hex(ink), hex(background));
+        }
     }
 
     #[test]

@@ -102,6 +102,26 @@ impl Status {
         }
     }
 
+    /// One letter per kind, for a strip of tiles that must read in black and white and in a
+    /// terminal: R reproduced, S smaller, L larger, D differs, N not beyond the noise, W too
+    /// noisy (too wide), U unsettled, C needs more cores, P set up (put in by the lab), M not
+    /// measurable here, O not in this run (omitted).
+    pub fn letter(self) -> char {
+        match self {
+            Status::Reproduced => 'R',
+            Status::Smaller => 'S',
+            Status::Larger => 'L',
+            Status::Differs => 'D',
+            Status::NotBeyondNoise => 'N',
+            Status::TooNoisy => 'W',
+            Status::Unsettled => 'U',
+            Status::NeedsCores(_) => 'C',
+            Status::SetUp => 'P',
+            Status::NotMeasurable => 'M',
+            Status::NotInRun => 'O',
+        }
+    }
+
     /// The same kind of status, whatever its number.
     pub fn same_kind(self, other: Status) -> bool {
         std::mem::discriminant(&self) == std::mem::discriminant(&other)

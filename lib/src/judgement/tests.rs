@@ -124,3 +124,12 @@ fn the_tally_counts_each_kind_and_reproduced_only_once() {
         .all(|status| legend.contains(&status.kind().replace("needs more cores", "needs n cores"))));
     assert!(legend.contains("more than 2x") && legend.contains("fewer than 80%") && legend.contains("200 times"));
 }
+
+#[test]
+fn each_kind_of_status_has_its_own_letter() {
+    let letters: Vec<char> = Status::ALL.iter().map(|status| status.letter()).collect();
+    for (index, letter) in letters.iter().enumerate() {
+        assert!(!letters[..index].contains(letter), "{letter} is used twice: {letters:?}");
+    }
+    assert_eq!(Status::NeedsCores(8).letter(), Status::NeedsCores(48).letter(), "the letter names the kind");
+}

@@ -68,6 +68,7 @@ impl Present for crate::gc::GcSweep {
                 crate::counters::format_count(best_per_s.round() as u64),
                 crate::counters::format_count(default.round() as u64)
             ),
+            setting: "Go, 48 goroutines".into(),
             claim: "B6",
         }))
     }

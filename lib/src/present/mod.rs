@@ -30,7 +30,7 @@ pub(crate) use measured::{config_notes, per_machine, points_per_machine};
 pub use measured::{one_way_of, Measured};
 pub use sections::{section, sections};
 // The view types live in their leaf module; here too, so `use super::{Cell, ...}` reads on.
-pub use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
+pub use crate::view::{Cell, Column, Details, Figure, Finding, NotDrawn, Section, Strip, Table};
 
 use thiserror::Error;
 

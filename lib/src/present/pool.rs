@@ -70,6 +70,7 @@ impl Present for crate::pool::PoolSizing {
                 "p99 at the incident's 320 threads {incident_s} s vs {fix_ms} ms at the fix's 64 ({:.1}x)",
                 incident_s * 1e3 / fix_ms
             ),
+            setting: "p99, 320 vs 64 threads".into(),
             claim: "C1",
         }))
     }

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::text::{self, group_spans};
-use super::{Figure, Finding, Section, Table};
+use super::{Figure, Finding, Section, Strip, Table};
 use crate::chart::svg_as_img_tag;
 
 /// One displayable value: HTML for Jupyter, plain text for everything else.
@@ -44,6 +44,7 @@ pub fn section(section: &Section) -> Rich {
         parts.push(findings(&section.status, false));
     }
     parts.push(findings(&section.findings, section.comparing()));
+    parts.extend(section.strip.as_ref().map(strip));
     parts.extend(section.figures.iter().map(figure));
     parts.extend(section.tables.iter().map(table));
     if !section.notes.is_empty() {
@@ -82,6 +83,35 @@ pub fn findings(findings: &[Finding], comparing: bool) -> Rich {
 pub fn sentences(sentences: &[String]) -> Rich {
     let findings: Vec<Finding> = sentences.iter().map(Finding::general).collect();
     self::findings(&findings, false)
+}
+
+/// The claims' strip: per group its label and a row of lettered tiles in their status's
+/// colours (each titled with its claim and status), then the tally and the letters' key.
+pub fn strip(strip: &Strip) -> Rich {
+    let tile = |letter: char, color: &str, ink: &str, title: &str| {
+        format!(
+            "<span title=\"{}\" style=\"display:inline-block;width:1.6em;height:1.6em;line-height:1.6em;margin:1px;\
+             text-align:center;font:bold 0.85em monospace;background:{color};color:{ink}\">{letter}</span>",
+            escape(title)
+        )
+    };
+    let mut html = String::from("<div>");
+    for group in &strip.groups {
+        let tiles: String =
+            group.tiles.iter().map(|t| tile(t.letter, &t.color, &t.ink, &format!("{}: {}", t.id, t.status))).collect();
+        let _ = write!(
+            html,
+            "<div><span style=\"display:inline-block;min-width:13em\">{}</span>{tiles}</div>",
+            escape(&group.label)
+        );
+    }
+    let key: Vec<String> = strip
+        .key
+        .iter()
+        .map(|k| format!("{} {}", tile(k.letter, &k.color, &k.ink, &k.status), escape(&k.status)))
+        .collect();
+    let _ = write!(html, "<p>{}</p><p style=\"font-size:0.9em\">{}</p></div>", escape(&strip.tally), key.join(" "));
+    Rich { html, plain: text::strip(strip) }
 }
 
 /// A chart as an `<img>` (Jupyter hides raw SVG in untrusted notebooks) with its caption.

@@ -59,6 +59,7 @@ impl Present for crate::sharing::FourWay {
                  {ARTICLE_HEADLINE_PRINTED} as long as 1 thread ({:.3} s vs {ARTICLE_HEADLINE_SINGLE_MS:.0} ms)",
                 ARTICLE_HEADLINE_SHARDED_MS / 1000.0
             ),
+            setting: format!("{ARTICLE_HEADLINE_THREADS} goroutines"),
             claim: "A1",
         }))
     }

@@ -2,7 +2,7 @@
 //! fallback of the notebooks' rich output. Tables line up in columns; a figure becomes its
 //! caption and its text stand-in.
 
-use super::{Column, Figure, Finding, Section, Table};
+use super::{Column, Details, Figure, Finding, Section, Strip, Table};
 
 /// The whole section: title, the article's story, its status in saved runs, findings, then
 /// figures, tables and notes.
@@ -19,12 +19,29 @@ pub fn section(section: &Section) -> String {
         return blocks.join("\n\n");
     }
     blocks.push(findings(&section.findings, section.comparing()));
+    blocks.extend(section.strip.as_ref().map(strip));
     blocks.extend(section.figures.iter().map(figure));
     blocks.extend(section.tables.iter().map(table));
     if !section.notes.is_empty() {
         blocks.push(notes(&section.notes, section.comparing()));
     }
+    blocks.extend(section.details.iter().map(details));
     blocks.join("\n\n")
+}
+
+/// A strip as one line of status letters per group, then its tally and what the letters mean.
+pub fn strip(strip: &Strip) -> String {
+    let mut lines = strip.lines();
+    lines.push(wrap(&strip.tally, 100));
+    lines.push(wrap(&format!("Letters: {}.", strip.key_text()), 100));
+    lines.join("\n")
+}
+
+/// Details carried open: the summary, then its paragraphs wrapped.
+pub fn details(details: &Details) -> String {
+    let mut blocks = vec![format!("{}:", details.summary)];
+    blocks.extend(details.paragraphs.iter().map(|paragraph| wrap(paragraph, 100)));
+    blocks.join("\n")
 }
 
 /// A block of the article's prose ([`super::prose::blocks`]) as plain text: a paragraph

@@ -56,6 +56,13 @@ pub struct Section {
     /// (recovered, interrupted, unreadable: the run reader's `ExperimentNote`), shown whether
     /// or not it was measured.
     pub status: Vec<Finding>,
+    /// Many statuses at a glance (the claims' strip), shown before the figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strip: Option<Strip>,
+    /// The rules one click away (the status legend, the verdict's reasons): a page folds
+    /// each under its summary; markdown, JSON and text carry it open.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<Details>,
 }
 
 impl Section {
@@ -74,6 +81,8 @@ impl Section {
             tables: Vec::new(),
             notes: Vec::new(),
             status: Vec::new(),
+            strip: None,
+            details: Vec::new(),
         }
     }
 
@@ -149,6 +158,69 @@ impl Finding {
     }
 }
 
+/// Text a reader opens when they want it: a summary line, and the paragraphs under it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Details {
+    pub summary: String,
+    pub paragraphs: Vec<String>,
+}
+
+/// Many statuses at a glance: one tile per item (a claim) in groups (an article), each a
+/// letter and a colour, so it reads in black and white, linking to the item's row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Strip {
+    pub groups: Vec<StripGroup>,
+    /// How many of each status, in the same words as the table the tiles link to.
+    pub tally: String,
+    /// What each letter means, one entry per letter shown.
+    pub key: Vec<StripKey>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StripGroup {
+    pub label: String,
+    pub tiles: Vec<Tile>,
+}
+
+/// One item: its id, its status's letter and words, where its row is, its colours (hex).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tile {
+    pub id: String,
+    pub letter: char,
+    pub status: String,
+    pub link: String,
+    pub color: String,
+    pub ink: String,
+}
+
+/// A letter of the strip and the status it stands for, in its tile's colours.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StripKey {
+    pub letter: char,
+    pub status: String,
+    pub color: String,
+    pub ink: String,
+}
+
+impl Strip {
+    /// One line per group: its label, then its tiles' letters ("A  CCNS..."), for a terminal.
+    pub fn lines(&self) -> Vec<String> {
+        let width = self.groups.iter().map(|group| group.label.chars().count()).max().unwrap_or(0);
+        self.groups
+            .iter()
+            .map(|group| {
+                let letters: String = group.tiles.iter().map(|tile| tile.letter).collect();
+                format!("{:width$}  {letters}", group.label)
+            })
+            .collect()
+    }
+
+    /// "R reproduced, C needs more cores, ...": the letters shown, in words.
+    pub fn key_text(&self) -> String {
+        self.key.iter().map(|key| format!("{} {}", key.letter, key.status)).collect::<Vec<_>>().join(", ")
+    }
+}
+
 /// A chart: a short name, its SVG, a caption, and a text stand-in that names what the
 /// picture shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -210,16 +282,25 @@ pub struct Cell {
     pub noisy: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
+    /// The id of the cell's row, where other parts link to it (a claim's: `claim-A1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
 }
 
 impl Cell {
     pub fn noisy(text: impl Into<String>, noisy: bool) -> Self {
-        Self { text: text.into(), noisy, link: None }
+        Self { text: text.into(), noisy, link: None, anchor: None }
     }
 
     /// A cell that links to `anchor` (a section's, without the `#`).
     pub fn linked(text: impl Into<String>, anchor: &str) -> Self {
-        Self { text: text.into(), noisy: false, link: Some(format!("#{anchor}")) }
+        Self { text: text.into(), noisy: false, link: Some(format!("#{anchor}")), anchor: None }
+    }
+
+    /// This cell, naming its row `anchor` (which a strip's tile links to).
+    pub fn anchored(mut self, anchor: impl Into<String>) -> Self {
+        self.anchor = Some(anchor.into());
+        self
     }
 
     /// A cell with nothing to show: [`crate::format::NOT_AVAILABLE`].
@@ -236,7 +317,7 @@ impl Cell {
 
 impl From<String> for Cell {
     fn from(text: String) -> Self {
-        Self { text, noisy: false, link: None }
+        Self { text, noisy: false, link: None, anchor: None }
     }
 }
 

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use contention::present::room::class::{class_columns, class_effects, class_row, ClassCell, Seat};
 use contention::present::room::projector::{slides, Guesses, Slide};
 use contention::present::room::roster::RosterStatus;
+use contention::present::Strip;
 use minijinja::context;
 use serde::Serialize;
 
@@ -46,6 +47,8 @@ struct SeatRow {
     label: String,
     href: Option<String>,
     cells: Vec<ClassCell>,
+    /// The seat's claims at a glance, a line of tiles per article.
+    strip: Option<Strip>,
 }
 
 /// "Contention Lab: a class of 25 seats".
@@ -62,7 +65,12 @@ pub fn render_class(inputs: ClassInputs) -> Result<String> {
         .seats
         .iter()
         .zip(inputs.seat_hrefs)
-        .map(|(seat, href)| SeatRow { label: seat.label().to_string(), href, cells: class_row(seat) })
+        .map(|(seat, href)| SeatRow {
+            label: seat.label().to_string(),
+            href,
+            cells: class_row(seat),
+            strip: seat.strip.clone(),
+        })
         .collect();
     let view = ClassView {
         title: class_title(inputs.seats.len()),

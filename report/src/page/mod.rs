@@ -108,6 +108,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/style.css")),
     ("section.html", include_str!("../../templates/section.html")),
     ("table.html", include_str!("../../templates/table.html")),
+    ("headline.html", include_str!("../../templates/headline.html")),
+    ("strip.html", include_str!("../../templates/strip.html")),
     ("room.html", include_str!("../../templates/room.html")),
     ("environment.html", include_str!("../../templates/environment.html")),
     ("live.html", include_str!("../../templates/live.html")),

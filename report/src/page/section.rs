@@ -2,7 +2,7 @@
 //! what the template cannot compute (group headers, whether machines are compared) worked
 //! out here, so `section.html` holds nothing but `if` and `for`.
 
-use contention::present::{prose, Cell, Figure, Finding, Section, Table};
+use contention::present::{prose, Cell, Details, Figure, Finding, Section, Strip, Table};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -21,6 +21,10 @@ pub struct SectionView {
     pub tables: Vec<TableView>,
     pub notes: Vec<Finding>,
     pub status: Vec<Finding>,
+    /// The claims' strip (the headline's), its tiles linking to the claims table's rows.
+    pub strip: Option<Strip>,
+    /// The rules folded under their summaries.
+    pub details: Vec<Details>,
 }
 
 #[derive(Debug, Serialize)]
@@ -63,6 +67,8 @@ impl SectionView {
             tables: section.tables.iter().map(table_view).collect(),
             notes: section.notes.clone(),
             status: section.status.clone(),
+            strip: section.strip.clone(),
+            details: section.details.clone(),
         }
     }
 }

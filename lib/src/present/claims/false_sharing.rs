@@ -60,7 +60,8 @@ fn four_way(id: &str, context: &Context) -> Answer {
                 &ratio,
                 enough,
                 context.target_or(Target::point(13.7)),
-            ),
+            )
+            .with_estimate(format!("{threads} threads"), ratio),
             None => missing(),
         },
         "A6" => match over(Case::Single) {

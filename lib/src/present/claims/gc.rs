@@ -2,7 +2,7 @@
 //! Go ran beside it, real Go's. A claim about Go's collector takes its status from real Go
 //! when it ran, and shows the model beside it.
 
-use super::{effect, figure, ratio_text, summary_text, Answer, Context, Status, DIRECTION};
+use super::{effect, figure, ratio_text, summary_text, Answer, Context, Estimate, Status, DIRECTION};
 use crate::format;
 use crate::gc::compare::{figures, like_for_like_threads, CellFigures};
 use crate::gc::search::{search_at, MIN_TRIALS_PER_CELL};
@@ -24,10 +24,20 @@ pub fn answer(id: &str, context: &Context) -> Answer {
                 let figures = [("Go", &go_answer.figure), ("model", &model_answer.figure)];
                 let shown: Vec<String> =
                     figures.iter().filter(|(_, f)| !f.is_empty()).map(|(side, f)| format!("{side}: {f}")).collect();
-                Answer::new(shown.join("; "), go_answer.status, go_answer.why)
+                let estimate =
+                    go_answer.estimate.map(|e| Box::new(Estimate { setting: format!("Go, {}", e.setting), ..*e }));
+                Answer { estimate, ..Answer::new(shown.join("; "), go_answer.status, go_answer.why) }
             }
             None if model_answer.figure.is_empty() => model_answer,
-            None => Answer::new(format!("model: {}", model_answer.figure), model_answer.status, model_answer.why),
+            None => {
+                let estimate = model_answer
+                    .estimate
+                    .map(|e| Box::new(Estimate { setting: format!("model, {}", e.setting), ..*e }));
+                Answer {
+                    estimate,
+                    ..Answer::new(format!("model: {}", model_answer.figure), model_answer.status, model_answer.why)
+                }
+            }
         }
     };
     match id {
@@ -161,7 +171,7 @@ impl<C: CellFigures> Side for &[C] {
             format::number(best.ops_per_sec().median),
             format::number(base.ops_per_sec().median)
         );
-        effect(figure, &gain, found.judged, target)
+        effect(figure, &gain, found.judged, target).with_estimate(format!("{threads} threads"), gain)
     }
 
     /// The fastest cell over one thread at ratio 100.

@@ -45,11 +45,30 @@ pub struct Answer {
     /// For a measured status, the share of resamples of the run's trials that gave it again
     /// ([`settled_answers`]); `None` before it is asked, and for a status no trial decides.
     pub settled: Option<f64>,
+    /// The ratio the status was judged from, with its setting, where a headline's figure
+    /// draws it (claims A1, B6, C1); boxed, so an answer stays small where it travels as an error.
+    #[serde(skip)]
+    pub estimate: Option<Box<Estimate>>,
+}
+
+/// A claim's ratio on this machine and the setting it was measured at ("8 threads",
+/// "Go, 8 threads"): what the headline draws and its table's cell says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    pub setting: String,
+    pub ratio: Ratio,
+}
+
+impl Estimate {
+    /// "setting: 1.36x (1.05x–4.05x)".
+    pub fn text(&self) -> String {
+        format!("{}: {}", self.setting, ratio_text(&self.ratio))
+    }
 }
 
 impl Answer {
     pub fn new(figure: impl Into<String>, status: Status, why: impl Into<String>) -> Self {
-        Self { figure: figure.into(), status, why: why.into(), settled: None }
+        Self { figure: figure.into(), status, why: why.into(), settled: None, estimate: None }
     }
 
     /// `figure` judged as `judgement` says.
@@ -75,6 +94,12 @@ impl Answer {
     /// A figure the lab set up itself (an input, a config, arithmetic): shown, never evidence.
     pub fn set_up(figure: impl Into<String>, why: impl Into<String>) -> Self {
         Self::new(figure, Status::SetUp, why)
+    }
+
+    /// This answer, its status judged from `ratio` measured at `setting`.
+    pub(crate) fn with_estimate(mut self, setting: impl Into<String>, ratio: Ratio) -> Self {
+        self.estimate = Some(Box::new(Estimate { setting: setting.into(), ratio }));
+        self
     }
 
     /// The status with its why, as a table cell says it.
@@ -113,7 +138,7 @@ pub fn answer(claim: &ClaimReference, run: &Run) -> Answer {
     match claim.threads {
         Some(setting) => {
             let held = Judgement::new(answer.status, answer.why).at_setting(setting, cpus);
-            Answer::judged(answer.figure, held)
+            Answer { estimate: answer.estimate, ..Answer::judged(answer.figure, held) }
         }
         None => answer,
     }
@@ -200,8 +225,13 @@ fn cpus_of(run: &Run) -> u64 {
     run.manifest.machine.available_parallelism.max(1) as u64
 }
 
+/// The id of claim `id`'s row in the claims table ("claim-A1"), which the strip links to.
+pub fn anchor(id: &str) -> String {
+    format!("claim-{id}")
+}
+
 /// "Of the articles' 42 claims: 5 reproduced, 11 same direction, smaller, 2 unsettled, ...".
-fn tally(answers: &[Answer]) -> String {
+pub(crate) fn tally(answers: &[Answer]) -> String {
     let statuses: Vec<Status> = answers.iter().map(|answer| answer.status).collect();
     format!("Of the articles' {} claims: {}.", answers.len(), crate::judgement::tally(&statuses))
 }
@@ -231,7 +261,7 @@ fn table(claims: &[ClaimReference], runs: &[Run], answers: &[Vec<Answer>]) -> Ta
                 None => Cell::from(text),
             };
             let mut row = vec![
-                linked(&claim.id),
+                linked(&claim.id).anchored(anchor(&claim.id)),
                 Cell::from(claim.text.clone()),
                 if claim.figure.is_empty() { Cell::missing() } else { Cell::from(claim.figure.clone()) },
                 linked(&claim.experiment),

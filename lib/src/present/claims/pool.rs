@@ -105,7 +105,8 @@ impl Cases {
             fix.key.pool_threads,
             ratio_text(&ratio),
         );
-        effect(figure, &ratio, Self::enough(&[incident, fix]), target)
+        let setting = format!("p99, {} vs {} threads", incident.key.pool_threads, fix.key.pool_threads);
+        effect(figure, &ratio, Self::enough(&[incident, fix]), target).with_estimate(setting, ratio)
     }
 
     /// C2: the fix's capacity over the incident's, which the article saw barely move (-4%).

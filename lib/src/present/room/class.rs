@@ -11,17 +11,21 @@ use super::{effects, upper_first, Effect, KeyEffects};
 use crate::format;
 use crate::runs::Run;
 use crate::stats::{Outlier, Ratio, Summary};
+use crate::view::Strip;
 
-/// One seat of the class: its key effects and its hardware.
+/// One seat of the class: its key effects, its hardware, and the strip of its claims.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Seat {
     pub effects: KeyEffects,
     pub hardware: SeatHardware,
+    /// Its claims at a glance, as its own report's headline shows them.
+    pub strip: Option<Strip>,
 }
 
 impl Seat {
     pub fn of(run: &Run) -> Self {
-        Self { effects: KeyEffects::of(run), hardware: SeatHardware::of(run) }
+        let strip = crate::present::headline::claims_strip(run).ok();
+        Self { effects: KeyEffects::of(run), hardware: SeatHardware::of(run), strip }
     }
 
     pub fn label(&self) -> &str {
@@ -251,6 +255,7 @@ pub(super) mod tests {
                 logical_cpus: 8,
                 line_bytes: Some(64),
             },
+            strip: None,
         }
     }
 

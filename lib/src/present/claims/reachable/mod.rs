@@ -52,8 +52,8 @@ fn reaches(id: &str, cases: Vec<(Status, Run)>) {
     }
 }
 
-/// The headline's rows are the claims table's rows of A1, B6 and C1: on every run above the
-/// two never disagree.
+/// The headline's rows are the claims table's rows of A1, B6 and C1 (its status, and the
+/// figure its sentence holds): on every run above the two never disagree.
 #[test]
 fn the_headline_and_the_claims_table_agree() {
     let runs = [
@@ -70,8 +70,9 @@ fn the_headline_and_the_claims_table_agree() {
         let (headline, claims) = (headline.table("headline").unwrap(), claims.table("claims").unwrap());
         for (row, id) in headline.rows.iter().zip(["A1", "B6", "C1"]) {
             let claim = claims.rows.iter().find(|row| row[0].text == id).unwrap();
-            assert_eq!(row[3].text, claim[5].text, "{id}: the headline's status against the claims table's");
-            assert_eq!(row[2].text, claim[4].text, "{id}: the same figure");
+            assert!(claim[5].text.starts_with(&row[3].text), "{id}: the headline's status against the claims table's");
+            let ratio = row[2].text.split_once(": ").map_or(row[2].text.as_str(), |(_, ratio)| ratio);
+            assert!(claim[4].text.contains(ratio), "{id}: the same figure: {} / {}", row[2].text, claim[4].text);
         }
     }
 }
