@@ -13,8 +13,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::categorical::axis_number;
 use super::style::{ink_on, series_style, status_color, Chart, Dash, LegendEntry, Marker, SeriesStyle};
-use super::{log_span, ChartError, FONT, MAX_LOG_DECADES, PALETTE};
+use super::{ChartError, FONT, PALETTE};
 use crate::judgement::Status;
+use crate::scale::{self, span as log_span};
 use crate::stats::Ratio;
 
 const CHART: &str = "headline";
@@ -173,25 +174,15 @@ impl Scale {
 }
 
 /// Ticks of a log axis from `low` to `high`: 1, 2 and 5 in each decade when it spans two
-/// and a half decades or fewer, else each decade's 1. The span is first made safe ([`log_span`]), and
-/// the loop runs over at most [`MAX_LOG_DECADES`] + 2 decades, so any finite (or infinite,
-/// or NaN) input ends with a short list.
+/// and a half decades or fewer, else each decade's 1. The marks come from [`scale::marks_125`],
+/// so any finite (or infinite, or NaN) input ends with a short list.
 pub fn log_ticks(low: f64, high: f64) -> Vec<f64> {
     let span = log_span(low, high);
-    let first = span.start.log10().floor() as i32;
-    let last = span.end.log10().ceil() as i32;
-    let decades = (last - first).clamp(0, MAX_LOG_DECADES + 1);
-    let steps: &[f64] = if (span.end / span.start).log10() <= 2.5 { &[1.0, 2.0, 5.0] } else { &[1.0] };
-    let mut ticks = Vec::new();
-    for decade in first..=first + decades {
-        for step in steps {
-            let tick = step * 10f64.powi(decade);
-            if tick >= span.start && tick <= span.end {
-                ticks.push(tick);
-            }
-        }
+    let marks = scale::marks_125(span.start, span.end);
+    if (span.end / span.start).log10() <= 2.5 {
+        return marks;
     }
-    ticks
+    marks.into_iter().filter(|mark| (mark.log10() - mark.log10().round()).abs() < 1e-9).collect()
 }
 
 #[cfg(test)]
@@ -206,7 +197,7 @@ mod tests {
             for &high in &awkward {
                 let ticks = log_ticks(low, high);
                 let span = log_span(low, high);
-                assert!(ticks.len() <= 3 * (MAX_LOG_DECADES as usize + 2), "{low} {high}: {}", ticks.len());
+                assert!(ticks.len() <= 3 * (scale::MAX_DECADES as usize + 2), "{low} {high}: {}", ticks.len());
                 assert!(ticks.iter().all(|t| *t >= span.start && *t <= span.end), "{low} {high}: {ticks:?}");
             }
         }
