@@ -189,10 +189,12 @@ pub struct ReportArgs {
     /// one that cannot be read is skipped and named on the page. Measuring flags are refused.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
     pub compare: Vec<PathBuf>,
-    /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.
+    /// What to write: a standalone page, markdown for an issue or a chat, JSON for scripts, or
+    /// csv: every run's rows, one tidy file per experiment with the machine's columns.
     #[arg(long, value_enum, default_value_t = Format::Html)]
     pub format: Format,
-    /// Where to write it, `-` for standard output (default: report.html, report.md or report.json).
+    /// Where to write it, `-` for standard output (default: report.html, report.md or report.json;
+    /// with csv, the folder that receives the files, default tables).
     /// Only regular files are written (a folder, FIFO, socket or device is refused); through a
     /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
@@ -205,7 +207,7 @@ pub struct ReportArgs {
 /// `report --format`: named as in [`Format::name`].
 impl ValueEnum for Format {
     fn value_variants<'a>() -> &'a [Self] {
-        &[Format::Html, Format::Markdown, Format::Json]
+        &[Format::Html, Format::Markdown, Format::Json, Format::Csv]
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
