@@ -27,7 +27,10 @@ use crate::machine::logical_cpus;
 
 pub use crate::format::format_count;
 pub use counter::Counter;
-pub use layouts::{build, build_shards, Padded64, CACHE_PADDED_BYTES};
+pub use layouts::{
+    build, build_shards, counters_memory_bytes, Padded64, ARTICLE_PADDED_SHARD_BYTES, ARTICLE_SHARDS, CACHE_PADDED_BYTES,
+    COMPACT_SHARD_BYTES,
+};
 pub use run::{run, trial};
 pub use shards::{
     shard_dependence, shard_finding, summarize_shards, ShardDependence, ShardSummary, SHARD_SWEEP_LAYOUTS,

@@ -11,6 +11,14 @@ use super::types::GcRatio;
 /// Go's minimum heap at GOGC=100.
 pub const MIN_HEAP_BYTES: u64 = 4 << 20;
 
+/// Go's heap minimum at `percent`: `heapMinimum = 4 MiB x GOGC/100` (runtime/mgcpacer.go), the
+/// lowest heap goal the pacer sets. With a live heap near 0 MB it, not the live heap, spaces the
+/// cycles: 4 MiB at GOGC=100, 96 MiB at 2400, 452 MiB at 11300.
+pub fn heap_minimum_bytes(percent: u32) -> u64 {
+    let scaled = u128::from(MIN_HEAP_BYTES) * u128::from(percent) / 100;
+    u64::try_from(scaled).unwrap_or(u64::MAX)
+}
+
 /// Bytes allocated since the last cycle that start the next one: `max(live, min_heap) x
 /// percent / 100`, or for `off` everything up to the ceiling; never more than the ceiling
 /// leaves above the live heap.
@@ -38,6 +46,14 @@ mod tests {
         assert_eq!(trigger_bytes(0, GcRatio::Percent(50), MIN_HEAP_BYTES, GIB), 2 * MIB);
         // The article's best setting: 4 MiB x 113.
         assert_eq!(trigger_bytes(MIB, GcRatio::Percent(11300), MIN_HEAP_BYTES, GIB), 452 * MIB);
+    }
+
+    #[test]
+    fn the_heap_minimum_scales_with_the_ratio() {
+        assert_eq!(heap_minimum_bytes(100), 4 * MIB);
+        assert_eq!(heap_minimum_bytes(2400), 96 * MIB);
+        assert_eq!(heap_minimum_bytes(11300), 452 * MIB);
+        assert_eq!(heap_minimum_bytes(u32::MAX), (4 * MIB as u128 * u128::from(u32::MAX) / 100) as u64);
     }
 
     #[test]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 
-/// A GOGC-style setting: collect after allocating `percent` % of the live heap, or never.
+/// A GOGC-style setting: collect after allocating `percent` % of the live heap (of Go's 4 MiB heap
+/// minimum where the live heap is smaller), or never.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum GcRatio {

@@ -1,5 +1,5 @@
-//! Sizing rules: Goetz's formula as the article used it (with the *mean* W/C of two unlike
-//! paths), and the arithmetic of the per-class reasoning the split variant follows instead
+//! Sizing rules: Goetz's formula as the article used it (one W for two unlike paths), and
+//! the arithmetic of the per-class reasoning the split variant follows instead
 //! (the config applies it: [`super::config::split_sizes`]).
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,16 @@ pub const ARTICLE_MISS_WAIT_MS: [f64; 2] = [40.0, 80.0];
 pub fn article_path_wait_ms() -> f64 {
     let mid = |[low, high]: [f64; 2]| (low + high) / 2.0;
     ARTICLE_HIT_RATE * mid(ARTICLE_HIT_WAIT_MS) + (1.0 - ARTICLE_HIT_RATE) * mid(ARTICLE_MISS_WAIT_MS)
+}
+
+/// The article's machine and target: 8 cores kept 80% busy.
+pub const ARTICLE_CPUS: f64 = 8.0;
+pub const ARTICLE_UTILIZATION: f64 = 0.8;
+
+/// Goetz's threads for the article's machine with W from its own paths (45.9, so 46): inside
+/// the author's own rule of thumb of 32-64 threads on 8 cores, where 49 ms gave 320.
+pub fn article_path_threads() -> f64 {
+    goetz_threads(ARTICLE_CPUS, ARTICLE_UTILIZATION, article_path_wait_ms(), ARTICLE_COMPUTE_MS)
 }
 
 /// Headroom over the mean concurrency a per-class pool needs (Little's law): a pool sized to
@@ -55,8 +65,17 @@ mod tests {
     #[test]
     fn the_articles_inputs_give_320() {
         // 8 cores x 0.8 x (1 + 49 ms / 1 ms), as the article computed it.
-        let threads = goetz_threads(8.0, 0.8, 49.0, 1.0);
+        let threads = goetz_threads(ARTICLE_CPUS, ARTICLE_UTILIZATION, ARTICLE_WAIT_MS, ARTICLE_COMPUTE_MS);
         assert!((threads - 320.0).abs() < 1e-9, "got {threads}");
+    }
+
+    #[test]
+    fn the_articles_paths_give_a_wait_of_6_2_ms_and_46_threads() {
+        // 0.92 x 1.5 ms + 0.08 x 60 ms = 6.18 ms; 8 x 0.8 x (1 + 6.18) = 45.95.
+        assert!((article_path_wait_ms() - 6.18).abs() < 1e-9, "got {}", article_path_wait_ms());
+        assert!((article_path_threads() - 45.952).abs() < 1e-9, "got {}", article_path_threads());
+        assert_eq!(rounded(article_path_threads()), 46);
+        assert!((32..=64).contains(&rounded(article_path_threads())), "inside the author's 32-64");
     }
 
     #[test]

@@ -326,10 +326,12 @@ fn notes() -> Vec<Finding> {
         "C12's figure is an estimate: the contended std Mutex's extra time per acquisition over the uncontended one, \
          divided by its sleeps per acquisition: the price of one trip to the kernel (a futex wait and the wake-up \
          that ends it). Where the lock spun instead of sleeping there is nothing to divide, and it says so.",
-        "C13's pair differs from the article's: the JVM's synchronized and a non-fair ReentrantLock both barge; the \
-         article's 15% is the cost of AQS's queue (three CASes per enter and leave). parking_lot offers one lock \
-         released two ways, barging or handed to the oldest waiter (unlock_fair, like a fair ReentrantLock), so the \
-         Rust figure is the price of fairness; the JVM's own pair is beside it where a JDK ran.",
+        "C13's pair differs from the article's: the JVM's synchronized and a non-fair ReentrantLock both barge, and \
+         an uncontended ReentrantLock costs one CAS and a volatile store; the article puts its 15% down to AQS's \
+         queue, an explanation it did not measure. parking_lot offers one lock released two ways, barging (with a \
+         fair hand-off forced about every 0.5 ms) or handed to the oldest waiter (unlock_fair, like a fair \
+         ReentrantLock), so the Rust figure is the price of fairness; the JVM's own pair is beside it where a JDK \
+         ran.",
         "C16: dashmap's entry() takes its shard's write lock even for a key already there, and a shard holds many \
          keys; ConcurrentHashMap.computeIfAbsent locks one bin and answers a hit at a bin's head without locking. \
          The Rust case therefore blocks more requests per remote call than the JVM's.",

@@ -5,6 +5,7 @@
 //! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
 
 pub mod claims;
+pub mod figures;
 pub mod headline;
 mod hooks;
 mod measured;

@@ -21,9 +21,10 @@ pub fn of(experiment: Experiment) -> Vec<String> {
     experiment.visit(ProseOf)
 }
 
-/// The blocks of `markdown`: paragraphs joined into one line each, other blocks as written.
+/// The blocks of `markdown`, its `{{figure}}` placeholders filled ([`super::figures::fill`]):
+/// paragraphs joined into one line each, other blocks as written.
 pub fn blocks(markdown: &str) -> Vec<String> {
-    markdown
+    super::figures::fill(markdown)
         .split("\n\n")
         .filter_map(|block| {
             let lines: Vec<&str> = block.lines().map(str::trim_end).filter(|line| !line.trim().is_empty()).collect();
@@ -88,5 +89,23 @@ mod tests {
             }
         }
         assert!(of(Experiment::Stride).iter().any(|block| block.starts_with("1. **Change the shard count.**")));
+    }
+
+    #[test]
+    fn every_placeholder_in_the_prose_names_a_figure_of_the_lab() {
+        for &experiment in Experiment::ALL {
+            struct Raw;
+            impl Visitor for Raw {
+                type Output = &'static str;
+                fn visit<K: Present>(self) -> &'static str {
+                    K::PROSE
+                }
+            }
+            let unknown = super::super::figures::unknown(experiment.visit(Raw));
+            assert!(unknown.is_empty(), "{}: no figure named {unknown:?}", experiment.name());
+            assert!(of(experiment).iter().all(|block| !block.contains("{{")), "{}", experiment.name());
+        }
+        let filled = "the mean wait of those paths is 6.2 ms, and with it the formula gives 46 threads";
+        assert!(of(Experiment::Pool).iter().any(|block| block.contains(filled)), "{filled}");
     }
 }

@@ -25,7 +25,8 @@ pub enum Evicts {
     None,
     /// Twice L2: the working set must come back from L3.
     PastL2,
-    /// Twice L3: the working set must come back from memory (the article's "L3 or memory").
+    /// Twice L3: the working set must come back from memory (DRAM, where the article's 80-120 ns
+    /// belongs; it wrote "L3 or memory").
     PastL3,
 }
 

@@ -57,7 +57,7 @@ pub fn summarize(rows: &[Row]) -> Vec<CaseSummary> {
 }
 
 /// The case the article's figure is set beside: the most the other thread touched (a miss
-/// to L3 or memory), on the largest working set.
+/// to memory, where 80-120 ns belongs), on the largest working set.
 pub fn article_case(cases: &[CaseSummary]) -> Option<&CaseSummary> {
     cases.iter().max_by_key(|case| (case.evict_bytes, case.working_set_bytes))
 }
