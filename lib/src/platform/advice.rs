@@ -1,0 +1,166 @@
+//! What the laptop check tells the user of each OS: where each fact it lists is read, what to
+//! do when one is missing, and how to install Go and a JDK. Every OS's words are compiled on
+//! every OS (so CI here tests that none names another OS's files, settings or installer);
+//! [`advice`] gives the one of the body in use.
+
+/// Where one OS reads each fact the laptop check lists; `None` where it keeps none for a
+/// program to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FactSources {
+    pub cpu_model: Option<&'static str>,
+    pub cache_lines: Option<&'static str>,
+    pub smt_siblings: Option<&'static str>,
+    pub numa_nodes: Option<&'static str>,
+    pub load_average: Option<&'static str>,
+    pub cpu_time_and_steal: Option<&'static str>,
+    pub scheduler_delays: Option<&'static str>,
+    pub cpu_clock: Option<&'static str>,
+    pub cache_miss_counters: Option<&'static str>,
+}
+
+/// One OS's advice, in the laptop check's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Advice {
+    pub sources: FactSources,
+    /// What to do when some facts cannot be read.
+    pub missing_facts: &'static str,
+    /// How to install Go.
+    pub install_go: &'static str,
+    /// How to install a JDK (15 or later).
+    pub install_jdk: &'static str,
+}
+
+pub const LINUX: Advice = Advice {
+    sources: FactSources {
+        cpu_model: Some("/proc/cpuinfo"),
+        cache_lines: Some("sysfs"),
+        smt_siblings: Some("sysfs"),
+        numa_nodes: Some("sysfs"),
+        load_average: Some("getloadavg"),
+        cpu_time_and_steal: Some("/proc/stat"),
+        scheduler_delays: Some("/proc/thread-self/schedstat"),
+        cpu_clock: Some("cpufreq"),
+        cache_miss_counters: Some("perf_event_open"),
+    },
+    missing_facts: "nothing blocks the workshop: the report shows these as unknown (counters: sysctl \
+                    kernel.perf_event_paranoid=1; most VMs have none)",
+    install_go: "install Go (Debian/Ubuntu: apt-get install golang-go; elsewhere https://go.dev/dl)",
+    install_jdk: "install a JDK 15 or later (Debian/Ubuntu: apt-get install default-jdk-headless; Fedora: dnf \
+                  install java-21-openjdk-devel)",
+};
+
+pub const MACOS: Advice = Advice {
+    sources: FactSources {
+        cpu_model: Some("sysctl machdep.cpu"),
+        cache_lines: Some("sysctl hw.cachelinesize"),
+        smt_siblings: Some("sysctl hw.physicalcpu"),
+        numa_nodes: None,
+        load_average: Some("getloadavg"),
+        cpu_time_and_steal: None,
+        scheduler_delays: None,
+        cpu_clock: None,
+        cache_miss_counters: None,
+    },
+    missing_facts: "nothing to do: macOS gives a program none of these, and the report shows them as unknown",
+    install_go: "install Go (Homebrew: brew install go; or the installer from https://go.dev/dl)",
+    install_jdk: "install a JDK 15 or later (Homebrew: brew install openjdk; or the installer from \
+                  https://adoptium.net)",
+};
+
+pub const WINDOWS: Advice = Advice {
+    sources: FactSources {
+        cpu_model: Some("the registry"),
+        cache_lines: Some("GetLogicalProcessorInformationEx"),
+        smt_siblings: Some("GetLogicalProcessorInformationEx"),
+        numa_nodes: Some("GetLogicalProcessorInformationEx"),
+        load_average: None,
+        cpu_time_and_steal: None,
+        scheduler_delays: None,
+        cpu_clock: None,
+        cache_miss_counters: None,
+    },
+    missing_facts: "nothing to do: Windows gives a program none of these through a public call, and the report \
+                    shows them as unknown",
+    install_go: "install Go (winget install GoLang.Go, or the installer from https://go.dev/dl), then open a new \
+                 terminal",
+    install_jdk: "install a JDK 15 or later (winget install Microsoft.OpenJDK.21, or the installer from \
+                  https://adoptium.net), then open a new terminal",
+};
+
+pub const FALLBACK: Advice = Advice {
+    sources: FactSources {
+        cpu_model: None,
+        cache_lines: None,
+        smt_siblings: None,
+        numa_nodes: None,
+        load_average: None,
+        cpu_time_and_steal: None,
+        scheduler_delays: None,
+        cpu_clock: None,
+        cache_miss_counters: None,
+    },
+    missing_facts: "this build reads nothing from the OS (the portable fallback): the report shows these as \
+                    unknown; build without --features platform-fallback to read them",
+    install_go: "install Go (https://go.dev/dl)",
+    install_jdk: "install a JDK 15 or later (https://adoptium.net)",
+};
+
+/// The advice of the platform body in use.
+pub fn advice() -> &'static Advice {
+    match super::BODY {
+        "linux" => &LINUX,
+        "macos" => &MACOS,
+        "windows" => &WINDOWS,
+        _ => &FALLBACK,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(advice: &Advice) -> String {
+        let s = advice.sources;
+        let sources = [
+            s.cpu_model,
+            s.cache_lines,
+            s.smt_siblings,
+            s.numa_nodes,
+            s.load_average,
+            s.cpu_time_and_steal,
+            s.scheduler_delays,
+            s.cpu_clock,
+            s.cache_miss_counters,
+        ];
+        let mut text: Vec<&str> = sources.into_iter().flatten().collect();
+        text.extend([advice.missing_facts, advice.install_go, advice.install_jdk]);
+        text.join("\n")
+    }
+
+    #[test]
+    fn no_os_is_told_another_os_s_files_settings_or_installer() {
+        for (name, advice) in [("macOS", &MACOS), ("Windows", &WINDOWS), ("fallback", &FALLBACK)] {
+            let text = words(advice);
+            for linux_only in ["/proc", "sysfs", "perf_event", "kernel.", "apt-get", "cpufreq", "schedstat"] {
+                assert!(!text.contains(linux_only), "{name}'s advice names {linux_only}: {text}");
+            }
+        }
+        assert!(!words(&WINDOWS).contains("brew") && !words(&LINUX).contains("winget"));
+        assert!(!words(&MACOS).contains("winget") && !words(&MACOS).contains("registry"));
+    }
+
+    #[test]
+    fn the_advice_in_use_names_a_source_exactly_for_the_facts_read_here() {
+        let sources = advice().sources;
+        let pairs = [
+            ("load average", sources.load_average, super::super::load_average().is_ok()),
+            ("CPU time", sources.cpu_time_and_steal, super::super::system_cpu_times().is_ok()),
+            ("scheduler delays", sources.scheduler_delays, super::super::thread_run_delay_ns().is_ok()),
+        ];
+        for (fact, source, read) in pairs {
+            assert!(!read || source.is_some(), "{fact} is read here but the advice names no source");
+        }
+        let model_read = super::super::cpu_facts().model.is_some();
+        assert!(!model_read || sources.cpu_model.is_some(), "the CPU model is read here but has no source");
+    }
+}
