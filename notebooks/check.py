@@ -4,7 +4,7 @@ without skipping a run or experiment it could not read.
 
 evcxr reports a panic as success by default, so the kernel runs with a CI-only config
 folder (EVCXR_CONFIG_DIR) whose init.evcxr sets `:preserve_vars_on_panic 0` (a panic then
-fails the cell). Warm runs are short because the kernel (notebooks/kernel.sh) builds in a
+fails the cell). Warm runs are short because the kernel (notebooks/kernel.py) builds in a
 folder it keeps; evcxr's `:cache` is not used: its copies of serde's and thiserror's builds
 name a folder that is gone, and every cell then rebuilt them and the lib.
 An `Err` returned through `?` only prints to stderr and still "succeeds", so any stderr
@@ -19,11 +19,11 @@ Before a notebook is executed, its prediction cells (tagged "prediction", commit
 `Prediction::new(f64::NAN, "")`) are filled from notebooks/predictions.json, as a student
 would fill them, so the comparison after each measurement is executed too.
 
-Usage (from the repository root, after notebooks/setup.sh):
+Usage (from the repository root, after notebooks/setup.py):
     .venv/bin/python notebooks/check.py                # cleared check, then execute all
     .venv/bin/python notebooks/check.py --cleared-only # fast: outputs cleared?
     .venv/bin/python notebooks/check.py --keep out/notebooks notebooks/01-*.ipynb
-    .venv/bin/python notebooks/check.py --warm-up      # setup.sh's last step (see below)
+    .venv/bin/python notebooks/check.py --warm-up      # setup.py's last step (see below)
 
 --warm-up executes only the setup cell of notebook 00 (the same cell as 01-06's), in the
 build folder the next kernel gets, so that the reader's first notebook finds the lib built.
