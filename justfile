@@ -41,8 +41,7 @@ compare +run_dirs:
 room *flags:
     {{contention}} room serve {{flags}}
 
-# Set up Jupyter with the Rust kernel (first time ~10 min) and open the notebooks in Jupyter Lab
-# (`just notebooks --room URL --code CODE --label seat-12` sends each notebook's run to the room).
+# Set up Jupyter with the Rust kernel (first time ~10 min) and open the notebooks in Jupyter Lab (`--room URL --code CODE --label seat-12`: each notebook's last cell sends there).
 notebooks *args:
     {{python}} notebooks/lab.py {{args}}
 
