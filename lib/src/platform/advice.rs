@@ -1,7 +1,8 @@
-//! What the laptop check tells the user of each OS: where each fact it lists is read, what to
-//! do when one is missing, and how to install Go and a JDK. Every OS's words are compiled on
-//! every OS (so CI here tests that none names another OS's files, settings or installer);
-//! [`advice`] gives the one of the body in use.
+//! What the laptop check tells the user of each OS: where each fact it lists is read and what
+//! to do when one is missing (by the platform body in use: the fallback reads nothing on any
+//! OS), and how to install Go and a JDK (by the OS itself, whichever body runs). Every OS's
+//! words are compiled on every OS, so CI here tests that none names another OS's files,
+//! settings or installer.
 
 /// Where one OS reads each fact the laptop check lists; `None` where it keeps none for a
 /// program to read.
@@ -24,10 +25,14 @@ pub struct Advice {
     pub sources: FactSources,
     /// What to do when some facts cannot be read.
     pub missing_facts: &'static str,
-    /// How to install Go.
-    pub install_go: &'static str,
-    /// How to install a JDK (15 or later).
-    pub install_jdk: &'static str,
+}
+
+/// How to install the runtimes the lab runs beside its models, on one OS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Installers {
+    pub go: &'static str,
+    /// A JDK 15 or later.
+    pub jdk: &'static str,
 }
 
 pub const LINUX: Advice = Advice {
@@ -44,9 +49,6 @@ pub const LINUX: Advice = Advice {
     },
     missing_facts: "nothing blocks the workshop: the report shows these as unknown (counters: sysctl \
                     kernel.perf_event_paranoid=1; most VMs have none)",
-    install_go: "install Go (Debian/Ubuntu: apt-get install golang-go; elsewhere https://go.dev/dl)",
-    install_jdk: "install a JDK 15 or later (Debian/Ubuntu: apt-get install default-jdk-headless; Fedora: dnf \
-                  install java-21-openjdk-devel)",
 };
 
 pub const MACOS: Advice = Advice {
@@ -62,9 +64,6 @@ pub const MACOS: Advice = Advice {
         cache_miss_counters: None,
     },
     missing_facts: "nothing to do: macOS gives a program none of these, and the report shows them as unknown",
-    install_go: "install Go (Homebrew: brew install go; or the installer from https://go.dev/dl)",
-    install_jdk: "install a JDK 15 or later (Homebrew: brew install openjdk; or the installer from \
-                  https://adoptium.net)",
 };
 
 pub const WINDOWS: Advice = Advice {
@@ -81,10 +80,6 @@ pub const WINDOWS: Advice = Advice {
     },
     missing_facts: "nothing to do: Windows gives a program none of these through a public call, and the report \
                     shows them as unknown",
-    install_go: "install Go (winget install GoLang.Go, or the installer from https://go.dev/dl), then open a new \
-                 terminal",
-    install_jdk: "install a JDK 15 or later (winget install Microsoft.OpenJDK.21, or the installer from \
-                  https://adoptium.net), then open a new terminal",
 };
 
 pub const FALLBACK: Advice = Advice {
@@ -101,9 +96,29 @@ pub const FALLBACK: Advice = Advice {
     },
     missing_facts: "this build reads nothing from the OS (the portable fallback): the report shows these as \
                     unknown; build without --features platform-fallback to read them",
-    install_go: "install Go (https://go.dev/dl)",
-    install_jdk: "install a JDK 15 or later (https://adoptium.net)",
 };
+
+pub const LINUX_INSTALLERS: Installers = Installers {
+    go: "install Go (Debian/Ubuntu: apt-get install golang-go; elsewhere https://go.dev/dl)",
+    jdk: "install a JDK 15 or later (Debian/Ubuntu: apt-get install default-jdk-headless; Fedora: dnf \
+         install java-21-openjdk-devel)",
+};
+
+pub const MACOS_INSTALLERS: Installers = Installers {
+    go: "install Go (Homebrew: brew install go; or the installer from https://go.dev/dl)",
+    jdk: "install a JDK 15 or later (Homebrew: brew install openjdk; or the installer from \
+         https://adoptium.net)",
+};
+
+pub const WINDOWS_INSTALLERS: Installers = Installers {
+    go: "install Go (winget install GoLang.Go, or the installer from https://go.dev/dl), then open a new \
+        terminal",
+    jdk: "install a JDK 15 or later (winget install Microsoft.OpenJDK.21, or the installer from \
+         https://adoptium.net), then open a new terminal",
+};
+
+pub const OTHER_INSTALLERS: Installers =
+    Installers { go: "install Go (https://go.dev/dl)", jdk: "install a JDK 15 or later (https://adoptium.net)" };
 
 /// The advice of the platform body in use.
 pub fn advice() -> &'static Advice {
@@ -115,11 +130,21 @@ pub fn advice() -> &'static Advice {
     }
 }
 
+/// How to install Go and a JDK on the OS this binary was built for.
+pub fn installers() -> &'static Installers {
+    match std::env::consts::OS {
+        "linux" => &LINUX_INSTALLERS,
+        "macos" => &MACOS_INSTALLERS,
+        "windows" => &WINDOWS_INSTALLERS,
+        _ => &OTHER_INSTALLERS,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn words(advice: &Advice) -> String {
+    fn words(advice: &Advice, installers: &Installers) -> String {
         let s = advice.sources;
         let sources = [
             s.cpu_model,
@@ -133,20 +158,27 @@ mod tests {
             s.cache_miss_counters,
         ];
         let mut text: Vec<&str> = sources.into_iter().flatten().collect();
-        text.extend([advice.missing_facts, advice.install_go, advice.install_jdk]);
+        text.extend([advice.missing_facts, installers.go, installers.jdk]);
         text.join("\n")
     }
 
     #[test]
     fn no_os_is_told_another_os_s_files_settings_or_installer() {
-        for (name, advice) in [("macOS", &MACOS), ("Windows", &WINDOWS), ("fallback", &FALLBACK)] {
-            let text = words(advice);
+        let others = [
+            ("macOS", &MACOS, &MACOS_INSTALLERS),
+            ("Windows", &WINDOWS, &WINDOWS_INSTALLERS),
+            ("fallback", &FALLBACK, &OTHER_INSTALLERS),
+        ];
+        for (name, advice, installers) in others {
+            let text = words(advice, installers);
             for linux_only in ["/proc", "sysfs", "perf_event", "kernel.", "apt-get", "cpufreq", "schedstat"] {
                 assert!(!text.contains(linux_only), "{name}'s advice names {linux_only}: {text}");
             }
         }
-        assert!(!words(&WINDOWS).contains("brew") && !words(&LINUX).contains("winget"));
-        assert!(!words(&MACOS).contains("winget") && !words(&MACOS).contains("registry"));
+        let (linux, macos, windows) =
+            (words(&LINUX, &LINUX_INSTALLERS), words(&MACOS, &MACOS_INSTALLERS), words(&WINDOWS, &WINDOWS_INSTALLERS));
+        assert!(!windows.contains("brew") && !linux.contains("winget") && !linux.contains("brew"));
+        assert!(!macos.contains("winget") && !macos.contains("registry"));
     }
 
     #[test]

@@ -39,7 +39,7 @@ use macos as os;
 #[cfg(all(windows, not(feature = "platform-fallback")))]
 use windows as os;
 
-pub use advice::advice;
+pub use advice::{advice, installers};
 pub use os::BODY;
 
 /// Why a fact could not be read or a call could not be made here, in words a page shows.

@@ -147,7 +147,7 @@ pub fn go() -> Check {
         Ok(None) => check(
             "Go",
             "no `go` on PATH",
-            warn(format!("the GC section runs its model alone; {}", contention::platform::advice().install_go)),
+            warn(format!("the GC section runs its model alone; {}", contention::platform::installers().go)),
         ),
         Err(error) => {
             check("Go", format!("{error:#}"), warn("`go version` did not answer: reinstall Go, or run without it"))
@@ -170,7 +170,7 @@ pub fn jdk() -> Check {
         _ => check(
             "JDK",
             "no `java` and `javac` on PATH",
-            warn(format!("the JVM's locks are skipped; {}", contention::platform::advice().install_jdk)),
+            warn(format!("the JVM's locks are skipped; {}", contention::platform::installers().jdk)),
         ),
     }
 }
