@@ -26,12 +26,19 @@ fn which(tool: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no {tool} on PATH"))
 }
 
+/// The Python interpreter itself: `python3` on PATH may be a shell script (pyenv's shim).
+fn python() -> PathBuf {
+    let output = Command::new(which("python3")).args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
+    PathBuf::from(common::stdout(&output).trim())
+}
+
 /// A folder holding links to the tools a student's steps call, and nothing else.
 fn bin_without_bash(dir: &Path) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_contention"), bin.join("contention")).unwrap();
-    for tool in ["python3", "cargo", "rustup"] {
+    std::os::unix::fs::symlink(python(), bin.join("python3")).unwrap();
+    for tool in ["cargo", "rustup"] {
         std::os::unix::fs::symlink(which(tool), bin.join(tool)).unwrap();
     }
     bin
