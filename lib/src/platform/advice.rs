@@ -63,7 +63,7 @@ pub const MACOS: Advice = Advice {
         cpu_clock: None,
         cache_miss_counters: None,
     },
-    missing_facts: "nothing to do: macOS gives a program none of these, and the report shows them as unknown",
+    missing_facts: "nothing: macOS gives a program none of these, and the report shows them as unknown",
 };
 
 pub const WINDOWS: Advice = Advice {
@@ -78,7 +78,7 @@ pub const WINDOWS: Advice = Advice {
         cpu_clock: None,
         cache_miss_counters: None,
     },
-    missing_facts: "nothing to do: Windows gives a program none of these through a public call, and the report \
+    missing_facts: "nothing: Windows gives a program none of these through a public call, and the report \
                     shows them as unknown",
 };
 
