@@ -44,8 +44,8 @@ pub fn options(args: SendCellArgs) -> Result<Options> {
             missing.join(" and ")
         );
     }
-    let room =
-        crate::send::Room::parse(&url).map_err(|why| crate::usage::usage(format!("invalid {ROOM} = {url}: {why}")))?;
+    let room = crate::send::Room::parse(&url)
+        .map_err(|why| crate::bad_flag::bad_flag(format!("invalid {ROOM} = {url}: {why}")))?;
     let measure = MeasureArgs { quick: true, label, ..MeasureArgs::default() };
     Ok(Options::Run {
         measure: Box::new(MeasureOptions::from_args(&measure, &[], &experiments)?),
