@@ -1,6 +1,11 @@
 # Contention Lab: `just` lists the recipes; `just report` is the main job.
 
-set shell := ["bash", "-euo", "pipefail", "-c"]
+# Every recipe calls only cargo, `contention` and Python, so it runs from any shell: `sh` on
+# Linux and macOS, PowerShell on Windows (`just` then needs no bash anywhere).
+set windows-shell := ["powershell.exe", "-NoLogo", "-NoProfile", "-Command"]
+
+python := if os_family() == "windows" { "py" } else { "python3" }
+venv_python := if os_family() == "windows" { ".venv/Scripts/python.exe" } else { ".venv/bin/python" }
 
 contention := "cargo run --release --quiet -p contention-report --"
 
@@ -36,14 +41,14 @@ compare +run_dirs:
 room *flags:
     {{contention}} room serve {{flags}}
 
-# Set up Jupyter with the Rust kernel (first time ~10 min) and open the notebooks in Jupyter Lab.
+# Set up Jupyter with the Rust kernel (first time ~10 min) and open the notebooks in Jupyter Lab (`--room URL --code CODE --label seat-12`: each notebook's last cell sends there).
 notebooks *args:
-    bash notebooks/lab.sh {{args}}
+    {{python}} notebooks/lab.py {{args}}
 
 # Execute every notebook headlessly with the evcxr kernel; fails on any error or committed output.
 notebooks-check *notebooks:
-    bash notebooks/setup.sh
-    .venv/bin/python notebooks/check.py {{notebooks}}
+    {{python}} notebooks/setup.py
+    {{venv_python}} notebooks/check.py {{notebooks}}
 
 # Run the tests (the README's test command).
 test:
@@ -57,6 +62,6 @@ lint:
 fmt:
     cargo fmt --all
 
-# Exactly what CI runs on a clean clone.
+# Exactly what CI runs on a clean clone (Linux: CI's script is bash).
 ci:
-    .ci/run
+    bash .ci/run

@@ -4,7 +4,7 @@ without skipping a run or experiment it could not read.
 
 evcxr reports a panic as success by default, so the kernel runs with a CI-only config
 folder (EVCXR_CONFIG_DIR) whose init.evcxr sets `:preserve_vars_on_panic 0` (a panic then
-fails the cell). Warm runs are short because the kernel (notebooks/kernel.sh) builds in a
+fails the cell). Warm runs are short because the kernel (notebooks/kernel.py) builds in a
 folder it keeps; evcxr's `:cache` is not used: its copies of serde's and thiserror's builds
 name a folder that is gone, and every cell then rebuilt them and the lib.
 An `Err` returned through `?` only prints to stderr and still "succeeds", so any stderr
@@ -19,11 +19,16 @@ Before a notebook is executed, its prediction cells (tagged "prediction", commit
 `Prediction::new(f64::NAN, "")`) are filled from notebooks/predictions.json, as a student
 would fill them, so the comparison after each measurement is executed too.
 
-Usage (from the repository root, after notebooks/setup.sh):
+Usage (from the repository root, after notebooks/setup.py):
     .venv/bin/python notebooks/check.py                # cleared check, then execute all
     .venv/bin/python notebooks/check.py --cleared-only # fast: outputs cleared?
     .venv/bin/python notebooks/check.py --keep out/notebooks notebooks/01-*.ipynb
-    .venv/bin/python notebooks/check.py --warm-up      # setup.sh's last step (see below)
+    .venv/bin/python notebooks/check.py --warm-up      # setup.py's last step (see below)
+
+--fallback executes them with the lib built on the portable fallback (feature
+platform-fallback: the OS tells nothing, the stand-in for "this OS cannot tell"); an output
+that then claims a measurement only the OS could give (sleeps counted, a verdict on a
+virtual machine, threads pinned) fails the check: an unknown is never shown as a figure.
 
 --warm-up executes only the setup cell of notebook 00 (the same cell as 01-06's), in the
 build folder the next kernel gets, so that the reader's first notebook finds the lib built.
@@ -66,6 +71,13 @@ WARM_UP_NOTEBOOK = "00-your-machine.ipynb"
 # solutions notebook that cell links to.
 EXERCISE = re.compile(r"^(\d+)\. \*\*", re.MULTILINE)
 SOLUTIONS_LINK = re.compile(r"\(solutions-([\w-]+)\.ipynb\)")
+# The setup cell's dependency on the lib, and the same on the portable fallback.
+LIB_DEP = ':dep contention = { path = "../lib", features = ["async"] }'
+FALLBACK_DEP = ':dep contention = { path = "../lib", features = ["async", "platform-fallback"] }'
+# What only the OS can tell: on the fallback, such a sentence turned an unknown into a figure.
+FALLBACK_CLAIMS = re.compile(
+    r"sleeps per op \d|No primitive slept|every waiter spun|virtual machine: (yes|no)\b|pinned to CPUs? \d"
+)
 
 
 def parse_args():
@@ -75,6 +87,7 @@ def parse_args():
     parser.add_argument("--keep", type=Path, help="write the executed copies here (default: a temporary folder)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds one cell may take (default 900)")
     parser.add_argument("--warm-up", action="store_true", help="only build the lib: run notebook 00's setup cell")
+    parser.add_argument("--fallback", action="store_true", help="build the lib on the portable fallback (no OS calls)")
     return parser.parse_args()
 
 
@@ -322,7 +335,7 @@ def main():
     out_dir.mkdir(parents=True, exist_ok=True)
     with kernel_environment():
         started = time.monotonic()
-        failed = sum(check_one(path, out_dir, args.timeout) for path in paths)
+        failed = sum(check_one(path, out_dir, args.timeout, args.fallback) for path in paths)
         print(f"{len(paths)} notebooks executed in {time.monotonic() - started:.0f} s")
     if failed or args.keep:
         print(f"executed copies in {out_dir}")
@@ -332,11 +345,33 @@ def main():
     return 1 if failed else 0
 
 
-def check_one(path, out_dir, timeout):
+def on_fallback(notebook):
+    """The notebook with its setup cell's lib built on the portable fallback."""
+    setup = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    if LIB_DEP not in setup.source:
+        raise SystemExit(f"the setup cell has no `{LIB_DEP}` line to build on the fallback")
+    setup.source = setup.source.replace(LIB_DEP, FALLBACK_DEP)
+
+
+def fallback_claims(notebook):
+    """One problem per cell whose output claims what only the OS could have told."""
+    found = []
+    for index, cell in enumerate(notebook.cells):
+        text = "".join(output_text(output) for output in cell.get("outputs", []))
+        if match := FALLBACK_CLAIMS.search(text):
+            found.append(f"cell {index}: claims a measurement the fallback cannot make ({match.group(0)!r}): {first_lines(text)}")
+    return found
+
+
+def check_one(path, out_dir, timeout, fallback=False):
     """Executes one notebook and prints how it went; returns True when it failed."""
     notebook = nbformat.read(path, as_version=4)
     fill_predictions(notebook, path.name)
+    if fallback:
+        on_fallback(notebook)
     problems, first, setup_crates, total = execute(notebook, path, timeout)
+    if fallback:
+        problems.extend(fallback_claims(notebook))
     nbformat.write(notebook, out_dir / path.name)
     after_setup = total - (first or 0)
     budget = "" if after_setup <= NOTEBOOK_S else f" (over the {NOTEBOOK_S} s budget)"

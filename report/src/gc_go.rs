@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use contention::format::short_number;
-use contention::gc::go::HOW_TO_ADD_GO;
 use contention::gc::{Config, GcRatio, GoRow, GO_CSV};
 use contention::harness::{Progress, ProgressEvent};
 
@@ -41,7 +40,12 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
             let binary = build(&go_version, built_by)?;
             measure_with(config, go_version, &binary, dir, progress)
         }
-        None => Ok(RuntimeStatus::Skipped { reason: format!("no `go` on PATH: {HOW_TO_ADD_GO}") }),
+        None => Ok(RuntimeStatus::Skipped {
+            reason: format!(
+                "no `go` on PATH: {}, and run `contention run gc` again",
+                contention::platform::installers().go
+            ),
+        }),
     });
     measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
 }

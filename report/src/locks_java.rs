@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use contention::format::short_number;
 use contention::harness::{Progress, ProgressEvent};
-use contention::locks::{Config, JavaRow, HOW_TO_ADD_JAVA, JAVA_CSV};
+use contention::locks::{Config, JavaRow, JAVA_CSV};
 
 use crate::child::{output_by, probe, probe_deadline};
 use crate::runtime_budget::{budget_text, SideClock, BUILD_LIMIT};
@@ -41,7 +41,12 @@ pub fn measure_beside(config: &Config, wanted: bool, dir: &Path, progress: Progr
             let classes = build(&java_version, built_by)?;
             measure_with(config, java_version, &classes, dir, progress)
         }
-        _ => Ok(RuntimeStatus::Skipped { reason: format!("no `java` and `javac` on PATH: {HOW_TO_ADD_JAVA}") }),
+        _ => Ok(RuntimeStatus::Skipped {
+            reason: format!(
+                "no `java` and `javac` on PATH: {}, and run `contention run locks` again",
+                contention::platform::installers().jdk
+            ),
+        }),
     });
     measured.unwrap_or_else(|error| RuntimeStatus::Failed { reason: failure_reason(&error) })
 }

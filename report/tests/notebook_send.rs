@@ -1,7 +1,8 @@
 //! A notebook's runs reach the room: each measuring notebook ends with a cell that runs
-//! `bash send.sh EXPERIMENT...` (notebooks/send.sh: a quick `contention run ... --send`).
-//! Here that command line, read from the notebook, runs against a real room on loopback;
-//! without a room set it sends nothing and says why.
+//! `contention send EXPERIMENT...` (a quick `run ... --send` under CONTENTION_LABEL), the
+//! binary itself with no shell between, so it runs the same on every OS. Here that command
+//! line, read from the notebook, runs against a real room on loopback; without a room set it
+//! sends nothing and says why.
 
 mod common;
 
@@ -26,7 +27,7 @@ fn notebooks() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../notebooks")
 }
 
-/// The arguments the notebook's send cell gives `bash`: `["send.sh", "stride"]`.
+/// The arguments the notebook's send cell gives `contention`: `["send", "stride"]`.
 fn send_cell_args(notebook: &str) -> Vec<String> {
     let text = std::fs::read_to_string(notebooks().join(notebook)).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -45,15 +46,14 @@ fn send_cell_args(notebook: &str) -> Vec<String> {
     list.split(',').map(|word| word.trim().trim_matches('"').to_string()).collect()
 }
 
-/// Runs the send cell's command line in the notebooks' folder, as the kernel does.
+/// Runs the send cell's command line, as the kernel does, into `out`.
 fn send(args: &[String], env: &[(&str, &str)], out: &Path) -> Output {
-    let mut command = Command::new("bash");
-    command.args(args).current_dir(notebooks());
+    let mut command = Command::new(env!("CARGO_BIN_EXE_contention"));
+    command.args(args).arg("--out").arg(out);
     for name in ["CONTENTION_ROOM", "CONTENTION_CODE", "CONTENTION_LABEL"] {
         command.env_remove(name);
     }
     command.envs(env.iter().copied());
-    command.env("CONTENTION_BIN", env!("CARGO_BIN_EXE_contention")).env("CONTENTION_OUT", out);
     command.output().unwrap()
 }
 
@@ -62,7 +62,7 @@ fn every_measuring_notebook_sends_experiments_the_cli_knows() {
     let help = common::stdout(&common::contention(&["run", "--help"]));
     for notebook in SENDING {
         let args = send_cell_args(notebook);
-        assert_eq!(args[0], "send.sh", "{notebook}: {args:?}");
+        assert_eq!(args[0], "send", "{notebook}: {args:?}");
         assert!(args.len() > 1, "{notebook}'s send cell names no experiment");
         for experiment in &args[1..] {
             assert!(
@@ -81,7 +81,12 @@ fn notebook_00s_send_cell_reaches_a_room_on_loopback() {
     let env = [("CONTENTION_ROOM", url.as_str()), ("CONTENTION_CODE", CODE), ("CONTENTION_LABEL", "seat-nb")];
     let output = send(&send_cell_args(SENDING[0]), &env, &dir.join("runs"));
     let said = common::stdout(&output);
-    assert!(output.status.success(), "send.sh failed ({}):\n{said}", output.status);
+    assert!(
+        output.status.success(),
+        "contention send failed ({}):\n{said}\n{}",
+        output.status,
+        common::stderr(&output)
+    );
     let runs = room.runs();
     assert_eq!(runs["runs"].as_array().map(Vec::len), Some(1), "one run reached the room: {runs}\n{said}");
     assert_eq!(runs["runs"][0]["label"], "seat-nb");
@@ -99,6 +104,6 @@ fn without_a_room_the_send_cell_sends_nothing_and_says_why() {
 
     let output = send(&args, &[("CONTENTION_ROOM", "http://127.0.0.1:9"), ("CONTENTION_CODE", CODE)], &out);
     assert_eq!(output.status.code(), Some(1));
-    assert!(common::stdout(&output).contains("CONTENTION_LABEL is not set"), "{}", common::stdout(&output));
+    assert!(common::stderr(&output).contains("CONTENTION_LABEL is not set"), "{}", common::stderr(&output));
     assert!(!out.exists(), "nothing was measured or saved");
 }

@@ -11,6 +11,7 @@
 use std::path::Path;
 use std::process::{Child, Command};
 
+pub mod advice;
 #[cfg(all(any(target_os = "linux", windows), not(feature = "platform-fallback")))]
 mod affinity;
 #[cfg(any(not(feature = "platform-fallback"), feature = "platform-fallback-cpu-number"))]
@@ -40,6 +41,7 @@ use macos as os;
 #[cfg(all(windows, not(feature = "platform-fallback")))]
 use windows as os;
 
+pub use advice::{advice, installers};
 pub use os::BODY;
 
 /// Why a fact could not be read or a call could not be made here, in words a page shows.

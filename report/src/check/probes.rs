@@ -107,34 +107,36 @@ pub fn timer() -> Check {
     }
 }
 
-/// Which of the kernel facts the runs read can be read here; what cannot is "unknown" in
-/// the report, never a failure.
+/// Which of the kernel facts the runs read can be read here, each named with where this OS
+/// keeps it; what cannot is "unknown" in the report, never a failure.
 pub fn kernel_settings() -> Check {
     let machine = Machine::describe();
-    let facts: [(&str, bool); 9] = [
-        ("CPU model (/proc/cpuinfo)", machine.cpu_model.is_some()),
-        ("cache line sizes (sysfs)", machine.largest_line_bytes().is_some()),
-        ("SMT siblings (sysfs)", machine.physical_cores.is_some()),
-        ("NUMA nodes (sysfs)", machine.numa_nodes.is_some()),
-        ("load average", load_average().is_some()),
-        ("CPU time and steal (/proc/stat)", CpuTimes::read().is_some()),
-        (
-            "scheduler delays (/proc/thread-self/schedstat)",
-            contention::pool::schedstat::thread_run_delay_ns().is_some(),
-        ),
-        ("CPU clock (cpufreq)", Clocks::read().mean_mhz.is_some()),
-        ("cache-miss counters (perf_event_open)", contention::perf::availability().is_ok()),
+    let advice = contention::platform::advice();
+    let sources = advice.sources;
+    let facts = [
+        ("CPU model", sources.cpu_model, machine.cpu_model.is_some()),
+        ("cache line sizes", sources.cache_lines, machine.largest_line_bytes().is_some()),
+        ("SMT siblings", sources.smt_siblings, machine.physical_cores.is_some()),
+        ("NUMA nodes", sources.numa_nodes, machine.numa_nodes.is_some()),
+        ("load average", sources.load_average, load_average().is_some()),
+        ("CPU time and steal", sources.cpu_time_and_steal, CpuTimes::read().is_some()),
+        ("scheduler delays", sources.scheduler_delays, contention::pool::schedstat::thread_run_delay_ns().is_some()),
+        ("CPU clock", sources.cpu_clock, Clocks::read().mean_mhz.is_some()),
+        ("cache-miss counters", sources.cache_miss_counters, contention::perf::availability().is_ok()),
     ];
-    let missing: Vec<&str> = facts.iter().filter(|(_, read)| !read).map(|(name, _)| *name).collect();
+    let named = |(name, source): (&str, Option<&str>)| match source {
+        Some(source) => format!("{name} ({source})"),
+        None => name.to_string(),
+    };
+    let missing: Vec<String> =
+        facts.iter().filter(|(_, _, read)| !read).map(|&(name, source, _)| named((name, source))).collect();
     let read = facts.len() - missing.len();
     let found = format!("{read} of {} readable", facts.len());
     match missing.as_slice() {
         [] => check("kernel settings", found, Status::Ok),
-        missing => check(
-            "kernel settings",
-            format!("{found}; not: {}", missing.join(", ")),
-            warn("nothing blocks the workshop: the report shows these as unknown (counters: sysctl kernel.perf_event_paranoid=1; most VMs have none)"),
-        ),
+        missing => {
+            check("kernel settings", format!("{found}; not: {}", missing.join(", ")), warn(advice.missing_facts))
+        }
     }
 }
 
@@ -145,7 +147,7 @@ pub fn go() -> Check {
         Ok(None) => check(
             "Go",
             "no `go` on PATH",
-            warn(format!("the GC section runs its model alone; {}", contention::gc::go::HOW_TO_ADD_GO)),
+            warn(format!("the GC section runs its model alone; {}", contention::platform::installers().go)),
         ),
         Err(error) => {
             check("Go", format!("{error:#}"), warn("`go version` did not answer: reinstall Go, or run without it"))
@@ -168,7 +170,7 @@ pub fn jdk() -> Check {
         _ => check(
             "JDK",
             "no `java` and `javac` on PATH",
-            warn(format!("the JVM's locks are skipped; {}", contention::locks::HOW_TO_ADD_JAVA)),
+            warn(format!("the JVM's locks are skipped; {}", contention::platform::installers().jdk)),
         ),
     }
 }

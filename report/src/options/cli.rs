@@ -35,6 +35,19 @@ pub enum Command {
     Room(RoomCommand),
     /// Is this laptop ready for the workshop? One line per check, then "ready" or what to fix.
     Check(CheckArgs),
+    /// A notebook's experiments to the workshop's room: a quick run under $CONTENTION_LABEL,
+    /// sent to $CONTENTION_ROOM with $CONTENTION_CODE (without a room, nothing is measured).
+    Send(SendCellArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SendCellArgs {
+    /// Experiments to run and send, in order.
+    #[arg(required = true, value_enum)]
+    pub experiments: Vec<ExperimentArg>,
+    /// Folder that receives the run's folder.
+    #[arg(long, default_value = "data/runs")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -15,6 +15,7 @@ mod machine;
 mod pool;
 mod refill;
 mod room;
+mod send_cell;
 mod shared;
 mod sharing;
 mod stride;
@@ -199,6 +200,8 @@ pub enum Options {
     Predict(Prediction),
     /// Say whether this laptop is ready for the workshop.
     Check(crate::check::CheckOptions),
+    /// `send` without a room: nothing measured, and why.
+    NotSent(String),
 }
 
 /// Where `pack` writes the pack.
@@ -265,6 +268,7 @@ impl Options {
                     .transpose()?,
                 examples: args.examples,
             }),
+            Command::Send(args) => send_cell::options(args)?,
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;
