@@ -53,6 +53,7 @@ pub fn execute(options: Options) -> Result<()> {
         Options::Room(options) => crate::room::serve(&options),
         Options::Predict(prediction) => predict(&prediction),
         Options::Check(options) => crate::check::run(&options),
+        Options::Challenge(options) => crate::challenge::run(&options),
     }
 }
 

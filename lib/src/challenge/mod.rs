@@ -23,6 +23,7 @@ mod check;
 pub mod false_sharing;
 pub mod lock_wait;
 mod result;
+mod text;
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +33,10 @@ use serde::{Deserialize, Serialize};
 
 pub use check::{reading, Checked, Sample, Side, Verdict};
 pub use result::{ChallengeResult, MAX_DESCRIPTION_CHARS};
+pub use text::lines;
+
+use crate::error::RunError;
+use crate::harness::Progress;
 
 use crate::error::ConfigError;
 
@@ -84,6 +89,19 @@ impl Challenge {
     }
 }
 
+impl Challenge {
+    /// The built-in check with the lab's reference fix in the student's place: what
+    /// `contention challenge NAME` runs (a command cannot compile a student's file), and what
+    /// the solutions notebooks check.
+    pub fn check_reference(self, plan: &Plan, progress: Progress) -> Result<Checked, RunError> {
+        match self {
+            Challenge::FalseSharing => false_sharing::check::<false_sharing::Padded>(plan, progress),
+            Challenge::LockAcrossWait => lock_wait::check::<lock_wait::ComputeOutsideLock>(plan, progress),
+            Challenge::Allocation => allocation::check::<allocation::ReuseScratch>(plan, progress),
+        }
+    }
+}
+
 impl fmt::Display for Challenge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -125,5 +143,15 @@ impl Plan {
     /// Seconds: five trials a side (the minimum-evidence rule's count) at small sizes.
     pub fn quick() -> Self {
         Self { trials: 5, budget: Duration::from_secs(20), quick: true }
+    }
+
+    /// The quick plan when the arguments hold `--quick` (a challenge file's `main`), the
+    /// full one otherwise.
+    pub fn from_args(mut args: impl Iterator<Item = String>) -> Self {
+        if args.any(|arg| arg == "--quick") {
+            Self::quick()
+        } else {
+            Self::default()
+        }
     }
 }

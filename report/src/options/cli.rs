@@ -35,6 +35,20 @@ pub enum Command {
     Room(RoomCommand),
     /// Is this laptop ready for the workshop? One line per check, then "ready" or what to fix.
     Check(CheckArgs),
+    /// A fix-it-yourself challenge: the built-in baseline against the lab's reference fix,
+    /// checked and judged as a student's fix is (edit challenges/NAME.rs and run it with
+    /// `cargo run --release --example challenge-NAME` to check your own).
+    Challenge(ChallengeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ChallengeArgs {
+    /// The challenge: false-sharing (article A), allocation (B) or lock-across-wait (C).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Five smaller trials a side, in seconds (ten by default).
+    #[arg(long)]
+    pub quick: bool,
 }
 
 #[derive(Debug, Args)]

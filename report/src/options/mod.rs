@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
+use contention::challenge::Plan as ChallengePlan;
 use contention::experiment::Measure;
 use contention::harness::Progress;
 use contention::present::Present;
@@ -187,6 +188,8 @@ pub enum Options {
     Predict(Prediction),
     /// Say whether this laptop is ready for the workshop.
     Check(crate::check::CheckOptions),
+    /// Check the lab's reference fix of a challenge against its baseline.
+    Challenge(crate::challenge::ChallengeOptions),
 }
 
 /// Where `pack` writes the pack.
@@ -252,6 +255,10 @@ impl Options {
                     })
                     .transpose()?,
                 examples: args.examples,
+            }),
+            Command::Challenge(args) => Options::Challenge(crate::challenge::ChallengeOptions {
+                challenge: args.name.parse()?,
+                plan: if args.quick { ChallengePlan::quick() } else { ChallengePlan::default() },
             }),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
