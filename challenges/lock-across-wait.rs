@@ -10,10 +10,9 @@
 //!
 //! Hints: docs/workshop.md, "Fix it yourself".
 
-use contention::challenge::lock_wait::{check, Remote, RemoteCache};
+use contention::challenge::lock_wait::{check, DashMap, Remote, RemoteCache};
 use contention::challenge::{lines, Plan};
 use contention::harness::no_progress;
-use dashmap::DashMap;
 
 /// The baseline as handed out: `entry().or_insert_with(call)` runs the call under the
 /// shard's write lock. Edit it.

@@ -19,7 +19,8 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use dashmap::DashMap;
+/// The map the baseline and the reference fix use, for a fix to build on.
+pub use dashmap::DashMap;
 
 use super::check::{measure_and_judge, Checked, Sample, Side};
 use super::{Challenge, Plan};
