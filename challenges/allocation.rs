@@ -11,9 +11,11 @@
 //! What is measured: signatures per second and collector cycles per second, at as many
 //! workers as CPUs and Go's default ratio (GOGC=100). Hints: docs/workshop.md, "Fix it yourself".
 
+#[path = "common.rs"]
+mod common;
+
 use contention::challenge::allocation::{check, sign_temporaries, Allocate, Handler, Work};
-use contention::challenge::{lines, Plan};
-use contention::harness::no_progress;
+use contention::challenge::Challenge;
 
 /// The baseline as handed out: every request allocates its temporaries on the collected
 /// heap, half before signing and half after. Each worker has its own handler. Edit it.
@@ -41,8 +43,6 @@ impl Handler for YourHandler {
     }
 }
 
-fn main() -> Result<(), contention::RunError> {
-    let checked = check::<YourHandler>(&Plan::from_args(std::env::args()), &mut no_progress)?;
-    lines(&checked).iter().for_each(|line| println!("{line}"));
-    Ok(())
+fn main() -> std::process::ExitCode {
+    common::check_and_save(Challenge::Allocation, check::<YourHandler>)
 }

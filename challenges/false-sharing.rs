@@ -11,12 +11,14 @@
 //! fix and yours, interleaved, and judges your speed-up against the reference's on this
 //! machine. Hints: docs/workshop.md, "Fix it yourself".
 
+#[path = "common.rs"]
+mod common;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use contention::challenge::false_sharing::{check, ShardedCounter, SHARDS};
-use contention::challenge::{lines, Plan};
+use contention::challenge::Challenge;
 use contention::counters::Padded64;
-use contention::harness::no_progress;
 
 /// The baseline as handed out: eight atomics in one line. Edit it.
 #[derive(Default)]
@@ -36,8 +38,6 @@ impl ShardedCounter for YourCounter {
     }
 }
 
-fn main() -> Result<(), contention::RunError> {
-    let checked = check::<YourCounter>(&Plan::from_args(std::env::args()), &mut no_progress)?;
-    lines(&checked).iter().for_each(|line| println!("{line}"));
-    Ok(())
+fn main() -> std::process::ExitCode {
+    common::check_and_save(Challenge::FalseSharing, check::<YourCounter>)
 }

@@ -10,9 +10,11 @@
 //!
 //! Hints: docs/workshop.md, "Fix it yourself".
 
+#[path = "common.rs"]
+mod common;
+
 use contention::challenge::lock_wait::{check, DashMap, Remote, RemoteCache};
-use contention::challenge::{lines, Plan};
-use contention::harness::no_progress;
+use contention::challenge::Challenge;
 
 /// The baseline as handed out: `entry().or_insert_with(call)` runs the call under the
 /// shard's write lock. Edit it.
@@ -29,8 +31,6 @@ impl RemoteCache for YourCache {
     }
 }
 
-fn main() -> Result<(), contention::RunError> {
-    let checked = check::<YourCache>(&Plan::from_args(std::env::args()), &mut no_progress)?;
-    lines(&checked).iter().for_each(|line| println!("{line}"));
-    Ok(())
+fn main() -> std::process::ExitCode {
+    common::check_and_save(Challenge::LockAcrossWait, check::<YourCache>)
 }

@@ -1,18 +1,53 @@
 //! `contention challenge NAME`: the built-in baseline against the lab's reference fix, checked
-//! and judged as a student's fix is. A command cannot compile a student's file, so the line
-//! before the check says how a student checks their own: the file `challenges/NAME.rs`, run
-//! as a cargo example.
+//! and judged as a student's fix is, and sending a result to a live room. A command cannot
+//! compile a student's file, so the line before the check says how a student checks their own:
+//! the file `challenges/NAME.rs`, run as a cargo example, which saves its result for `--result`.
 
-use anyhow::Result;
-use contention::challenge::{lines, Challenge, Plan};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use contention::challenge::{lines, Challenge, ChallengeResult, Plan};
 
 use crate::console::say;
+use crate::options::cli::ChallengeArgs;
 use crate::progress::Reporter;
+use crate::send::Room;
+use crate::usage::usage;
 
 #[derive(Debug)]
 pub struct ChallengeOptions {
     pub challenge: Challenge,
     pub plan: Plan,
+    /// A result a challenge file saved, sent instead of checking the reference fix.
+    pub result: Option<PathBuf>,
+    pub send: Option<SendResult>,
+}
+
+/// Where a result goes, under which seat and words.
+#[derive(Debug)]
+pub struct SendResult {
+    pub room: Room,
+    pub code: String,
+    pub seat: Option<String>,
+    pub description: String,
+}
+
+impl ChallengeOptions {
+    pub fn from_args(args: ChallengeArgs) -> Result<Self> {
+        let challenge = args.name.parse()?;
+        let send = match (args.send, args.code) {
+            (Some(url), Some(code)) => {
+                let room = Room::parse(&url).map_err(|why| usage(format!("invalid send = {url}: {why}")))?;
+                if args.result.is_none() && args.seat.is_none() {
+                    return Err(usage("--send needs --seat SEAT (whose result it is) or --result FILE"));
+                }
+                Some(SendResult { room, code, seat: args.seat, description: args.description })
+            }
+            _ => None,
+        };
+        let plan = if args.quick { Plan::quick() } else { Plan::default() };
+        Ok(Self { challenge, plan, result: args.result, send })
+    }
 }
 
 /// How a student checks their own fix of `challenge`.
@@ -26,12 +61,47 @@ pub fn how_to_check_yours(challenge: Challenge) -> String {
 }
 
 pub fn run(options: &ChallengeOptions) -> Result<()> {
-    say(&how_to_check_yours(options.challenge));
-    let mut reporter = Reporter::new("challenge");
-    let checked = options.challenge.check_reference(&options.plan, &mut |event| reporter.update(event))?;
-    reporter.finish();
-    for line in lines(&checked) {
-        say(&line);
+    let result = match &options.result {
+        Some(path) => Some(saved(path, options.challenge)?),
+        None => {
+            say(&how_to_check_yours(options.challenge));
+            let mut reporter = Reporter::new("challenge");
+            let checked = options.challenge.check_reference(&options.plan, &mut |event| reporter.update(event))?;
+            reporter.finish();
+            lines(&checked).iter().for_each(|line| say(line));
+            let seat = options.send.as_ref().and_then(|send| send.seat.as_deref());
+            let description = options.send.as_ref().map_or("", |send| send.description.as_str());
+            seat.map(|seat| ChallengeResult::of(&checked, seat, description)).transpose()?
+        }
+    };
+    match (&options.send, result) {
+        (Some(send), Some(result)) => post(send, &result),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// The result a challenge file saved at `path`, checked as the room will check it.
+fn saved(path: &std::path::Path, challenge: Challenge) -> Result<ChallengeResult> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let result: ChallengeResult = serde_json::from_str(&text)
+        .map_err(|error| usage(format!("{} is not a saved challenge result: {error}", path.display())))?;
+    result.validate()?;
+    if result.challenge != challenge {
+        return Err(usage(format!("{} holds a result of {}, not of {challenge}", path.display(), result.challenge)));
+    }
+    Ok(result)
+}
+
+fn post(send: &SendResult, result: &ChallengeResult) -> Result<()> {
+    let url = &send.room.url;
+    let json = serde_json::to_vec(result).context("encoding the result")?;
+    let answer = crate::send::post_challenge(&send.room, &send.code, &json)
+        .map_err(|why| anyhow::anyhow!("the result was not sent to {url}: {why}"))?;
+    match answer.status {
+        200 => {
+            say(&format!("sent to {url}: {}", answer.line));
+            Ok(())
+        }
+        status => Err(anyhow::anyhow!("the result was not kept: {url} answered {status}: {}", answer.line)),
+    }
 }

@@ -49,6 +49,23 @@ pub struct ChallengeArgs {
     /// Five smaller trials a side, in seconds (ten by default).
     #[arg(long)]
     pub quick: bool,
+    /// Send a result a challenge file saved (data/challenges/NAME.json) instead of checking
+    /// the reference fix; with --send.
+    #[arg(long, value_name = "FILE", requires = "send")]
+    pub result: Option<PathBuf>,
+    /// Send the result to a live room, e.g. http://192.168.1.20:8765 (with --code, and --seat
+    /// unless --result names a saved result).
+    #[arg(long, value_name = "URL", requires = "code")]
+    pub send: Option<String>,
+    /// The room's code, as `contention room serve` printed it.
+    #[arg(long, value_name = "CODE", requires = "send")]
+    pub code: Option<String>,
+    /// Whose fix this is: the seat's label (the reference fix's result, sent for a demonstration).
+    #[arg(long, value_name = "SEAT", requires = "send")]
+    pub seat: Option<String>,
+    /// What the fix changed, in a line (at most 120 characters).
+    #[arg(long, value_name = "TEXT", default_value = "the lab's reference fix")]
+    pub description: String,
 }
 
 #[derive(Debug, Args)]

@@ -24,7 +24,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
-use contention::challenge::Plan as ChallengePlan;
 use contention::experiment::Measure;
 use contention::harness::Progress;
 use contention::present::Present;
@@ -256,10 +255,7 @@ impl Options {
                     .transpose()?,
                 examples: args.examples,
             }),
-            Command::Challenge(args) => Options::Challenge(crate::challenge::ChallengeOptions {
-                challenge: args.name.parse()?,
-                plan: if args.quick { ChallengePlan::quick() } else { ChallengePlan::default() },
-            }),
+            Command::Challenge(args) => Options::Challenge(crate::challenge::ChallengeOptions::from_args(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;

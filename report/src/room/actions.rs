@@ -122,7 +122,7 @@ pub fn parse_guesses(text: &str) -> Result<Vec<(String, f64)>, String> {
 }
 
 /// Checks the code, then applies `apply` to the room under its lock.
-fn change(
+pub(super) fn change(
     app: &App,
     client: SocketAddr,
     headers: &HeaderMap,
@@ -141,7 +141,7 @@ fn change(
     })
 }
 
-fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &str) -> Response {
+pub(super) fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &str) -> Response {
     match done {
         Ok(()) => {
             say(&format!("{}: {line}", client.ip()));

@@ -25,6 +25,9 @@ pub struct Ledger {
     /// Whether the projector shows the guesses.
     pub revealed: bool,
     pub guesses: Vec<Guess>,
+    /// Each seat's latest checked fix of each challenge ([`super::challenges`]).
+    #[serde(default)]
+    pub challenges: Vec<contention::challenge::ChallengeResult>,
 }
 
 /// One seat's guess of one effect, in the effect's unit.
@@ -55,6 +58,8 @@ impl Ledger {
             check_guess(&guess.seat, &guess.effect, guess.value)
                 .map_err(|why| anyhow::anyhow!("{} holds a guess the room refuses: {why}", path.display()))?;
         }
+        super::challenges::check_kept(&ledger.challenges)
+            .map_err(|why| anyhow::anyhow!("{} holds a challenge result the room refuses: {why}", path.display()))?;
         Ok(ledger)
     }
 

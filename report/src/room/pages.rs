@@ -15,7 +15,7 @@ use contention::present::room::class::Seat;
 use contention::present::room::projector::Guesses;
 use contention::present::room::roster::Roster;
 
-use crate::page::class::{render_class, render_projector, ClassInputs};
+use crate::page::class::{render_class, render_projector, ChallengeInputs, ClassInputs};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
 use crate::url::percent_encode;
@@ -99,7 +99,14 @@ fn render(room: &Room, kind: Kind, roster: Option<&Roster>, max_upload: u64) -> 
             let ledger = room.ledger();
             let all: Vec<(String, String, f64)> =
                 ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
-            render_projector(room.seats(), Guesses { all: &all, revealed: ledger.revealed }, room.version())?
+            let challenges =
+                ChallengeInputs { results: &ledger.challenges, roster: roster.map(|roster| roster.seats()) };
+            render_projector(
+                room.seats(),
+                Guesses { all: &all, revealed: ledger.revealed },
+                challenges,
+                room.version(),
+            )?
         }
         Kind::Live => render_class(ClassInputs {
             seats: room.seats(),

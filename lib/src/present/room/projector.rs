@@ -66,15 +66,16 @@ pub struct Band {
     pub width_pct: String,
 }
 
-/// A log scale from `low` to `high` (both positive, `low < high`), as percentages.
-struct Scale {
+/// A log scale from `low` to `high` (both positive, `low < high`), as percentages (the
+/// challenge board's screens use it too).
+pub(super) struct Scale {
     low: f64,
     high: f64,
 }
 
 impl Scale {
     /// A scale holding every value of `values` with a margin of a quarter on each side.
-    fn holding(values: impl Iterator<Item = f64>) -> Self {
+    pub(super) fn holding(values: impl Iterator<Item = f64>) -> Self {
         let positive: Vec<f64> = values.filter(|value| value.is_finite() && *value > 0.0).collect();
         let low = positive.iter().copied().fold(f64::INFINITY, f64::min);
         let high = positive.iter().copied().fold(0.0, f64::max);
@@ -84,17 +85,17 @@ impl Scale {
         Self { low: low / 1.25, high: (high * 1.25).max(low * 1.6) }
     }
 
-    fn share(&self, value: f64) -> f64 {
+    pub(super) fn share(&self, value: f64) -> f64 {
         let value = value.clamp(self.low, self.high);
         (value.ln() - self.low.ln()) / (self.high.ln() - self.low.ln()) * 100.0
     }
 
-    fn pct(&self, value: f64) -> String {
+    pub(super) fn pct(&self, value: f64) -> String {
         format!("{:.2}", self.share(value))
     }
 
     /// 1-2-5 marks inside the scale, at most about eight.
-    fn ticks(&self, unit: &str) -> Vec<Mark> {
+    pub(super) fn ticks(&self, unit: &str) -> Vec<Mark> {
         let mut step_decade = 10f64.powf(self.low.log10().floor());
         let mut marks = Vec::new();
         while step_decade <= self.high {
