@@ -69,7 +69,8 @@ fn the_board_shows_each_seats_fix_and_names_the_wrong_ones() {
     let server = Server::start(&dir, &["--seats", "24"]);
     send_class(&server);
     let (status, answer) = post(&server, "wrong-code", &result("seat-01", 1));
-    assert_eq!((status, answer.as_str()), (401, "refused: wrong room code"));
+    assert_eq!(status, 401);
+    assert!(answer.starts_with("refused: wrong room code"), "{answer}");
     let forged = ChallengeResult { speedup: result("seat-01", 1).speedup, ..result("seat-23", 23) };
     let (status, answer) = post(&server, CODE, &forged);
     assert_eq!(status, 400);

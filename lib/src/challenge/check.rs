@@ -100,10 +100,9 @@ pub fn reading(status: Status) -> &'static str {
     }
 }
 
-/// Measures the three sides interleaved (round 1 over every side, then round 2, ...), each
-/// trial by `trial`, and judges them; `cannot_show` is why this machine cannot show the
-/// effect before anything is measured (one CPU), `needs_pinning` makes unpinned trials a
-/// reason too.
+/// Measures the three sides interleaved (round 1 over every side, then round 2, ...), after
+/// one warm-up trial of each, each trial by `trial`, and judges them; with `needs_pinning`,
+/// a trial whose threads were not pinned means this machine cannot show the effect.
 pub(crate) fn measure_and_judge(
     challenge: Challenge,
     plan: &Plan,
@@ -112,6 +111,11 @@ pub(crate) fn measure_and_judge(
     trial: impl FnMut(Side, usize) -> Result<Sample, RunError>,
 ) -> Result<Verdict, RunError> {
     let mut trial = trial;
+    // One unrecorded trial of each side first: page mappings, caches and the clock settle
+    // before any trial that counts.
+    for side in Side::ALL {
+        trial(side, 0)?;
+    }
     let outcome = interleaved_trials(
         challenge.name(),
         &Side::ALL,
