@@ -122,5 +122,9 @@ fn a_result_row_is_checked_before_it_is_sent() {
     assert_eq!(ChallengeResult::of(&refused, "", "padded").unwrap_err().field, "seat");
     let forged = ChallengeResult { reading: "faster, reaching the goal".into(), ..row };
     assert_eq!(forged.validate().unwrap_err().field, "speedup");
+    let noise = contention::stats::Ratio { value: 1.05, low: 0.97, high: 1.12 };
+    let on_noise = ChallengeResult { wrong: None, speedup: Some(noise), ..forged };
+    let error = on_noise.validate().unwrap_err().to_string();
+    assert!(error.contains("a faster reading only with a speed-up whose interval lies above 1x"), "{error}");
     assert_eq!("padding".parse::<Challenge>().unwrap_err().to_string().contains("false-sharing"), true);
 }

@@ -12,6 +12,9 @@ use crate::stats::Ratio;
 
 /// The longest description a student may give (a line on the board).
 pub const MAX_DESCRIPTION_CHARS: usize = 120;
+/// The statuses a challenge reads as faster.
+const FASTER: [Status; 3] = [Status::Reproduced, Status::Smaller, Status::Larger];
+
 /// The longest "what was lost" a refused fix carries.
 const MAX_WRONG_CHARS: usize = 300;
 
@@ -51,10 +54,7 @@ impl ChallengeResult {
 
     /// A correct fix the rule read as faster (reaching, short of or past the goal).
     pub fn faster(&self) -> bool {
-        self.wrong.is_none()
-            && [Status::Reproduced, Status::Smaller, Status::Larger]
-                .iter()
-                .any(|&status| reading(status) == self.reading)
+        self.wrong.is_none() && FASTER.iter().any(|&status| reading(status) == self.reading)
     }
 
     /// Every field within what a check can send: a seat, a description of at most
@@ -83,9 +83,22 @@ impl ChallengeResult {
             None if self.reading == "wrong" => {
                 Err(ConfigError::new("reading", "wrong", "a measured reading for a correct fix"))
             }
-            _ => [("speedup", self.speedup), ("goal", self.goal)]
-                .into_iter()
-                .try_for_each(|(field, ratio)| check_ratio(field, ratio)),
+            _ => {
+                [("speedup", self.speedup), ("goal", self.goal)]
+                    .into_iter()
+                    .try_for_each(|(field, ratio)| check_ratio(field, ratio))?;
+                match self.speedup {
+                    Some(ratio) if self.faster() && ratio.low <= 1.0 => Err(ConfigError::new(
+                        "reading",
+                        &self.reading,
+                        "a faster reading only with a speed-up whose interval lies above 1x (never on noise)",
+                    )),
+                    None if self.faster() => {
+                        Err(ConfigError::new("reading", &self.reading, "a faster reading only with its speed-up"))
+                    }
+                    _ => Ok(()),
+                }
+            }
         }
     }
 }
