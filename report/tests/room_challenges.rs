@@ -82,7 +82,7 @@ fn the_board_shows_each_seats_fix_and_names_the_wrong_ones() {
     assert!(answer.contains("invalid speedup = present: none for a fix refused on correctness"), "{answer}");
     let (status, answer) = server.request("POST", &format!("/challenges?code={CODE}"), b"{\"seat\": \"x\"}");
     assert_eq!(status, 400);
-    assert!(answer.starts_with("the body is not a challenge result"), "{answer}");
+    assert!(answer.starts_with("refused: the body is not a challenge result"), "{answer}");
 
     let (_, html) = server.request("GET", "/projector", b"");
     let screen = board_screen(&html);

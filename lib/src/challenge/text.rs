@@ -17,7 +17,10 @@ pub fn lines(checked: &Checked) -> Vec<String> {
     let Some(verdict) = &checked.verdict else { return lines };
     lines.push("correct: passed the correctness check".into());
     if let Some(goal) = &verdict.goal {
-        lines.push(format!("goal: {} faster, what the reference fix gives on this machine", ratio_with_interval(goal)));
+        lines.push(format!(
+            "goal: {}, what the reference fix gives over the baseline on this machine",
+            ratio_with_interval(goal)
+        ));
     }
     for side in Side::ALL {
         lines.push(side_line(&verdict.samples, side, challenge.unit()));
