@@ -12,7 +12,7 @@ use crate::console::say;
 use crate::options::cli::ChallengeArgs;
 use crate::progress::Reporter;
 use crate::send::Room;
-use crate::usage::usage;
+use crate::bad_flag::bad_flag;
 
 #[derive(Debug)]
 pub struct ChallengeOptions {
@@ -37,9 +37,9 @@ impl ChallengeOptions {
         let challenge = args.name.parse()?;
         let send = match (args.send, args.code) {
             (Some(url), Some(code)) => {
-                let room = Room::parse(&url).map_err(|why| usage(format!("invalid send = {url}: {why}")))?;
+                let room = Room::parse(&url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
                 if args.result.is_none() && args.seat.is_none() {
-                    return Err(usage("--send needs --seat SEAT (whose result it is) or --result FILE"));
+                    return Err(bad_flag("--send needs --seat SEAT (whose result it is) or --result FILE"));
                 }
                 Some(SendResult { room, code, seat: args.seat, description: args.description })
             }
@@ -84,10 +84,10 @@ pub fn run(options: &ChallengeOptions) -> Result<()> {
 fn saved(path: &std::path::Path, challenge: Challenge) -> Result<ChallengeResult> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let result: ChallengeResult = serde_json::from_str(&text)
-        .map_err(|error| usage(format!("{} is not a saved challenge result: {error}", path.display())))?;
+        .map_err(|error| bad_flag(format!("{} is not a saved challenge result: {error}", path.display())))?;
     result.validate()?;
     if result.challenge != challenge {
-        return Err(usage(format!("{} holds a result of {}, not of {challenge}", path.display(), result.challenge)));
+        return Err(bad_flag(format!("{} holds a result of {}, not of {challenge}", path.display(), result.challenge)));
     }
     Ok(result)
 }

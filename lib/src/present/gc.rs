@@ -85,7 +85,7 @@ impl Present for crate::gc::GcSweep {
 }
 
 const BEST_RATIO: Effect =
-    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B5") };
+    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B6") };
 
 /// The section without real Go beside the model (it says how to add it).
 pub fn section(machines: &[Measured<'_, Row>], article: GcArticle<'_>) -> Result<Section, PresentError> {

@@ -7,9 +7,9 @@ use contention::runs::pack::MAX_PACK_BYTES;
 use std::io::Read as _;
 
 use super::cli::{PredictArgs, SendArgs, ServeArgs};
+use crate::bad_flag::bad_flag;
 use crate::room::{code, RoomOptions};
 use crate::send;
-use crate::usage::usage;
 
 /// The smallest `--max-upload`: a pack of one small run is tens of KiB.
 const MIN_UPLOAD_BYTES: u64 = 1 << 10;
@@ -49,7 +49,7 @@ fn roster(given: &str) -> Result<Roster> {
     if let Ok(count) = given.parse::<usize>() {
         return Ok(Roster::numbered(count)?);
     }
-    let invalid = |why: String| usage(format!("invalid seats = {given}: {why}"));
+    let invalid = |why: String| bad_flag(format!("invalid seats = {given}: {why}"));
     let file = std::fs::File::open(given).map_err(|error| {
         invalid(format!("{error}; a count of seats (1 to {MAX_SEATS}) or a file of names, one a line"))
     })?;
@@ -74,7 +74,7 @@ impl SendTo {
     /// `--send`'s URL checked before anything is measured; `None` without `--send`.
     pub fn from_args(args: &SendArgs) -> Result<Option<Self>> {
         let Some(url) = &args.send else { return Ok(None) };
-        let room = send::Room::parse(url).map_err(|why| usage(format!("invalid send = {url}: {why}")))?;
+        let room = send::Room::parse(url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
         Ok(Some(Self { room, code: args.code.clone() }))
     }
 
@@ -98,10 +98,10 @@ pub struct Prediction {
 impl Prediction {
     pub fn from_args(args: PredictArgs) -> Result<Self> {
         let room =
-            send::Room::parse(&args.send).map_err(|why| usage(format!("invalid send = {}: {why}", args.send)))?;
+            send::Room::parse(&args.send).map_err(|why| bad_flag(format!("invalid send = {}: {why}", args.send)))?;
         code::check(&args.code)?;
         contention::runs::check_label(&args.seat)
-            .map_err(|error| usage(error.to_string().replacen("label", "seat", 1)))?;
+            .map_err(|error| bad_flag(error.to_string().replacen("label", "seat", 1)))?;
         let guesses = args.guesses.iter().map(|given| guess(given)).collect::<Result<_>>()?;
         Ok(Self { room, code: args.code, seat: args.seat, guesses })
     }
@@ -118,12 +118,12 @@ fn guess(given: &str) -> Result<(String, f64)> {
     let ids: Vec<&str> = effects.iter().map(|effect| effect.id).collect();
     let allowed = || format!("EFFECT=VALUE, EFFECT one of {}", ids.join(", "));
     let (effect, figure) =
-        given.split_once('=').ok_or_else(|| usage(format!("invalid guess = {given}: {}", allowed())))?;
+        given.split_once('=').ok_or_else(|| bad_flag(format!("invalid guess = {given}: {}", allowed())))?;
     if !ids.contains(&effect) {
-        return Err(usage(format!("invalid effect = {effect}: one of {}", ids.join(", "))));
+        return Err(bad_flag(format!("invalid effect = {effect}: one of {}", ids.join(", "))));
     }
     match figure.parse::<f64>() {
         Ok(value) if value.is_finite() && value > 0.0 => Ok((effect.to_string(), value)),
-        _ => Err(usage(format!("invalid guess = {given}: a positive number after {effect}=, in the effect's unit"))),
+        _ => Err(bad_flag(format!("invalid guess = {given}: a positive number after {effect}=, in the effect's unit"))),
     }
 }
