@@ -8,11 +8,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use contention::challenge::{lines, Challenge, ChallengeResult, Plan};
 
+use crate::bad_flag::bad_flag;
 use crate::console::say;
-use crate::options::cli::ChallengeArgs;
 use crate::progress::Reporter;
 use crate::send::Room;
-use crate::bad_flag::bad_flag;
 
 #[derive(Debug)]
 pub struct ChallengeOptions {
@@ -30,24 +29,6 @@ pub struct SendResult {
     pub code: String,
     pub seat: Option<String>,
     pub description: String,
-}
-
-impl ChallengeOptions {
-    pub fn from_args(args: ChallengeArgs) -> Result<Self> {
-        let challenge = args.name.parse()?;
-        let send = match (args.send, args.code) {
-            (Some(url), Some(code)) => {
-                let room = Room::parse(&url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
-                if args.result.is_none() && args.seat.is_none() {
-                    return Err(bad_flag("--send needs --seat SEAT (whose result it is) or --result FILE"));
-                }
-                Some(SendResult { room, code, seat: args.seat, description: args.description })
-            }
-            _ => None,
-        };
-        let plan = if args.quick { Plan::quick() } else { Plan::default() };
-        Ok(Self { challenge, plan, result: args.result, send })
-    }
 }
 
 /// How a student checks their own fix of `challenge`.

@@ -102,7 +102,7 @@ fn the_board_shows_each_seats_fix_and_names_the_wrong_ones() {
     assert!(screen.contains("guest*") && screen.contains("* not on the roster"), "the guest is kept and marked");
     assert!(screen.contains("class median "), "the class median");
     assert!(screen.contains("median goal 4.00x"), "the seats' goals");
-    assert!(screen.contains("the article's fix (A8): 50.95x"), "the article's fix");
+    assert!(screen.contains("fix (A8): 50.95x"), "the article's fix");
     assert!(screen.contains("23 correct fixes, 2 wrong; 22 read faster"), "{screen}");
     assert!(screen.contains("class=\"bar fix unproven\" data-seat=\"guest\""), "a fix in the noise is drawn grey");
 

@@ -5,6 +5,7 @@
 //! [`experiment_options!`]'s list below.
 
 mod c2c;
+mod challenge;
 pub mod cli;
 mod counters;
 mod gc;
@@ -267,7 +268,7 @@ impl Options {
                     .transpose()?,
                 examples: args.examples,
             }),
-            Command::Challenge(args) => Options::Challenge(crate::challenge::ChallengeOptions::from_args(args)?),
+            Command::Challenge(args) => Options::Challenge(challenge::challenge_options(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;

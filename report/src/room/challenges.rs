@@ -16,7 +16,7 @@ use contention::challenge::{Challenge, ChallengeResult};
 
 use super::actions::{answer, change};
 use super::app::App;
-use super::ledger::Ledger;
+use super::ledger::{check_challenge, Ledger};
 use super::upload::{refuse, CodeQuery};
 
 /// The largest body read: a result is a few hundred bytes.
@@ -37,7 +37,7 @@ pub async fn send(
             .map_err(|error| format!("the body is not a challenge result ({error}): send what a check sends")),
         Err(_) => Err(format!("the result is longer than {MAX_RESULT_BYTES} bytes")),
     };
-    let result = match result.and_then(|result| check(&result).map(|()| result)) {
+    let result = match result.and_then(|result| check_challenge(&result).map(|()| result)) {
         Ok(result) => result,
         Err(why) => return refuse(StatusCode::BAD_REQUEST, why).answer(client, "a challenge result"),
     };
@@ -48,22 +48,10 @@ pub async fn send(
     answer(done, client, "a challenge result", &line)
 }
 
-/// `Err` says why the room refuses `result`: a seat that is not a label, or a field out of
-/// what a check sends.
-fn check(result: &ChallengeResult) -> Result<(), String> {
-    contention::runs::check_label(&result.seat).map_err(|error| error.to_string())?;
-    result.validate().map_err(|error| error.to_string())
-}
-
-/// Every result a ledger read back holds passes the same checks as one sent.
-pub fn check_kept(results: &[ChallengeResult]) -> Result<(), String> {
-    results.iter().try_for_each(check)
-}
-
 impl Ledger {
     /// Keeps `result` as its seat's fix of its challenge, replacing an earlier one.
     pub fn keep_challenge(&mut self, result: ChallengeResult) -> Result<(), String> {
-        check(&result)?;
+        check_challenge(&result)?;
         self.challenges.retain(|kept| kept.seat != result.seat || kept.challenge != result.challenge);
         let most = MAX_SEATS_PER_CHALLENGE * Challenge::ALL.len();
         if self.challenges.len() >= most {

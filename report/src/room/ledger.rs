@@ -58,8 +58,11 @@ impl Ledger {
             check_guess(&guess.seat, &guess.effect, guess.value)
                 .map_err(|why| anyhow::anyhow!("{} holds a guess the room refuses: {why}", path.display()))?;
         }
-        super::challenges::check_kept(&ledger.challenges)
-            .map_err(|why| anyhow::anyhow!("{} holds a challenge result the room refuses: {why}", path.display()))?;
+        for result in &ledger.challenges {
+            check_challenge(result).map_err(|why| {
+                anyhow::anyhow!("{} holds a challenge result the room refuses: {why}", path.display())
+            })?;
+        }
         Ok(ledger)
     }
 
@@ -100,6 +103,13 @@ pub fn check_guess(seat: &str, effect: &str, value: f64) -> Result<(), String> {
         return Err(format!("invalid guess = {value}: a positive number, in the effect's unit"));
     }
     Ok(())
+}
+
+/// `Err` says why the room refuses a challenge result: a seat that is not a label, or a field
+/// out of what a check sends.
+pub fn check_challenge(result: &contention::challenge::ChallengeResult) -> Result<(), String> {
+    contention::runs::check_label(&result.seat).map_err(|error| error.to_string())?;
+    result.validate().map_err(|error| error.to_string())
 }
 
 #[cfg(test)]
