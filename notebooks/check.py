@@ -220,6 +220,12 @@ def first_lines(text, count=4):
     return " | ".join(lines[:count]) + more
 
 
+def kernel_name(notebook):
+    """The kernel the notebook names: "rust", or "rust-class-table" (notebook 06 and its
+    solutions: polars, built in kernel folders of its own so 00-05 never compile it)."""
+    return notebook.metadata.get("kernelspec", {}).get("name", "rust")
+
+
 def cell_seconds(cell):
     timing = cell.metadata.get("execution", {})
     start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
@@ -236,7 +242,7 @@ def execute(notebook, path, timeout):
         kernel_log = KernelLog(log_dir)
         client = NotebookClient(
             notebook,
-            kernel_name="rust",
+            kernel_name=kernel_name(notebook),
             timeout=timeout,
             allow_errors=False,
             record_timing=True,

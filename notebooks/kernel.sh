@@ -9,14 +9,21 @@
 # The folders live where evcxr's own would ($TMPDIR, else /tmp; they last until it is
 # cleared, usually at a restart): evcxr links each cell with a relative run path to Rust's
 # standard library, which resolves from there but not from a folder inside $HOME.
+# `--folders NAME` names the build folders NAME-0, NAME-1, ... (default kernel-N): the
+# class-table kernel (notebook 06 and its solutions, with polars) builds in folders of its own.
 set -euo pipefail
+folders=kernel
+if [ "${1:-}" = --folders ]; then
+    folders="$2"
+    shift 2
+fi
 evcxr="$1"
 shift
 kernels="${TMPDIR:-/tmp}/contention-notebooks-$(id -u)"
 mkdir -p -m 700 "$kernels"
 [ -O "$kernels" ] || exec "$evcxr" "$@" # someone else's folder: never build in it
 for slot in 0 1 2 3 4 5 6 7; do
-    lock="$kernels/kernel-$slot.lock"
+    lock="$kernels/$folders-$slot.lock"
     if ! mkdir "$lock" 2>/dev/null; then
         holder="$(cat "$lock/pid" 2>/dev/null || true)"
         # Held by a live kernel (or one that is writing its pid right now): try the next.
@@ -27,7 +34,7 @@ for slot in 0 1 2 3 4 5 6 7; do
         mkdir "$lock" 2>/dev/null || continue
     fi
     echo $$ >"$lock/pid" # exec keeps this process id, so the lock lives as long as the kernel
-    mkdir -p "$kernels/kernel-$slot"
-    EVCXR_TMPDIR="$kernels/kernel-$slot" exec "$evcxr" "$@"
+    mkdir -p "$kernels/$folders-$slot"
+    EVCXR_TMPDIR="$kernels/$folders-$slot" exec "$evcxr" "$@"
 done
 exec "$evcxr" "$@"

@@ -128,6 +128,21 @@ spec["argv"] = ["bash", launcher, *spec["argv"]]
 json.dump(spec, open(path, "w"), indent=2)
 PYTHON
 fi
+# Notebook 06 and its solutions name the kernel rust-class-table: the same kernel, building
+# in folders of its own (kernel.sh --folders), so polars never enters 00-05's build folder.
+class_kernel_dir="$venv/share/jupyter/kernels/rust-class-table"
+if ! grep -qF '"--folders"' "$class_kernel_dir/kernel.json" 2>/dev/null || ! grep -qF "\"$evcxr\"" "$class_kernel_dir/kernel.json"; then
+    step "4. registering the class-table kernel (notebook 06, polars) in $class_kernel_dir"
+    mkdir -p "$class_kernel_dir"
+    "$venv/bin/python" - "$kernel_dir/kernel.json" "$class_kernel_dir/kernel.json" <<'PYTHON'
+import json, sys
+source, target = sys.argv[1:]
+spec = json.load(open(source))
+spec["argv"] = spec["argv"][:2] + ["--folders", "class-table"] + spec["argv"][2:]
+spec["display_name"] = spec.get("display_name", "Rust") + " (class table, polars)"
+json.dump(spec, open(target, "w"), indent=2)
+PYTHON
+fi
 step "5. building the lab's lib for the notebooks (about 2 minutes the first time on 2 CPUs)"
 began=$SECONDS
 "$venv/bin/python" "$root/notebooks/check.py" --warm-up

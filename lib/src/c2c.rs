@@ -13,19 +13,26 @@
 //! trips). The first sample of every pair (cold line, threads still waking) is dropped.
 //! The verdict and the heatmap read the handshake's figure, as they always have: their
 //! thresholds were set on it.
+//!
+//! Where the OS will not pin (macOS; the fallback build that reads the CPU number) or by
+//! choice (`Config::unpinned`), the [`unpinned`] method runs the same loops on threads the
+//! scheduler places, keeping only samples where neither thread moved.
 
+mod config;
 mod hops;
+mod matrix;
+pub mod unpinned;
+
+pub use config::{Config, QUICK_MAX_CPUS};
+pub use matrix::{dropped_samples, pairs_never_seen, unpinned_dropped_share, DroppedSamples};
 
 use std::sync::Mutex;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ConfigError, RunError};
+use crate::error::RunError;
 use crate::evidence;
 use crate::harness::{run_team_on, Deadline, Outcome, Progress, ProgressEvent, MAX_PREALLOCATED_ROWS};
-use crate::limits::{check_duration, check_range, MAX_BUDGET, MAX_ROUND_TRIPS_PER_PAIR, MAX_ROWS};
-use crate::machine::available_cpu_ids;
 use crate::stats::Summary;
 use crate::verdict::SLOW_ONE_WAY_NS;
 
@@ -42,111 +49,6 @@ crate::experiment::measure!(
     beside_row: crate::experiment::NoRows,
     const MAY_HAVE_NO_ROWS: bool = true,
 );
-
-/// The quick profile measures at most this many CPUs (spread over the machine), so a
-/// many-core machine still finishes in seconds: n CPUs make n(n-1)/2 pairs.
-pub const QUICK_MAX_CPUS: usize = 8;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Config {
-    /// Logical CPU ids to measure, every pair of them; empty means every CPU this process
-    /// may run on.
-    pub cpus: Vec<usize>,
-    /// Measured samples per pair (one more is taken first and dropped).
-    pub samples_per_pair: usize,
-    pub round_trips_per_sample: u64,
-    /// Wall-clock allowance; checked between pairs.
-    pub budget: Duration,
-}
-
-impl Default for Config {
-    /// Every CPU, 100 samples of 1000 round trips per pair.
-    fn default() -> Self {
-        Self { cpus: Vec::new(), samples_per_pair: 100, round_trips_per_sample: 1000, budget: Duration::from_secs(300) }
-    }
-}
-
-impl Config {
-    /// Seconds: at most [`QUICK_MAX_CPUS`] CPUs, 50 samples of 200 round trips per pair.
-    pub fn quick() -> Self {
-        let available = available_cpu_ids();
-        Self {
-            cpus: if available.len() > QUICK_MAX_CPUS { spread(&available, QUICK_MAX_CPUS) } else { Vec::new() },
-            samples_per_pair: 50,
-            round_trips_per_sample: 200,
-            budget: Duration::from_secs(5),
-        }
-    }
-
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        check_duration("budget", self.budget, Duration::ZERO, MAX_BUDGET)?;
-        self.check_cpus()?;
-        let most_round_trips = MAX_ROUND_TRIPS_PER_PAIR / 2;
-        check_range("round_trips_per_sample", self.round_trips_per_sample, 1, most_round_trips, "round trips")?;
-        let cpus = self.cpus_to_measure().len();
-        let pairs = cpus.saturating_mul(cpus.saturating_sub(1)) / 2;
-        crate::limits::check_cases("cpus", pairs, &format!("pairs of {cpus} CPUs (list fewer with --cpus)"))?;
-        // One more sample per pair is taken and dropped.
-        let by_rows = (MAX_ROWS / pairs.max(1)).saturating_sub(1);
-        let by_time = usize::try_from(MAX_ROUND_TRIPS_PER_PAIR / self.round_trips_per_sample - 1).unwrap_or(usize::MAX);
-        let most_samples = by_rows.min(by_time);
-        if most_samples == 0 {
-            let allowed = format!("few enough CPUs that {pairs} pairs fit in {MAX_ROWS} rows: list fewer with --cpus");
-            return Err(ConfigError::new("cpus", format!("{cpus} CPUs"), allowed));
-        }
-        let pairs_in_words = if pairs == 1 { "1 pair".to_string() } else { format!("{pairs} pairs") };
-        let unit = format!(
-            "samples per pair ({pairs_in_words} of CPUs; a run keeps at most {MAX_ROWS} rows, a pair at most \
-             {MAX_ROUND_TRIPS_PER_PAIR} round trips)"
-        );
-        check_range("samples", self.samples_per_pair, 1, most_samples, &unit)
-    }
-
-    /// Listed CPUs must be ones this process may run on, each once, at least two.
-    fn check_cpus(&self) -> Result<(), ConfigError> {
-        if self.cpus.is_empty() {
-            return Ok(());
-        }
-        let available = available_cpu_ids();
-        if let Some(why) = crate::machine::cpu_ids_unnamed() {
-            return Err(ConfigError::new(
-                "cpus",
-                self.cpus[0],
-                format!("a logical CPU this process may run on; none is named here: {why}"),
-            ));
-        }
-        let listed = available.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-        for (index, cpu) in self.cpus.iter().enumerate() {
-            if !available.contains(cpu) {
-                return Err(ConfigError::new("cpus", cpu, format!("a logical CPU this process may run on: {listed}")));
-            }
-            if self.cpus[..index].contains(cpu) {
-                return Err(ConfigError::new("cpus", cpu, "each CPU listed once"));
-            }
-        }
-        if self.cpus.len() < 2 {
-            return Err(ConfigError::new("cpus", self.cpus[0], format!("at least two CPUs to pair, from {listed}")));
-        }
-        Ok(())
-    }
-
-    /// The CPUs this config measures.
-    pub fn cpus_to_measure(&self) -> Vec<usize> {
-        if self.cpus.is_empty() {
-            available_cpu_ids()
-        } else {
-            self.cpus.clone()
-        }
-    }
-}
-
-/// `count` ids evenly spread over `ids` (first and last included), or all of them.
-fn spread(ids: &[usize], count: usize) -> Vec<usize> {
-    if ids.len() <= count || count < 2 {
-        return ids.iter().copied().take(count.max(2)).collect();
-    }
-    (0..count).map(|step| ids[step * (ids.len() - 1) / (count - 1)]).collect()
-}
 
 /// Every unordered pair of `cpus`, in list order: n(n-1)/2 of them.
 pub fn pairs(cpus: &[usize]) -> Vec<(usize, usize)> {
@@ -174,6 +76,17 @@ pub struct Row {
     pub cas_one_way_ns: f64,
     /// Both threads ran pinned to their CPUs.
     pub pinned: bool,
+    /// Measured by the unpinned method: the CPUs are where the scheduler ran the threads,
+    /// the lower first (false in a run saved before the method).
+    #[serde(default)]
+    pub unpinned_method: bool,
+    /// Unpinned only: a thread moved during the sample, or both ran on one CPU; counted,
+    /// never summarised.
+    #[serde(default)]
+    pub dropped: bool,
+    /// The pair's core kinds ("P-P", "P-E", "E-E") where the OS names them; empty otherwise.
+    #[serde(default)]
+    pub kinds: String,
 }
 
 crate::checked::checked_row!(
@@ -183,6 +96,10 @@ crate::checked::checked_row!(
 /// Measures every pair. A machine with one CPU has no pair: the outcome is empty.
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
+    if config.measures_unpinned() {
+        return unpinned::run(config, &config.cpus_to_measure(), progress);
+    }
+    let kinds = crate::platform::core_kinds().ok();
     let pairs = pairs(&config.cpus_to_measure());
     let deadline = Deadline::after(config.budget);
     let mut rows = Vec::with_capacity(pairs.len().saturating_mul(config.samples_per_pair).min(MAX_PREALLOCATED_ROWS));
@@ -190,7 +107,8 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         if index > 0 && deadline.expired() {
             return Ok(Outcome { rows, budget_exhausted: true });
         }
-        rows.extend(measure_pair(config, cpu_a, cpu_b)?);
+        let kinds = unpinned::pair_kinds(kinds.as_ref(), cpu_a, cpu_b);
+        rows.extend(measure_pair(config, cpu_a, cpu_b)?.into_iter().map(|row| Row { kinds: kinds.clone(), ..row }));
         progress(&ProgressEvent {
             experiment: EXPERIMENT,
             done: index + 1,
@@ -238,6 +156,9 @@ fn measure_pair(config: &Config, cpu_a: usize, cpu_b: usize) -> Result<Vec<Row>,
             cas_elapsed_ns: ns.cas,
             cas_one_way_ns: one_way(ns.cas),
             pinned: team.pinned,
+            unpinned_method: false,
+            dropped: false,
+            kinds: String::new(),
         })
         .collect())
 }
@@ -252,24 +173,41 @@ pub struct PairSummary {
     /// The compare-and-swap ping-pong's; `None` for a run saved before it was measured.
     pub cas_one_way_ns: Option<Summary>,
     pub all_pinned: bool,
+    /// Measured by the unpinned method (where the scheduler placed the threads).
+    #[serde(default)]
+    pub unpinned: bool,
+    /// Unpinned: samples begun on this pair and dropped because a thread moved.
+    #[serde(default)]
+    pub dropped: u64,
+    /// "P-P", "P-E", "E-E" where the OS named the cores' kinds; empty otherwise.
+    #[serde(default)]
+    pub kinds: String,
 }
 
-/// One summary per measured pair, in the order the pairs were measured.
+/// One summary per measured pair (dropped samples counted, never summarised), in the order
+/// the pairs were measured; with core kinds, grouped by them (P-P, P-E, E-E).
 pub fn summarize(rows: &[Row]) -> Vec<PairSummary> {
-    crate::group::by_key_first_seen(rows, |row| (row.cpu_a, row.cpu_b))
+    let mut summaries: Vec<PairSummary> = crate::group::by_key_first_seen(rows, |row| (row.cpu_a, row.cpu_b))
         .into_iter()
+        .filter(|((cpu_a, cpu_b), _)| cpu_a != cpu_b)
         .filter_map(|((cpu_a, cpu_b), group)| {
-            let one_way: Vec<f64> = group.iter().map(|row| row.one_way_ns).collect();
-            let cas: Vec<f64> = group.iter().map(|row| row.cas_one_way_ns).collect();
+            let kept: Vec<&&Row> = group.iter().filter(|row| !row.dropped).collect();
+            let one_way: Vec<f64> = kept.iter().map(|row| row.one_way_ns).collect();
+            let cas: Vec<f64> = kept.iter().map(|row| row.cas_one_way_ns).collect();
             Some(PairSummary {
                 cpu_a,
                 cpu_b,
                 one_way_ns: Summary::of(&one_way)?,
                 cas_one_way_ns: cas.iter().all(|&ns| ns > 0.0).then(|| Summary::of(&cas)).flatten(),
-                all_pinned: group.iter().all(|row| row.pinned),
+                all_pinned: kept.iter().all(|row| row.pinned),
+                unpinned: kept.iter().any(|row| row.unpinned_method),
+                dropped: (group.len() - kept.len()) as u64,
+                kinds: kept.first().map(|row| row.kinds.clone()).unwrap_or_default(),
             })
         })
-        .collect()
+        .collect();
+    summaries.sort_by_key(|pair| matrix::kinds_order(&pair.kinds));
+    summaries
 }
 
 /// The median over pairs of each pair's median one-way latency: the typical transfer.
@@ -297,8 +235,9 @@ pub fn finding(summaries: &[PairSummary]) -> String {
         return format!("Core-to-core latency claims nothing: {short}.");
     }
     let Some(typical) = typical_one_way_ns(summaries) else {
-        return "Core-to-core latency was not measured: it needs two CPUs this process may run on and pin a \
-                thread to (this run had one CPU, or an OS that pins no threads)."
+        return "Core-to-core latency was not measured: it needs two CPUs this process may run on, and threads \
+                it can pin or an OS that says which CPU a thread runs on (this run had one CPU, or could not pin \
+                and could not tell where its threads ran)."
             .into();
     };
     let by_median = |a: &&PairSummary, b: &&PairSummary| a.one_way_ns.median.total_cmp(&b.one_way_ns.median);
@@ -325,6 +264,8 @@ pub fn finding(summaries: &[PairSummary]) -> String {
         )
     };
     sentence.push_str(&cas_sentence(typical, typical_cas_one_way_ns(summaries)));
+    sentence.push_str(&matrix::unpinned_sentence(summaries));
+    sentence.push_str(&matrix::kinds_sentence(summaries));
     if typical > SLOW_ONE_WAY_NS {
         sentence.push_str(&format!(
             " That is slow (above {SLOW_ONE_WAY_NS:.0} ns): the CPUs are probably time-sliced by a hypervisor \
@@ -357,12 +298,5 @@ mod tests {
         assert_eq!(pairs(&[3, 1, 2]), vec![(3, 1), (3, 2), (1, 2)]);
         assert_eq!(pairs(&[0, 1, 2, 3, 4]).len(), 10);
         assert!(pairs(&[0]).is_empty());
-    }
-
-    #[test]
-    fn spread_picks_first_last_and_evenly_between() {
-        let ids: Vec<usize> = (0..16).collect();
-        assert_eq!(spread(&ids, 4), vec![0, 5, 10, 15]);
-        assert_eq!(spread(&[0, 1], 8), vec![0, 1]);
     }
 }

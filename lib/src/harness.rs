@@ -86,6 +86,16 @@ where
     run_placed(experiment, &placement, work)
 }
 
+/// Like [`run_team`], with no worker pinned: the scheduler places them (where the OS offers
+/// a lever short of pinning, each asks for the fastest cores). For the unpinned core-to-core
+/// method, which reads where its threads ran.
+pub fn run_team_unpinned<F>(experiment: &'static str, threads: usize, work: F) -> Result<TeamTiming, RunError>
+where
+    F: Fn(usize) + Sync,
+{
+    run_placed(experiment, &vec![None; threads], work)
+}
+
 fn run_placed<F>(experiment: &'static str, placement: &[Option<usize>], work: F) -> Result<TeamTiming, RunError>
 where
     F: Fn(usize) + Sync,
@@ -98,7 +108,13 @@ where
             let (gate, work) = (&gate, &work);
             let spawned =
                 thread::Builder::new().name(format!("{experiment}-{worker}")).spawn_scoped(scope, move || {
-                    let pinned = cpu.is_some_and(|cpu| crate::platform::pin_current_thread(cpu).is_ok());
+                    let pinned = match cpu {
+                        Some(cpu) => crate::platform::pin_current_thread(cpu).is_ok(),
+                        None => {
+                            crate::platform::ask_for_fast_cores();
+                            false
+                        }
+                    };
                     let counters = ThreadCounters::open();
                     if !gate.arrive_and_wait() {
                         return None;

@@ -144,7 +144,16 @@ mod tests {
     }
 
     fn pair(samples: &[f64]) -> PairSummary {
-        PairSummary { cpu_a: 0, cpu_b: 1, one_way_ns: summary(samples), cas_one_way_ns: None, all_pinned: true }
+        PairSummary {
+            cpu_a: 0,
+            cpu_b: 1,
+            one_way_ns: summary(samples),
+            cas_one_way_ns: None,
+            all_pinned: true,
+            unpinned: false,
+            dropped: 0,
+            kinds: String::new(),
+        }
     }
 
     #[test]

@@ -83,6 +83,9 @@ fn draw_every_chart(values: &[f64]) {
             one_way_ns: summary(value),
             cas_one_way_ns: None,
             all_pinned: true,
+            unpinned: false,
+            dropped: 0,
+            kinds: String::new(),
         })
         .collect();
     let _ = chart::c2c::c2c_heatmap("c2c", &pairs);
@@ -131,6 +134,9 @@ fn charts_from_adversarial_rows_return_within_a_second() {
             cas_elapsed_ns: 1,
             cas_one_way_ns: one_way_ns,
             pinned: true,
+            unpinned_method: false,
+            dropped: false,
+            kinds: String::new(),
         });
         let heatmap = chart::c2c::c2c_heatmap("c2c", &contention::c2c::summarize(&c2c_rows));
         let elapsed = started.elapsed();

@@ -106,7 +106,7 @@ proptest! {
         cpus in prop::collection::vec(0..4usize, 0..4), samples in size(), round_trips in count(),
         budget in duration(),
     ) {
-        let config = c2c::Config { cpus, samples_per_pair: samples, round_trips_per_sample: round_trips, budget };
+        let config = c2c::Config { cpus, samples_per_pair: samples, round_trips_per_sample: round_trips, budget, unpinned: false };
         match config.validate() {
             Err(error) => refusal_is_clear(&error)?,
             Ok(()) => {

@@ -189,6 +189,9 @@ fn c2c_heatmap_draws_or_notes() {
                 one_way_ns: Summary::of(&[value]).unwrap_or(Summary::of(&[0.0]).unwrap()),
                 cas_one_way_ns: None,
                 all_pinned: true,
+                unpinned: false,
+                dropped: 0,
+                kinds: String::new(),
             })
             .collect();
         chart::c2c::c2c_heatmap("t", &pairs)

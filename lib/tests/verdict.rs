@@ -13,6 +13,7 @@ fn healthy() -> Facts {
         usable_cores: Some(8),
         experiment_threads: ARTICLE_THREADS,
         typical_one_way_ns: Some(45.0),
+        c2c_unpinned_dropped: None,
         speedup_at_two_threads: Some(1.97),
         trial_spread_cv: Some(0.02),
         background: Some(Disturbance { share: 0.01, during: "stride".into() }),
@@ -100,6 +101,16 @@ fn steal_time_during_the_run_is_limited() {
     let facts = Facts { steal: Some(Disturbance { share: 0.08, during: "machine".into() }), ..healthy() };
     assert_eq!(only_reason(&facts), (ReasonKind::StealTime, Fitness::Limited));
     assert!(verdict(&facts).reasons[0].text.contains("8.0%"));
+}
+
+#[test]
+fn a_slow_unpinned_matrix_counts_and_says_it_was_unpinned_with_its_dropped_share() {
+    let facts =
+        Facts { typical_one_way_ns: Some(SLOW_ONE_WAY_NS + 400.0), c2c_unpinned_dropped: Some(0.031), ..healthy() };
+    let verdict = verdict(&facts);
+    assert_eq!(verdict.reasons.len(), 1, "{verdict:?}");
+    assert!(verdict.reasons[0].text.contains("one way, unpinned (3.1% of samples dropped where a thread moved)"));
+    assert!(!verdict.unchecked.iter().any(|unchecked| unchecked.starts_with("core-to-core")), "it counts as measured");
 }
 
 #[test]

@@ -123,6 +123,9 @@ fn write_report(report: ReportOptions) -> Result<()> {
         Source::Saved(dirs) => dirs.clone(),
         Source::Measure(..) => Vec::new(),
     };
+    if report.format == Format::Csv {
+        return write_tables(report, &inputs);
+    }
     let example = report.format.default_file();
     let out = report.out.as_deref().map(|out| resolve_out(out, &inputs, "report", example)).transpose()?;
     let dirs = match report.source {
@@ -153,8 +156,36 @@ fn write_report(report: ReportOptions) -> Result<()> {
             markdown::render(&page::title(&runs), &labels, &skipped, &sections)
         }
         Format::Json => json::render(&runs, &skipped, &sections, generated_utc)?,
+        // Written above, into a folder: a file per experiment (write_tables).
+        Format::Csv => return write_tables(ReportOptions { source: Source::Saved(dirs), ..report }, &inputs),
     };
     write_out(out.as_deref(), &text)
+}
+
+/// Every run's rows as tidy CSV files (`report --format csv`), from saved runs, a class
+/// (its archive or folder) or a run measured now; a class refused is bad input (exit 2).
+fn write_tables(report: ReportOptions, inputs: &[PathBuf]) -> Result<()> {
+    let folder = crate::tables::resolve_folder(report.out.as_deref(), inputs)?;
+    let (runs, skipped) = match report.source {
+        Source::Saved(dirs) if dirs.len() == 1 && crate::room::class_file::is_class(&dirs[0]) => {
+            let class = crate::room::class_file::read(&dirs[0])
+                .map_err(|why| bad_flag(format!("invalid from = {}: {why}", shown(&dirs[0]))))?;
+            (class.runs, class.skipped)
+        }
+        Source::Saved(dirs) => runs_and_skipped(load_all(&dirs)),
+        Source::Measure(measure, runs) => runs_and_skipped(load_all(&[measure_and_print(&measure, &runs)?])),
+    };
+    if runs.is_empty() {
+        return Err(bad_flag(skipped.iter().map(|why| visible(why)).collect::<Vec<_>>().join("\n")));
+    }
+    skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
+    let written = crate::tables::write(&runs, &folder)?;
+    say(&format!("{} tables of {} runs written to {}", written.len(), runs.len(), shown(&folder)));
+    Ok(())
+}
+
+fn runs_and_skipped(found: FoundRuns) -> (Vec<Run>, Vec<String>) {
+    (found.runs, found.skipped)
 }
 
 /// The report's text written to `out`, or to standard output.

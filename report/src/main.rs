@@ -30,6 +30,7 @@ mod runtime_cache;
 mod runtime_status;
 mod send;
 mod store;
+mod tables;
 mod terminal;
 mod url;
 mod write;

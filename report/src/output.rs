@@ -18,6 +18,9 @@ pub enum Format {
     Markdown,
     /// Every summary number, for scripts (shape in `json.rs`).
     Json,
+    /// Every run's rows as one tidy CSV file per experiment, with the machine's columns, in
+    /// a folder (`tables.rs`): a class's table for a spreadsheet, pandas or polars.
+    Csv,
 }
 
 impl Format {
@@ -26,6 +29,7 @@ impl Format {
             Format::Html => "html",
             Format::Markdown => "markdown",
             Format::Json => "json",
+            Format::Csv => "csv",
         }
     }
 
@@ -35,6 +39,7 @@ impl Format {
             Format::Html => "report.html",
             Format::Markdown => "report.md",
             Format::Json => "report.json",
+            Format::Csv => "tables",
         }
     }
 }

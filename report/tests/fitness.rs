@@ -174,3 +174,36 @@ fn a_machine_without_pairs_saves_no_rows_and_still_renders() {
     assert!(html.contains("Core-to-core latency was not measured: it needs two CPUs"));
     std::fs::remove_dir_all(run.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn run_c2c_unpinned_saves_the_pairs_the_scheduler_gave_or_says_why_not() {
+    let out = scratch("unpinned");
+    let out_arg = out.to_str().unwrap();
+    let output = contention(&["run", "c2c", "--unpinned", "--cpus", "0,1", "--out", out_arg]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    if let Err(why) = contention::platform::current_cpu() {
+        println!("this build reads no CPU number ({why}): --unpinned is refused");
+        let output = contention(&["run", "c2c", "--unpinned", "--quick", "--out", out_arg]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("invalid unpinned = true: a build that reads which CPU"),
+            "{}",
+            stderr(&output)
+        );
+        std::fs::remove_dir_all(&out).unwrap();
+        return;
+    }
+    assert!(stderr(&output).contains("no list with --unpinned"), "{}", stderr(&output));
+    let output = contention(&["run", "c2c", "--unpinned", "--quick", "--samples", "5", "--out", out_arg]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let run = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().path();
+    let rows: Vec<contention::c2c::Row> =
+        contention::runs::parse_checked("c2c.csv", &std::fs::read_to_string(run.join("c2c.csv")).unwrap()).unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|row| row.unpinned_method && !row.pinned));
+    let page = out.join("page.html");
+    let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("The unpinned matrix took"), "the page counts the samples it dropped");
+    std::fs::remove_dir_all(&out).unwrap();
+}

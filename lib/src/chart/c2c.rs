@@ -215,6 +215,9 @@ mod tests {
             one_way_ns: Summary::of(&[ns, ns + 1.0, ns + 2.0]).unwrap(),
             cas_one_way_ns: None,
             all_pinned: true,
+            unpinned: false,
+            dropped: 0,
+            kinds: String::new(),
         }
     }
 

@@ -26,6 +26,10 @@ pub struct Facts {
     pub experiment_threads: usize,
     /// Median over CPU pairs of the one-way cache-line transfer time.
     pub typical_one_way_ns: Option<f64>,
+    /// Where that matrix was measured unpinned: the share of its samples dropped because a
+    /// thread moved (`None`: measured pinned, or not at all).
+    #[serde(default)]
+    pub c2c_unpinned_dropped: Option<f64>,
     /// Work done by two threads on padded counters over the work of one (ideal 2).
     pub speedup_at_two_threads: Option<f64>,
     /// The largest coefficient of variation among groups of identical trials.
@@ -124,10 +128,19 @@ fn slow_transfer(facts: &Facts) -> Option<Reason> {
         ReasonKind::SlowTransfer,
         Fitness::Limited,
         format!(
-            "Passing a cache line between CPUs takes {one_way:.0} ns one way (above {SLOW_ONE_WAY_NS:.0} ns): \
-             the CPUs are probably time-sliced by a hypervisor or busy, which blurs every effect."
+            "Passing a cache line between CPUs takes {one_way:.0} ns one way{} (above {SLOW_ONE_WAY_NS:.0} ns): \
+             the CPUs are probably time-sliced by a hypervisor or busy, which blurs every effect.",
+            unpinned_label(facts)
         ),
     )
+}
+
+/// ", unpinned (3.1% of samples dropped where a thread moved)" where the matrix was measured
+/// unpinned; empty where pinned.
+pub fn unpinned_label(facts: &Facts) -> String {
+    facts.c2c_unpinned_dropped.map_or_else(String::new, |share| {
+        format!(", unpinned ({:.1}% of samples dropped where a thread moved)", share * 100.0)
+    })
 }
 
 fn poor_scaling(facts: &Facts) -> Option<Reason> {

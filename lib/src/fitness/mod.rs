@@ -63,6 +63,7 @@ pub fn gather_facts(
         usable_cores: usable_cores(machine),
         experiment_threads: ARTICLE_THREADS,
         typical_one_way_ns: c2c.and_then(typical_one_way_ns),
+        c2c_unpinned_dropped: c2c.and_then(crate::c2c::unpinned_dropped_share),
         speedup_at_two_threads: scaling.and_then(|s| scaling::speedup_at(s, 2)).map(|ratio| ratio.value),
         trial_spread_cv: scaling.and_then(scaling::trial_spread).map(|(cv, _)| cv),
         background: worst(|conditions| conditions.background_share),

@@ -45,9 +45,22 @@ pub fn pinning_unavailable() -> Option<Unknown> {
     Some(NO_PINNING)
 }
 
+/// Unknown, unless the build asks for the one OS call the unpinned core-to-core method
+/// needs (`platform-fallback-cpu-number`).
+#[cfg(not(feature = "platform-fallback-cpu-number"))]
 pub fn current_cpu() -> Known<usize> {
     Err(NO_OS_CALLS)
 }
+
+#[cfg(feature = "platform-fallback-cpu-number")]
+pub use super::cpu_number::current_cpu;
+
+pub fn core_kinds() -> Known<super::CoreKinds> {
+    Err(NO_OS_CALLS)
+}
+
+/// No QoS class to ask for: the OS places the thread as it will.
+pub fn ask_for_fast_cores() {}
 
 pub fn thread_cpu_ns() -> Known<u64> {
     Err(NO_OS_CALLS)

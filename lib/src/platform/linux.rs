@@ -17,6 +17,9 @@ pub use super::unix::{
 };
 
 pub use super::affinity::{available_cpu_ids, pin_current_thread, pinning_unavailable};
+pub use super::cpu_number::current_cpu;
+pub use super::fallback::ask_for_fast_cores;
+pub use super::linux_facts::core_kinds;
 
 pub const BODY: &str = "linux";
 
@@ -30,11 +33,6 @@ pub fn physical_memory_bytes() -> Known<u64> {
     let pages = sysconf(libc::_SC_PHYS_PAGES);
     let page_bytes = sysconf(libc::_SC_PAGESIZE);
     pages.zip(page_bytes).and_then(|(pages, bytes)| pages.checked_mul(bytes)).ok_or(Unknown("sysconf refused"))
-}
-
-pub fn current_cpu() -> Known<usize> {
-    // SAFETY: sched_getcpu has no preconditions; it returns -1 on error.
-    usize::try_from(unsafe { libc::sched_getcpu() }).map_err(|_| Unknown("sched_getcpu refused"))
 }
 
 /// `getrusage(RUSAGE_THREAD)`: this thread's alone.

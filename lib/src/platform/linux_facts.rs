@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use super::{Cache, CpuFacts};
+use super::{Cache, CoreKinds, CpuFacts, Known, Unknown};
 
 pub fn cpu_facts() -> CpuFacts {
     let cpuinfo = read_text("/proc/cpuinfo");
@@ -25,6 +25,27 @@ pub fn cpu_facts() -> CpuFacts {
         caches: caches(logical),
         hypervisor: cpu_field("flags").map(|flags| flags.split_whitespace().any(|flag| flag == "hypervisor")),
     }
+}
+
+/// Intel's hybrid CPUs: the kernel's perf PMUs `cpu_core` (P cores) and `cpu_atom` (E cores)
+/// each list their CPUs.
+pub fn core_kinds() -> Known<CoreKinds> {
+    let list = |kind: &str| read_text(format!("/sys/devices/{kind}/cpus")).and_then(|list| expand_cpu_list(&list));
+    match (list("cpu_core"), list("cpu_atom")) {
+        (Some(performance), Some(efficiency)) => Ok(CoreKinds { performance, efficiency }),
+        _ => Err(Unknown("every core is alike here (no hybrid cpu_core and cpu_atom lists in /sys/devices)")),
+    }
+}
+
+/// The CPUs of a sysfs list such as "0-3,8".
+fn expand_cpu_list(list: &str) -> Option<Vec<usize>> {
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        let (first, last) = part.trim().split_once('-').unwrap_or((part.trim(), part.trim()));
+        let (first, last) = (first.parse::<usize>().ok()?, last.parse::<usize>().ok()?);
+        cpus.extend(first..=last.min(first.saturating_add(4095)));
+    }
+    Some(cpus)
 }
 
 fn read_text(path: impl AsRef<Path>) -> Option<String> {
@@ -139,6 +160,8 @@ mod tests {
     fn cpu_lists_count_and_start() {
         assert_eq!(count_cpu_list("0-3,8,10-11"), Some(7));
         assert_eq!(count_cpu_list("3-1"), None);
+        assert_eq!(expand_cpu_list("0-2,8"), Some(vec![0, 1, 2, 8]));
+        assert_eq!(expand_cpu_list("x"), None);
         assert_eq!(first_cpu("2-3,6"), Some(2));
         assert_eq!(first_cpu("x"), None);
     }

@@ -3,14 +3,17 @@
 //! (`proc_pidinfo`), CPU time and switches from `getrusage` (in `unix`). macOS cannot pin a
 //! thread to a CPU (its affinity API is a hint Apple silicon ignores): the closest lever is
 //! a QoS class, and workers ask for the highest (user-interactive), which keeps them on the
-//! performance cores while there are enough; the rows still say unpinned. Nothing names the
-//! CPU a thread runs on, nor per-thread switches or run-queue delay, nor hardware counters
+//! performance cores while there are enough; the rows still say unpinned. The CPU a thread
+//! runs on is `pthread_cpu_number_np` (in `cpu_number`), which lets the unpinned
+//! core-to-core method keep only samples where neither thread moved. Nothing names which
+//! CPUs are performance cores, nor per-thread switches or run-queue delay, nor hardware counters
 //! (those need Apple's private kperf): those read unknown, from the fallback.
 
 use std::ffi::CString;
 
 use super::{Cache, CpuFacts, Known, MemoryInUse, Unknown};
 
+pub use super::cpu_number::current_cpu;
 pub use super::fallback::{
     clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read, cpu_frequency_root,
     hit_modified_event_name, system_cpu_times, thread_run_delay_ns,
@@ -138,17 +141,27 @@ const QOS_CLASS_USER_INTERACTIVE: u32 = 0x21;
 
 /// Not pinned: the thread asks for the user-interactive QoS class instead.
 pub fn pin_current_thread(_cpu: usize) -> Known<()> {
+    ask_for_fast_cores();
+    Err(NO_PINNING)
+}
+
+/// The user-interactive QoS class, which keeps the thread on performance cores while there
+/// are enough.
+pub fn ask_for_fast_cores() {
     // SAFETY: the call only changes the calling thread's scheduling class.
     let _ = unsafe { pthread_set_qos_class_self_np(QOS_CLASS_USER_INTERACTIVE, 0) };
-    Err(NO_PINNING)
 }
 
 pub fn pinning_unavailable() -> Option<Unknown> {
     Some(NO_PINNING)
 }
 
-pub fn current_cpu() -> Known<usize> {
-    Err(Unknown("macOS does not say which CPU a thread runs on"))
+/// Apple numbers its CPUs without saying which are performance cores: `hw.perflevel*`
+/// counts them, no call names them.
+pub fn core_kinds() -> Known<super::CoreKinds> {
+    Err(Unknown(
+        "macOS counts performance and efficiency cores (hw.perflevel0, hw.perflevel1) but names no CPU of either kind",
+    ))
 }
 
 pub fn thread_voluntary_switches() -> Known<u64> {

@@ -13,6 +13,8 @@ use std::process::{Child, Command};
 
 #[cfg(all(any(target_os = "linux", windows), not(feature = "platform-fallback")))]
 mod affinity;
+#[cfg(any(not(feature = "platform-fallback"), feature = "platform-fallback-cpu-number"))]
+mod cpu_number;
 mod fallback;
 #[cfg(all(target_os = "linux", not(feature = "platform-fallback")))]
 mod linux;
@@ -154,6 +156,28 @@ pub fn pinning_unavailable() -> Option<Unknown> {
 /// The logical CPU the calling thread runs on now.
 pub fn current_cpu() -> Known<usize> {
     os::current_cpu()
+}
+
+/// The logical CPUs of each kind, where the OS names them (hybrid CPUs: Intel's P and E
+/// cores on Linux and Windows).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CoreKinds {
+    /// The fastest kind (P cores).
+    pub performance: Vec<usize>,
+    /// The slower, frugal kinds (E cores).
+    pub efficiency: Vec<usize>,
+}
+
+/// Which logical CPUs are performance cores and which efficiency cores; unknown where the
+/// OS does not name them, or where every core is alike.
+pub fn core_kinds() -> Known<CoreKinds> {
+    os::core_kinds()
+}
+
+/// Asks the OS to run the calling thread on its fastest cores where it offers a lever
+/// short of pinning (macOS: the user-interactive QoS class); nothing elsewhere.
+pub fn ask_for_fast_cores() {
+    os::ask_for_fast_cores();
 }
 
 /// The calling thread's own CPU time in nanoseconds.

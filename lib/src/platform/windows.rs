@@ -20,8 +20,8 @@ use windows_sys::Win32::Storage::FileSystem::{
 use windows_sys::Win32::System::ProcessStatus::{K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS};
 use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
 use windows_sys::Win32::System::Threading::{
-    GetCurrentProcess, GetCurrentProcessorNumber, GetCurrentThread, GetExitCodeProcess, GetThreadTimes, OpenProcess,
-    CREATE_NEW_PROCESS_GROUP, PROCESS_QUERY_LIMITED_INFORMATION,
+    GetCurrentProcess, GetCurrentThread, GetExitCodeProcess, GetThreadTimes, OpenProcess, CREATE_NEW_PROCESS_GROUP,
+    PROCESS_QUERY_LIMITED_INFORMATION,
 };
 use windows_sys::Win32::System::IO::{OVERLAPPED, OVERLAPPED_0, OVERLAPPED_0_0};
 
@@ -30,12 +30,14 @@ use super::{Known, MemoryInUse, ProcessTimes, Unknown};
 #[cfg(feature = "signals")]
 pub use super::fallback::stop_requested;
 pub use super::fallback::{
-    clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read, cpu_frequency_root,
-    hit_modified_event_name, hostname, load_average, special_kind, system_cpu_times, thread_run_delay_ns,
+    ask_for_fast_cores, clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read,
+    cpu_frequency_root, hit_modified_event_name, hostname, load_average, special_kind, system_cpu_times,
+    thread_run_delay_ns,
 };
-pub use super::windows_facts::cpu_facts;
+pub use super::windows_facts::{core_kinds, cpu_facts};
 
 pub use super::affinity::{available_cpu_ids, pin_current_thread, pinning_unavailable};
+pub use super::cpu_number::current_cpu;
 
 pub const BODY: &str = "windows";
 
@@ -47,11 +49,6 @@ pub fn physical_memory_bytes() -> Known<u64> {
     (unsafe { GlobalMemoryStatusEx(&mut status) } != 0)
         .then_some(status.ullTotalPhys)
         .ok_or(Unknown("GlobalMemoryStatusEx refused"))
-}
-
-pub fn current_cpu() -> Known<usize> {
-    // SAFETY: no preconditions; the number is within the calling thread's processor group.
-    Ok(unsafe { GetCurrentProcessorNumber() } as usize)
 }
 
 fn filetime_ns(time: FILETIME) -> u64 {

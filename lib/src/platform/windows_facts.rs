@@ -9,7 +9,7 @@ use windows_sys::Win32::System::SystemInformation::{
     RelationNumaNode, RelationProcessorCore, CACHE_RELATIONSHIP, GROUP_AFFINITY, PROCESSOR_RELATIONSHIP,
 };
 
-use super::{Cache, CpuFacts};
+use super::{Cache, CoreKinds, CpuFacts, Known, Unknown};
 
 /// One core: its CPU ids and efficiency class (higher is faster).
 struct Core {
@@ -40,6 +40,21 @@ pub fn cpu_facts() -> CpuFacts {
         caches: caches(&records),
         hypervisor: None,
     }
+}
+
+/// The cores of the highest efficiency class are performance cores; unknown where every
+/// core has one class.
+pub fn core_kinds() -> Known<CoreKinds> {
+    let cores: Vec<Core> = records().iter().filter_map(as_core).collect();
+    let fastest = cores.iter().map(|core| core.class).max();
+    let of = |fast: bool| -> Vec<usize> {
+        cores.iter().filter(|core| (Some(core.class) == fastest) == fast).flat_map(|core| core.cpus.clone()).collect()
+    };
+    let (performance, efficiency) = (of(true), of(false));
+    if efficiency.is_empty() {
+        return Err(Unknown("every core is alike here (one efficiency class)"));
+    }
+    Ok(CoreKinds { performance, efficiency })
 }
 
 /// Each record's relationship and its body (the bytes after the 8-byte header).

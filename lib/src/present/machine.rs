@@ -61,6 +61,9 @@ pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {
         }
         if let Some(pairs) = &assessment.c2c {
             section.findings.push(Finding::about(label, crate::c2c::finding(pairs)));
+            if let Some(note) = machine.c2c.and_then(|rows| unpinned_note(rows, pairs, machine.machine.logical_cpus)) {
+                section.findings.push(Finding::about(label, note));
+            }
         }
         if let Some(summaries) = &assessment.scaling {
             section.findings.push(Finding::about(label, scaling::finding(summaries)));
@@ -85,6 +88,28 @@ pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {
          measured under load.",
     ));
     Ok(section)
+}
+
+/// What an unpinned matrix left out: samples where both threads ran on one CPU, and the
+/// machine's pairs the scheduler never gave (CPUs numbered from 0, as the OS counts them).
+fn unpinned_note(rows: &[crate::c2c::Row], pairs: &[PairSummary], cpus: usize) -> Option<String> {
+    let tally = crate::c2c::dropped_samples(rows)?;
+    let unseen = crate::c2c::pairs_never_seen(pairs, &(0..cpus).collect::<Vec<_>>());
+    let named: Vec<String> = unseen.iter().take(12).map(|(a, b)| format!("{a}-{b}")).collect();
+    let more = if unseen.len() > named.len() { format!(" and {} more", unseen.len() - named.len()) } else { String::new() };
+    let unseen = match unseen.len() {
+        0 => "every pair of its CPUs was seen".to_string(),
+        count => format!("{count} pairs of its CPUs were never seen (the scheduler never ran the threads there): {}{more}", named.join(", ")),
+    };
+    Some(format!(
+        "The unpinned matrix took {} samples and dropped {} ({:.1}%): {} where a thread moved, {} where both threads \
+         ran on one CPU; {unseen}.",
+        tally.taken,
+        tally.moved + tally.one_cpu,
+        tally.share() * 100.0,
+        tally.moved,
+        tally.one_cpu
+    ))
 }
 
 /// "Verdict: limited (noisy trials). Measured under load: gc." for a summary line.
@@ -138,20 +163,37 @@ pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, NotDrawn
         .iter()
         .map(|pair| format!("CPUs {}-{}: {} ns", pair.cpu_a, pair.cpu_b, format::number(pair.one_way_ns.median)))
         .collect();
-    let title = format!("core-to-core latency, {label}");
-    let svg =
-        c2c_heatmap(&format!("One-way latency (ns), {label}"), pairs).map_err(|error| NotDrawn::new(&title, error))?;
+    let unpinned = pairs.iter().any(|pair| pair.unpinned);
+    let method = if unpinned { "unpinned, " } else { "" };
+    let title = format!("core-to-core latency, {method}{label}");
+    let svg = c2c_heatmap(&format!("One-way latency (ns), {method}{label}"), pairs)
+        .map_err(|error| NotDrawn::new(&title, error))?;
+    let grey = if unpinned {
+        "grey was never seen (the scheduler never ran the two threads on that pair; unpinned, each sample read \
+         both threads' CPUs and one where a thread moved was dropped)"
+    } else {
+        "grey was not measured (time budget)"
+    };
     Ok(Figure {
         id: "c2c-heatmap",
         title,
         svg,
         legend: Vec::new(),
-        caption: "Median one-way latency per pair of logical CPUs in nanoseconds, by handshake (a load, then a \
-                  store); darker is slower, grey was not \
-                  measured (time budget)."
-            .into(),
+        caption: format!(
+            "Median one-way latency per pair of logical CPUs in nanoseconds, by handshake (a load, then a store); \
+             darker is slower, {grey}."
+        ),
         text: format!("One-way latency per pair: {}", medians.join(", ")),
     })
+}
+
+/// "0 and 1", with the cores' kinds where known ("0 and 4 (P-E)") and "unpinned" where the
+/// scheduler placed the threads.
+fn pair_name(pair: &PairSummary) -> String {
+    let notes: Vec<&str> =
+        [pair.kinds.as_str(), if pair.unpinned { "unpinned" } else { "" }].into_iter().filter(|n| !n.is_empty()).collect();
+    let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join(", ")) };
+    format!("{} and {}{notes}", pair.cpu_a, pair.cpu_b)
 }
 
 /// Each pair's median and interval by each method, and what the handshake's stands on:
@@ -170,7 +212,7 @@ fn pairs_table(label: &str, pairs: &[PairSummary], samples_planned: Option<u64>)
                 None => (Cell::from("not measured"), Cell::from("not measured")),
             };
             vec![
-                Cell::from(format!("{} and {}", pair.cpu_a, pair.cpu_b)),
+                Cell::from(pair_name(pair)),
                 cas_median,
                 cas_interval,
                 Cell::noisy(format::number(ns.median), ns.is_noisy()),
@@ -255,6 +297,7 @@ mod tests {
             usable_cores: Some(usable_cpus),
             experiment_threads: 8,
             typical_one_way_ns: Some(60.0),
+            c2c_unpinned_dropped: None,
             speedup_at_two_threads: Some(1.9),
             trial_spread_cv: Some(0.02),
             background: None,
@@ -312,6 +355,9 @@ mod tests {
                 cas_elapsed_ns: (ns * 140.0) as u64,
                 cas_one_way_ns: ns * 0.7,
                 pinned: true,
+                unpinned_method: false,
+                dropped: false,
+                kinds: String::new(),
             })
             .collect();
         let pairs = crate::c2c::summarize(&rows);

@@ -15,6 +15,7 @@ pub mod room;
 pub mod runs;
 mod sections;
 pub mod text;
+pub mod tidy;
 pub mod workshop;
 
 /// Each experiment's presentation (`present::pool`, ...), declared from the registry's list.

@@ -25,7 +25,8 @@ struct Case {
 }
 
 /// Builds every working set and buffer first (their pages faulted in outside any timing),
-/// then runs each case `trials` times, interleaved.
+/// then runs each case `trials` times, interleaved, the rounds paced over the run (see
+/// [`round_start`]).
 pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError> {
     config.validate()?;
     let sets: Vec<WorkingSet> = config
@@ -78,7 +79,31 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
     };
     warm_up(config.warmup, || cases.iter().try_for_each(|case| trial(case, 0).map(drop)))?;
     let describe = |case: &Case| format!("{} B set, other thread {}", config.working_sets_bytes[case.set], case.evicts);
-    interleaved_trials(EXPERIMENT, &cases, config.trials, config.budget, progress, describe, trial)
+    let paced_from = Instant::now();
+    let paced = |case: &Case, round: usize| {
+        if std::ptr::eq(case, &cases[0]) {
+            wait_until(round_start(paced_from, config, round));
+        }
+        trial(case, round)
+    };
+    interleaved_trials(EXPERIMENT, &cases, config.trials, config.budget, progress, describe, paced)
+}
+
+/// When round `round` may start: the rounds are spread evenly over half the budget, so C8's
+/// trials (one per round) come from the whole run, not from one moment of it, and the
+/// bootstrap over rounds sees the machine's drift (as the pool's switch probes, one before
+/// each run of a case). A round that is late starts at once.
+fn round_start(from: Instant, config: &Config, round: usize) -> Instant {
+    let spread = config.budget / 2;
+    from + spread.mul_f64(round as f64 / config.trials.max(1) as f64)
+}
+
+/// Waits (asleep: nothing is timed meanwhile) until `at`.
+fn wait_until(at: Instant) {
+    let now = Instant::now();
+    if at > now {
+        thread::sleep(at - now);
+    }
 }
 
 /// What one hand-over measured.

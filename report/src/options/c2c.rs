@@ -18,6 +18,9 @@ pub struct C2cOptions {
     /// Core-to-core latency: measured samples per pair.
     #[arg(long, value_name = "N", value_parser = samples)]
     pub samples: Option<usize>,
+    /// Core-to-core latency: measure unpinned even where threads can be pinned: the scheduler places the two threads, each sample reads both threads' CPUs and a sample where one moved is dropped (the default where the OS cannot pin, as on macOS).
+    #[arg(long)]
+    pub unpinned: bool,
 }
 
 impl ExperimentOptions for C2cOptions {
@@ -33,6 +36,7 @@ impl ExperimentOptions for C2cOptions {
         if let Some(samples) = self.samples {
             config.samples_per_pair = samples;
         }
+        config.unpinned = self.unpinned;
         Ok(())
     }
 }

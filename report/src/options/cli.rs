@@ -124,6 +124,14 @@ pub struct ServeArgs {
     /// The largest upload taken, in bytes (default 16 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
     pub max_upload: u64,
+    /// The most bytes of packs the room's folder holds, superseded and removed ones too
+    /// (default 256 MiB); printed on start, and on the class page as used.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::room::DEFAULT_ROOM_BYTES)]
+    pub max_room_bytes: u64,
+    /// Each seat's share of it: the most bytes of packs one label may have sent, superseded
+    /// and removed ones too, until the teacher's purge (default 32 MiB).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::room::DEFAULT_SEAT_BYTES)]
+    pub max_seat_bytes: u64,
     /// Uploads taken from one client address per minute; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 60)]
     pub max_uploads_per_minute: u32,
@@ -212,10 +220,12 @@ pub struct ReportArgs {
     /// one that cannot be read is skipped and named on the page. Measuring flags are refused.
     #[arg(long, value_name = "RUN_DIR", num_args = 1..)]
     pub compare: Vec<PathBuf>,
-    /// What to write: a standalone page, markdown for an issue or a chat, or JSON for scripts.
+    /// What to write: a standalone page, markdown for an issue or a chat, JSON for scripts, or
+    /// csv: every run's rows, one tidy file per experiment with the machine's columns.
     #[arg(long, value_enum, default_value_t = Format::Html)]
     pub format: Format,
-    /// Where to write it, `-` for standard output (default: report.html, report.md or report.json).
+    /// Where to write it, `-` for standard output (default: report.html, report.md or report.json;
+    /// with csv, the folder that receives the files, default tables).
     /// Only regular files are written (a folder, FIFO, socket or device is refused); through a
     /// symbolic link the link's target is replaced atomically and the link kept.
     #[arg(long, value_name = "FILE")]
@@ -228,7 +238,7 @@ pub struct ReportArgs {
 /// `report --format`: named as in [`Format::name`].
 impl ValueEnum for Format {
     fn value_variants<'a>() -> &'a [Self] {
-        &[Format::Html, Format::Markdown, Format::Json]
+        &[Format::Html, Format::Markdown, Format::Json, Format::Csv]
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {

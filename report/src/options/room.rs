@@ -8,7 +8,7 @@ use std::io::Read as _;
 
 use super::cli::{PredictArgs, SendArgs, ServeArgs};
 use crate::bad_flag::bad_flag;
-use crate::room::{code, RoomOptions};
+use crate::room::{code, RoomOptions, Space, MAX_ROOM_BYTES};
 use crate::send;
 
 /// The smallest `--max-upload`: a pack of one small run is tens of KiB.
@@ -28,6 +28,20 @@ impl RoomOptions {
             MAX_PACK_BYTES,
             "bytes (the most a pack may hold)",
         )?;
+        check_range(
+            "max-room-bytes",
+            args.max_room_bytes,
+            args.max_upload,
+            MAX_ROOM_BYTES,
+            "bytes (at least --max-upload)",
+        )?;
+        check_range(
+            "max-seat-bytes",
+            args.max_seat_bytes,
+            args.max_upload,
+            args.max_room_bytes,
+            "bytes (from --max-upload to --max-room-bytes)",
+        )?;
         check_range("max-uploads-per-minute", args.max_uploads_per_minute, 1, MAX_UPLOADS_PER_MINUTE, "uploads")?;
         Ok(Self {
             bind: args.bind,
@@ -36,6 +50,7 @@ impl RoomOptions {
             code: args.code,
             max_upload: args.max_upload,
             max_uploads_per_minute: args.max_uploads_per_minute,
+            space: Space { room: args.max_room_bytes, seat: args.max_seat_bytes },
             roster: args.seats.as_deref().map(roster).transpose()?,
         })
     }

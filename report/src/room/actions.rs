@@ -7,6 +7,12 @@
 //! | `DELETE /runs/<label>?code=CODE` | the teacher removes a seat's shown run (its pack stays on disk) |
 //! | `POST /reveal?code=CODE&shown=yes` (or `no`) | shows (hides) the guesses on the projector |
 //! | `POST /guesses?code=CODE&seat=SEAT` | the body: `effect=figure` pairs (`false-sharing=3 padded=2`) |
+//! | `DELETE /guesses?code=CODE` (`&seat=SEAT`: one seat's) | the teacher clears the guesses |
+//! | `POST /purge?code=CODE` | the teacher deletes the superseded and removed packs, freeing their space |
+//!
+//! A guess comes from a seat that can exist ([`Room::guessing_seat`]). The teacher's
+//! actions (removal, reveal, clearing guesses, purge) pass [`authorize_teacher`], the one place
+//! that says who the teacher is.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,7 +21,6 @@ use axum::body::{to_bytes, Body};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use contention::runs::pack::PACK_EXTENSION;
 use serde::Deserialize;
 
 use super::app::App;
@@ -27,7 +32,7 @@ use super::upload::{authorize, refuse, CodeQuery, Refusal};
 /// The largest body of guesses read: every effect's pair, with room to spare.
 const MAX_GUESS_BYTES: usize = 4096;
 
-/// `DELETE /runs/<label>?code=CODE`.
+/// `DELETE /runs/<label>?code=CODE`: the path names exactly one label.
 pub async fn remove(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -35,9 +40,31 @@ pub async fn remove(
     Query(query): Query<CodeQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let label = file.strip_suffix(&format!(".{PACK_EXTENSION}")).unwrap_or(&file).to_string();
-    let done = change(&app, client, &headers, query.code.as_deref(), |room| room.remove(&label));
+    // The path is the label, whole: `seat-01.contention-pack` is not `seat-01`.
+    let label = file;
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| room.remove(&label));
     answer(done, client, "a removal", &format!("removed {label}"))
+}
+
+/// `POST /purge?code=CODE`: the superseded and removed packs deleted.
+pub async fn purge(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<CodeQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let mut purged = (0, 0);
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
+        purged = room.purge()?;
+        Ok(())
+    });
+    let (count, bytes) = purged;
+    answer(
+        done,
+        client,
+        "a purge",
+        &format!("purged {count} superseded or removed runs, {}", contention::format::bytes(bytes)),
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,7 +88,7 @@ pub async fn reveal(
                 .answer(client, "a reveal")
         }
     };
-    let done = change(&app, client, &headers, query.code.as_deref(), |room| {
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
         room.change_ledger(|ledger| {
             ledger.revealed = shown;
             Ok(())
@@ -97,10 +124,32 @@ pub async fn guesses(
         Err(why) => return refuse(StatusCode::BAD_REQUEST, why).answer(client, "guesses"),
     };
     let count = pairs.len();
+    let mut seated = seat.clone();
     let done = change(&app, client, &headers, query.code.as_deref(), |room| {
-        room.change_ledger(|ledger| pairs.iter().try_for_each(|(effect, value)| ledger.guess(&seat, effect, *value)))
+        seated = room.guessing_seat(&seat).map_err(NotKept::Refused)?;
+        room.change_ledger(|ledger| pairs.iter().try_for_each(|(effect, value)| ledger.guess(&seated, effect, *value)))
     });
-    answer(done, client, "guesses", &format!("kept {count} guesses of {seat}"))
+    answer(done, client, "guesses", &format!("kept {count} guesses of {seated}"))
+}
+
+/// `DELETE /guesses?code=CODE` (every seat's) or `&seat=SEAT` (one seat's): the teacher
+/// clears guesses.
+pub async fn clear_guesses(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<GuessQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let mut cleared = 0;
+    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
+        room.change_ledger(|ledger| {
+            let before = ledger.guesses.len();
+            ledger.guesses.retain(|guess| query.seat.as_ref().is_some_and(|seat| *seat != guess.seat));
+            cleared = before - ledger.guesses.len();
+            Ok(())
+        })
+    });
+    answer(done, client, "clearing guesses", &format!("cleared {cleared} guesses"))
 }
 
 /// `effect=figure` pairs separated by spaces, `&` or new lines; at least one.
@@ -121,6 +170,28 @@ pub fn parse_guesses(text: &str) -> Result<Vec<(String, f64)>, String> {
         .collect()
 }
 
+/// Whether the request may act as the teacher: for now, with the room's code.
+pub fn authorize_teacher(
+    app: &App,
+    client: SocketAddr,
+    headers: &HeaderMap,
+    code: Option<&str>,
+) -> Result<(), Refusal> {
+    authorize(app, client, headers, code)
+}
+
+/// [`authorize_teacher`], then applies `apply` to the room under its lock.
+fn as_teacher(
+    app: &App,
+    client: SocketAddr,
+    headers: &HeaderMap,
+    code: Option<&str>,
+    apply: impl FnOnce(&mut Room) -> Result<(), NotKept>,
+) -> Result<(), Refusal> {
+    authorize_teacher(app, client, headers, code)?;
+    apply_to(app, apply)
+}
+
 /// Checks the code, then applies `apply` to the room under its lock.
 pub(super) fn change(
     app: &App,
@@ -130,6 +201,11 @@ pub(super) fn change(
     apply: impl FnOnce(&mut Room) -> Result<(), NotKept>,
 ) -> Result<(), Refusal> {
     authorize(app, client, headers, code)?;
+    apply_to(app, apply)
+}
+
+/// Applies `apply` to the room under its lock, its refusal as an answer.
+fn apply_to(app: &App, apply: impl FnOnce(&mut Room) -> Result<(), NotKept>) -> Result<(), Refusal> {
     let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
     apply(&mut room).map_err(|not_kept| match not_kept {
         NotKept::Refused(why) => refuse(StatusCode::BAD_REQUEST, why),

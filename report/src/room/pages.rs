@@ -1,7 +1,9 @@
 //! The room's pages, rendered from the room's seats (the class page and the projector), and
 //! the class archive, each kept until the room changes: a page asked for a thousand times
 //! between two uploads is rendered once.
-//! One render of a page runs at a time. A seat's own page is rendered when asked.
+//! One render of a page runs at a time, from a copy of what it shows taken under the room's
+//! lock: the lock is never held while a page is drawn. A seat's own page is rendered when
+//! asked, from its run (shared, not copied).
 
 use std::sync::{Arc, RwLock};
 
@@ -13,7 +15,8 @@ use super::class_file;
 use super::state::Room;
 use contention::present::room::class::Seat;
 use contention::present::room::projector::Guesses;
-use contention::present::room::roster::Roster;
+use contention::present::room::roster::{Roster, RosterStatus};
+use contention::runs::Run;
 
 use crate::page::class::{render_class, render_projector, ChallengeInputs, ClassInputs};
 use crate::page::live::{LiveRun, LiveView};
@@ -65,7 +68,8 @@ impl Pages {
         Ok(tar)
     }
 
-    /// The page `kind` of the room as it is now.
+    /// The page `kind` of the room as it is now: what it shows is copied under the room's
+    /// lock, and drawn after the lock is let go, so no writer waits on a drawing.
     pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind) -> Result<Arc<String>> {
         let mut cached = match kind {
             Kind::Live => self.live.lock().await,
@@ -77,9 +81,9 @@ impl Pages {
                 return Ok(page.clone());
             }
         }
-        let (room, roster, max_upload) = (room.clone(), self.roster.clone(), self.max_upload);
-        let (version, page) =
-            tokio::task::spawn_blocking(move || render(&read(&room), kind, roster.as_ref(), max_upload)).await??;
+        let snapshot = Snapshot::of(&read(room), kind, self.roster.as_ref(), self.max_upload);
+        let version = snapshot.version;
+        let page = tokio::task::spawn_blocking(move || snapshot.render()).await??;
         let page = Arc::new(page);
         *cached = Some((version, page.clone()));
         Ok(page)
@@ -91,43 +95,73 @@ pub fn read(room: &RwLock<Room>) -> std::sync::RwLockReadGuard<'_, Room> {
     room.read().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The page `kind` of `room`, and the version it shows.
-fn render(room: &Room, kind: Kind, roster: Option<&Roster>, max_upload: u64) -> Result<(u64, String)> {
-    let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
-    let html = match kind {
-        Kind::Projector => {
-            let ledger = room.ledger();
-            let all: Vec<(String, String, f64)> =
-                ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
-            let challenges =
-                ChallengeInputs { results: &ledger.challenges, roster: roster.map(|roster| roster.seats()) };
-            render_projector(
-                room.seats(),
-                Guesses { all: &all, revealed: ledger.revealed },
-                challenges,
-                room.version(),
-            )?
-        }
-        Kind::Live => render_class(ClassInputs {
-            seats: room.seats(),
-            seat_hrefs: room.seats().iter().map(|seat| Some(seat_href(seat.label()))).collect(),
-            roster: roster.map(|roster| roster.status(room.seats().iter().map(Seat::label))),
-            skipped: room.skipped(),
-            generated_utc,
-            live: Some(live_view(room, max_upload)),
-        })?,
-    };
-    Ok((room.version(), html))
+/// What one page shows, copied from the room under its lock (a few KiB per seat).
+struct Snapshot {
+    kind: Kind,
+    version: u64,
+    seats: Vec<Seat>,
+    guesses: Vec<(String, String, f64)>,
+    revealed: bool,
+    roster: Option<RosterStatus>,
+    skipped: Vec<String>,
+    live: Option<LiveView>,
+    /// The seats' checked fixes, for the projector's challenge board.
+    challenges: Vec<contention::challenge::ChallengeResult>,
+    /// The roster's seats, which mark the board's seats it does not name.
+    roster_seats: Option<Vec<String>>,
 }
 
-/// The page of the shown run labelled `label`, as `report --from` writes it for that run.
-pub fn seat_page(room: &Room, label: &str) -> Option<Result<String>> {
-    let run = room.run(label)?;
+impl Snapshot {
+    fn of(room: &Room, kind: Kind, roster: Option<&Roster>, max_upload: u64) -> Self {
+        let ledger = room.ledger();
+        let projector = kind == Kind::Projector;
+        Self {
+            kind,
+            version: room.version(),
+            seats: room.seats().to_vec(),
+            guesses: match projector {
+                true => {
+                    ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect()
+                }
+                false => Vec::new(),
+            },
+            revealed: ledger.revealed,
+            roster: roster.filter(|_| !projector).map(|roster| roster.status(room.seats().iter().map(Seat::label))),
+            skipped: if projector { Vec::new() } else { room.skipped() },
+            live: (!projector).then(|| live_view(room, max_upload)),
+            challenges: if projector { ledger.challenges.clone() } else { Vec::new() },
+            roster_seats: roster.filter(|_| projector).map(|roster| roster.seats().to_vec()),
+        }
+    }
+
+    /// The page, drawn without the room's lock.
+    fn render(self) -> Result<String> {
+        match self.kind {
+            Kind::Projector => {
+                let challenges = ChallengeInputs { results: &self.challenges, roster: self.roster_seats.as_deref() };
+                let guesses = Guesses { all: &self.guesses, revealed: self.revealed };
+                render_projector(&self.seats, guesses, challenges, self.version)
+            }
+            Kind::Live => render_class(ClassInputs {
+                seat_hrefs: self.seats.iter().map(|seat| Some(seat_href(seat.label()))).collect(),
+                seats: &self.seats,
+                roster: self.roster,
+                skipped: self.skipped,
+                generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
+                live: self.live,
+            }),
+        }
+    }
+}
+
+/// The page of `run` (a shown run, taken from the room), as `report --from` writes it, with
+/// the room's folder `dir` left out of every path it names (a page shows no server path).
+pub fn seat_page(run: &Run, dir: &std::path::Path) -> Result<String> {
     let runs = std::slice::from_ref(run);
-    let page = contention::present::sections(runs).map_err(anyhow::Error::from).and_then(|sections| {
-        page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))
-    });
-    Some(page)
+    let sections = contention::present::sections(runs).map_err(anyhow::Error::from)?;
+    let page = page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))?;
+    let dir = dir.display().to_string();
+    Ok(page.replace(&format!("{dir}/"), "").replace(&dir, "the room's folder"))
 }
 
 fn live_view(room: &Room, max_upload: u64) -> LiveView {
@@ -145,6 +179,7 @@ fn live_view(room: &Room, max_upload: u64) -> LiveView {
         version: room.version(),
         runs,
         max_upload: bytes_text(max_upload),
+        space: room.space().text(room.used()),
         effects: contention::present::room::effects(),
     }
 }

@@ -16,6 +16,7 @@ pub fn banner(room: &Room, address: SocketAddr, code: &str, limits: &str) -> Str
         if skipped > 0 { format!(" ({skipped} skipped, named on the page)") } else { String::new() }
     )];
     lines.push(format!("room code: {code} ({limits})"));
+    lines.push(format!("space: {}", room.space().text(room.used())));
     let ip = address.ip();
     lines.push(if ip.is_loopback() {
         format!("listening on {address}: this machine only (open the room to the network with --bind 0.0.0.0)")

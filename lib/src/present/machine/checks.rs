@@ -12,8 +12,15 @@ pub fn check_rows(assessment: &Assessment) -> Vec<(String, String)> {
     let mut rows = vec![(
         "core-to-core latency".to_string(),
         match (&assessment.c2c, facts.typical_one_way_ns) {
-            (Some(pairs), Some(ns)) => format!("{ns:.0} ns one way, typical of {} pair(s)", pairs.len()),
-            (Some(_), None) => "no pair: fewer than two CPUs".into(),
+            (Some(pairs), Some(ns)) => format!(
+                "{ns:.0} ns one way, typical of {} pair(s){}",
+                pairs.len(),
+                crate::fitness::judge::unpinned_label(facts)
+            ),
+            (Some(pairs), None) if pairs.is_empty() => {
+                "no pair: fewer than two CPUs, or threads the OS could neither pin nor say where they ran".into()
+            }
+            (Some(_), None) => "too few samples per pair for a figure".into(),
             (None, _) => not_measured("c2c"),
         },
     )];
