@@ -78,6 +78,7 @@
 pub mod arena;
 pub mod assess;
 pub mod build_info;
+pub mod challenge;
 pub mod chart;
 pub mod checked;
 pub mod error;

@@ -57,6 +57,7 @@ pub fn execute(options: Options) -> Result<()> {
             say(&why);
             Ok(())
         }
+        Options::Challenge(options) => crate::challenge::run(&options),
     }
 }
 

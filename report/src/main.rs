@@ -6,9 +6,11 @@
 //! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
 //! lib's presentation model (`contention::present::sections`). [`room`] serves the live
 //! room of a workshop over the same pieces; [`send`] posts a run's pack to it;
-//! [`check`] says whether this laptop is ready for a workshop.
+//! [`check`] says whether this laptop is ready for a workshop; [`challenge`] checks a
+//! challenge's reference fix.
 
 mod bad_flag;
+mod challenge;
 mod check;
 mod child;
 mod commands;

@@ -170,6 +170,14 @@ pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str) -> Result<
     post_once(room, &target, pairs.as_bytes(), time_allowed(pairs.len()))
 }
 
+/// Posts a seat's checked fix (a challenge result as JSON) to the room's `/challenges`, once;
+/// `Err` says why nothing was answered.
+pub fn post_challenge(room: &Room, code: &str, result: &[u8]) -> Result<Answer, String> {
+    let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
+    let target = format!("{base}challenges?code={}", percent_encode(code));
+    post_once(room, &target, result, time_allowed(result.len()))
+}
+
 /// One POST of `pack` to `target` (path and query), connecting, sending and the answer all
 /// `within` one deadline.
 fn post_once(room: &Room, target: &str, pack: &[u8], within: Duration) -> Result<Answer, String> {

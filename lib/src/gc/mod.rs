@@ -19,6 +19,7 @@ pub mod compare;
 pub mod config;
 pub mod findings;
 pub mod go;
+pub mod handler;
 pub mod heap;
 pub mod live;
 pub mod mark;

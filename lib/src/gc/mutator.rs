@@ -10,6 +10,7 @@ use std::time::Instant;
 use crossbeam_utils::CachePadded;
 
 use super::collector::{CycleLog, CycleTiming, World};
+use super::handler::{Allocate, Handler, Handlers};
 use super::heap::{Heap, Refill, RefillCosts};
 use super::live::LiveGraph;
 use super::mark::{MarkPhase, Stack};
@@ -31,6 +32,9 @@ pub struct Shared<'a> {
     /// Payload sizes of one operation's objects.
     pub object_sizes: &'a [usize],
     pub log: Mutex<CycleLog>,
+    /// Each worker's request handler, in place of the fixed operation (`None`: Go's `Sign`
+    /// objects around the work, as the sweep runs).
+    pub handlers: Option<Handlers<'a>>,
     pub tallies: Mutex<Vec<WorkerTally>>,
 }
 
@@ -44,19 +48,21 @@ pub struct WorkerTally {
     pub last: Option<([u8; 32], [u8; 64])>,
 }
 
-#[derive(Debug)]
 struct Mutator<'s, 'a> {
     index: usize,
     shared: &'s Shared<'a>,
     span: Option<Span>,
     /// The objects of the operation under way: roots for a cycle that stops it midway.
     in_flight: Vec<ObjectRef>,
+    handler: Option<Box<dyn Handler>>,
     tally: WorkerTally,
 }
 
 /// Runs worker `index` until `deadline`, then records its tally and retires.
 pub fn run_worker(shared: &Shared<'_>, index: usize, deadline: Instant) {
-    let mut mutator = Mutator { index, shared, span: None, in_flight: Vec::new(), tally: WorkerTally::default() };
+    let handler = shared.handlers.map(|Handlers(build)| build());
+    let mut mutator =
+        Mutator { index, shared, span: None, in_flight: Vec::new(), handler, tally: WorkerTally::default() };
     // The timed loop: one operation per iteration (half its objects, the work, the other
     // half; every allocation a safepoint). Cycles run inside allocations, so their pauses
     // fall in the trial's time; the clock is read once per operation to stop at the deadline.
@@ -74,33 +80,32 @@ impl Mutator<'_, '_> {
     /// One operation. Its objects are garbage once it returns.
     fn operate(&mut self) {
         let message = message(self.index, self.tally.operations);
-        let sizes = self.shared.object_sizes;
-        let (before, after) = sizes.split_at(sizes.len() / 2);
-        for (object, &size) in before.iter().enumerate() {
-            self.allocate(size, message[object % message.len()]);
-        }
-        let output = black_box(self.shared.work.perform(black_box(&message)));
-        for (object, &size) in after.iter().enumerate() {
-            self.allocate(size, message[(before.len() + object) % message.len()]);
-        }
+        let output = match self.handler.take() {
+            Some(mut handler) => {
+                let work = self.shared.work;
+                let output = handler.handle(&message, self, work);
+                self.handler = Some(handler);
+                output
+            }
+            None => self.sign_objects_around_work(&message),
+        };
         self.in_flight.clear();
         self.tally.last = Some((message, output));
         self.tally.operations += 1;
     }
 
-    /// Allocates one object: the safepoint, then the span, refilled when full.
-    fn allocate(&mut self, size: usize, fill: u8) {
-        loop {
-            if self.shared.world.stop_requested() {
-                self.safepoint();
-            }
-            if let Some(object) = self.span.as_mut().and_then(|span| span.allocate(size, fill)) {
-                self.in_flight.push(object);
-                self.tally.allocated += ObjectCount { objects: 1, bytes: size as u64 };
-                return;
-            }
-            self.refill();
+    /// The sweep's operation: half of Go's `Sign` objects, the work, the other half.
+    fn sign_objects_around_work(&mut self, message: &[u8; 32]) -> [u8; 64] {
+        let sizes = self.shared.object_sizes;
+        let (before, after) = sizes.split_at(sizes.len() / 2);
+        for (object, &size) in before.iter().enumerate() {
+            self.allocate(size, message[object % message.len()]);
         }
+        let output = black_box(self.shared.work.perform(black_box(message)));
+        for (object, &size) in after.iter().enumerate() {
+            self.allocate(size, message[(before.len() + object) % message.len()]);
+        }
+        output
     }
 
     fn refill(&mut self) {
@@ -175,6 +180,23 @@ impl Mutator<'_, '_> {
         log.stacks_scanned += found.stacks_scanned;
         log.mark_mismatches += u64::from(found.nodes != shared.live.node_count());
         log.swept += swept;
+    }
+}
+
+impl Allocate for Mutator<'_, '_> {
+    /// Allocates one object: the safepoint, then the span, refilled when full.
+    fn allocate(&mut self, size: usize, fill: u8) {
+        loop {
+            if self.shared.world.stop_requested() {
+                self.safepoint();
+            }
+            if let Some(object) = self.span.as_mut().and_then(|span| span.allocate(size, fill)) {
+                self.in_flight.push(object);
+                self.tally.allocated += ObjectCount { objects: 1, bytes: size as u64 };
+                return;
+            }
+            self.refill();
+        }
     }
 }
 

@@ -20,6 +20,7 @@ use crossbeam_utils::CachePadded;
 
 use super::collector::World;
 use super::config::{Config, GcRatio};
+use super::handler::Handlers;
 use super::heap::{Heap, HeapLimits, SpanPool};
 use super::live::LiveGraph;
 use super::mark::{mark_workers, MarkPhase, Stack};
@@ -49,8 +50,14 @@ pub fn run(config: &Config, progress: Progress) -> Result<Outcome<Row>, RunError
         config.threads.iter().flat_map(|&threads| config.ratios.iter().map(move |&ratio| (threads, ratio))).collect();
     let most_threads = config.threads.iter().copied().max().unwrap_or(1);
     let mut pool = SpanPool::default();
-    let warm =
-        Trial { config, live: &live, work: &work, sizes: &sizes, length: config.trial.min(Duration::from_millis(100)) };
+    let warm = Trial {
+        config,
+        live: &live,
+        work: &work,
+        sizes: &sizes,
+        length: config.trial.min(Duration::from_millis(100)),
+        handlers: None,
+    };
     warm_up(config.warmup, || measure(&warm, &mut pool, (most_threads, config.ratios[0]), 0).map(drop))?;
     let trial = Trial { length: config.trial, ..warm };
     let started = Instant::now();
@@ -87,6 +94,50 @@ struct Trial<'a> {
     work: &'a Work,
     sizes: &'a [usize],
     length: Duration,
+    handlers: Option<Handlers<'a>>,
+}
+
+/// Trials of request handlers on the sweep's collector (the allocation challenge): the
+/// live graph, the work and the spans built once and kept warm across trials.
+#[derive(Debug)]
+pub struct HandlerBench {
+    config: Config,
+    live: LiveGraph,
+    work: Work,
+    sizes: Vec<usize>,
+    pool: SpanPool,
+}
+
+impl HandlerBench {
+    pub fn new(config: &Config) -> Result<Self, RunError> {
+        config.validate()?;
+        Ok(Self {
+            config: config.clone(),
+            live: LiveGraph::build(config.live_bytes, GRAPH_SEED),
+            work: Work::new(config.workload)?,
+            sizes: object_sizes(config.alloc_per_op_bytes, config.objects_per_op),
+            pool: SpanPool::default(),
+        })
+    }
+
+    /// The work every handler signs with.
+    pub fn work(&self) -> &Work {
+        &self.work
+    }
+
+    /// One trial of `handlers` at `threads` and `ratio`, checked as the sweep's trials are
+    /// (less the fixed objects per operation: a handler allocates what it chooses).
+    pub fn trial(&mut self, handlers: Handlers<'_>, (threads, ratio): (usize, GcRatio), round: usize) -> Result<Row, RunError> {
+        let trial = Trial {
+            config: &self.config,
+            live: &self.live,
+            work: &self.work,
+            sizes: &self.sizes,
+            length: self.config.trial,
+            handlers: Some(handlers),
+        };
+        measure(&trial, &mut self.pool, (threads, ratio), round)
+    }
 }
 
 fn measure(
@@ -107,6 +158,7 @@ fn measure(
         work: trial.work,
         object_sizes: trial.sizes,
         log: Mutex::default(),
+        handlers: trial.handlers,
         tallies: Mutex::new(vec![WorkerTally::default(); threads]),
     };
     // The process's CPU time over the team's whole life (thread start-up included, a few
@@ -144,6 +196,7 @@ fn measure(
         mark_mismatches: log.mark_mismatches,
         work: trial.work,
         tallies: &tallies,
+        fixed_operation: trial.handlers.is_none(),
     };
     verify(&row, trial.config, &evidence)?;
     Ok(row)

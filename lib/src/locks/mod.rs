@@ -66,6 +66,7 @@ pub use row::Row;
 pub use run::{run, trial};
 pub use summary::{find, read_shares_of, summarize, threads_of, CellSummary};
 pub use switches::voluntary_switches;
+pub(crate) use wait::{remote_call, shard_count, skewed_key, split_mix, value_of};
 
 pub const EXPERIMENT: &str = "locks";
 

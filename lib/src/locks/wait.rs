@@ -52,7 +52,7 @@ pub(crate) fn shard_count() -> usize {
 }
 
 /// SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): a fast, well-mixed 64-bit sequence.
-fn split_mix(state: &mut u64) -> u64 {
+pub(crate) fn split_mix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -61,20 +61,20 @@ fn split_mix(state: &mut u64) -> u64 {
 }
 
 /// A key from 0..keys, skewed towards small keys (see the module's timing model).
-fn skewed_key(random: u64, keys: u64) -> u64 {
+pub(crate) fn skewed_key(random: u64, keys: u64) -> u64 {
     let uniform = (random >> 11) as f64 / (1u64 << 53) as f64;
     ((keys as f64 * uniform.powi(3)) as u64).min(keys - 1)
 }
 
 /// The value the remote service answers for `key`: the same every time, so a map value can
 /// be checked.
-fn value_of(key: u64) -> u64 {
+pub(crate) fn value_of(key: u64) -> u64 {
     let mut state = key ^ 0x5bd1_e995;
     split_mix(&mut state)
 }
 
 /// The remote call: its latency, then its answer.
-fn remote_call(key: u64, wait: Duration) -> u64 {
+pub(crate) fn remote_call(key: u64, wait: Duration) -> u64 {
     if !wait.is_zero() {
         thread::sleep(wait);
     }

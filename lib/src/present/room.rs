@@ -3,6 +3,7 @@
 //! for two runs, each effect's ratio between them with its interval. The cells' text is
 //! written here, once.
 
+pub mod challenge_board;
 pub mod class;
 pub mod hardware;
 pub mod projector;

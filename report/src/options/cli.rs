@@ -38,6 +38,10 @@ pub enum Command {
     /// A notebook's experiments to the workshop's room: a quick run under $CONTENTION_LABEL,
     /// sent to $CONTENTION_ROOM with $CONTENTION_CODE (without a room, nothing is measured).
     Send(SendCellArgs),
+    /// A fix-it-yourself challenge: the built-in baseline against the lab's reference fix,
+    /// checked and judged as a student's fix is (edit challenges/NAME.rs and run it with
+    /// `cargo run --release --example challenge-NAME` to check your own).
+    Challenge(ChallengeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -48,6 +52,33 @@ pub struct SendCellArgs {
     /// Folder that receives the run's folder.
     #[arg(long, default_value = "data/runs")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ChallengeArgs {
+    /// The challenge: false-sharing (article A), allocation (B) or lock-across-wait (C).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Five smaller trials a side, in seconds (ten by default).
+    #[arg(long)]
+    pub quick: bool,
+    /// Send a result a challenge file saved (data/challenges/NAME.json) instead of checking
+    /// the reference fix; with --send.
+    #[arg(long, value_name = "FILE", requires = "send")]
+    pub result: Option<PathBuf>,
+    /// Send the result to a live room, e.g. http://192.168.1.20:8765 (with --code, and --seat
+    /// unless --result names a saved result).
+    #[arg(long, value_name = "URL", requires = "code")]
+    pub send: Option<String>,
+    /// The room's code, as `contention room serve` printed it.
+    #[arg(long, value_name = "CODE", requires = "send")]
+    pub code: Option<String>,
+    /// Whose fix this is: the seat's label (the reference fix's result, sent for a demonstration).
+    #[arg(long, value_name = "SEAT", requires = "send")]
+    pub seat: Option<String>,
+    /// What the fix changed, in a line (at most 120 characters).
+    #[arg(long, value_name = "TEXT", default_value = "the lab's reference fix")]
+    pub description: String,
 }
 
 #[derive(Debug, Args)]

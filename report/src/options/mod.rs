@@ -5,6 +5,7 @@
 //! [`experiment_options!`]'s list below.
 
 mod c2c;
+mod challenge;
 pub mod cli;
 mod counters;
 mod gc;
@@ -202,6 +203,8 @@ pub enum Options {
     Check(crate::check::CheckOptions),
     /// `send` without a room: nothing measured, and why.
     NotSent(String),
+    /// Check the lab's reference fix of a challenge against its baseline.
+    Challenge(crate::challenge::ChallengeOptions),
 }
 
 /// Where `pack` writes the pack.
@@ -269,6 +272,7 @@ impl Options {
                 examples: args.examples,
             }),
             Command::Send(args) => send_cell::options(args)?,
+            Command::Challenge(args) => Options::Challenge(challenge::challenge_options(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {
                     given::refuse_beside_saved_runs(given, args.runs.is_some(), "--from")?;

@@ -91,15 +91,25 @@ struct ProjectorView {
     title: String,
     version: u64,
     slides: Vec<Slide>,
+    /// The challenge board: one more screen per challenge, after the effects'.
+    challenges: Vec<contention::present::room::challenge_board::BoardScreen>,
 }
 
-/// The projector view: one slide per effect, first the first effect's.
-pub fn render_projector(seats: &[Seat], guesses: Guesses, version: u64) -> Result<String> {
+/// The seats' checked fixes, and the roster that marks the seats it does not name.
+#[derive(Debug, Clone, Copy)]
+pub struct ChallengeInputs<'a> {
+    pub results: &'a [contention::challenge::ChallengeResult],
+    pub roster: Option<&'a [String]>,
+}
+
+/// The projector view: one slide per effect, first the first effect's, then the challenge board.
+pub fn render_projector(seats: &[Seat], guesses: Guesses, challenges: ChallengeInputs, version: u64) -> Result<String> {
     let claims = contention::reference::claims().context("reading the articles' claims")?;
     let view = ProjectorView {
         title: class_title(seats.len()),
         version,
         slides: slides(&class_effects(seats), &claims, guesses),
+        challenges: contention::present::room::challenge_board::board(challenges.results, &claims, challenges.roster),
     };
     templates()?.get_template("projector.html")?.render(context! { page => view }).context("rendering the projector")
 }

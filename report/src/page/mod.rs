@@ -118,4 +118,5 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("class_script.html", include_str!("../../templates/class_script.html")),
     ("projector.html", include_str!("../../templates/projector.html")),
     ("projector_slide.html", include_str!("../../templates/projector_slide.html")),
+    ("challenge_slide.html", include_str!("../../templates/challenge_slide.html")),
 ];

@@ -193,7 +193,7 @@ fn as_teacher(
 }
 
 /// Checks the code, then applies `apply` to the room under its lock.
-fn change(
+pub(super) fn change(
     app: &App,
     client: SocketAddr,
     headers: &HeaderMap,
@@ -217,7 +217,7 @@ fn apply_to(app: &App, apply: impl FnOnce(&mut Room) -> Result<(), NotKept>) -> 
     })
 }
 
-fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &str) -> Response {
+pub(super) fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &str) -> Response {
     match done {
         Ok(()) => {
             say(&format!("{}: {line}", client.ip()));

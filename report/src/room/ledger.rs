@@ -30,6 +30,9 @@ pub struct Ledger {
     /// Every pack the room kept, with its status ([`super::kept`]): a restart reads these.
     #[serde(default)]
     pub packs: Vec<super::kept::KeptPack>,
+    /// Each seat's latest checked fix of each challenge ([`super::challenges`]).
+    #[serde(default)]
+    pub challenges: Vec<contention::challenge::ChallengeResult>,
 }
 
 /// One seat's guess of one effect, in the effect's unit.
@@ -59,6 +62,11 @@ impl Ledger {
         for guess in &ledger.guesses {
             check_guess(&guess.seat, &guess.effect, guess.value)
                 .map_err(|why| anyhow::anyhow!("{} holds a guess the room refuses: {why}", path.display()))?;
+        }
+        for result in &ledger.challenges {
+            check_challenge(result).map_err(|why| {
+                anyhow::anyhow!("{} holds a challenge result the room refuses: {why}", path.display())
+            })?;
         }
         Ok(ledger)
     }
@@ -102,6 +110,13 @@ pub fn check_guess(seat: &str, effect: &str, value: f64) -> Result<(), String> {
         return Err(format!("invalid guess = {value}: a positive number, in the effect's unit"));
     }
     Ok(())
+}
+
+/// `Err` says why the room refuses a challenge result: a seat that is not a label, or a field
+/// out of what a check sends.
+pub fn check_challenge(result: &contention::challenge::ChallengeResult) -> Result<(), String> {
+    contention::runs::check_label(&result.seat).map_err(|error| error.to_string())?;
+    result.validate().map_err(|error| error.to_string())
 }
 
 /// `Err` names the plausible values of `effect` when `value` lies outside them (a guess kept

@@ -14,6 +14,7 @@
 //! | `GET /class.tar` | every shown run's pack and the roster in one archive; `report --from` rebuilds the class page from it ([`class_file`]) |
 //! | `GET /room.html` | the room page's old address: a redirect to `/` (no page of the room draws seats x experiments sections) |
 //! | `DELETE /runs/<label>`, `POST /reveal`, `POST /guesses`, `POST /purge` | with the code: remove a run, reveal the guesses, keep a seat's guesses, delete superseded and removed packs ([`actions`]) |
+//! | `POST /challenges?code=CODE` | with the code: a seat's checked fix of a challenge (JSON), kept in the ledger and shown on the projector's challenge board ([`challenges`]) |
 //!
 //! # Memory
 //!
@@ -46,6 +47,7 @@ mod actions;
 mod app;
 mod archive;
 mod body;
+mod challenges;
 pub mod class_file;
 pub mod code;
 mod connections;

@@ -18,7 +18,7 @@ use contention::present::room::projector::Guesses;
 use contention::present::room::roster::{Roster, RosterStatus};
 use contention::runs::Run;
 
-use crate::page::class::{render_class, render_projector, ClassInputs};
+use crate::page::class::{render_class, render_projector, ChallengeInputs, ClassInputs};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
 use crate::url::percent_encode;
@@ -105,6 +105,10 @@ struct Snapshot {
     roster: Option<RosterStatus>,
     skipped: Vec<String>,
     live: Option<LiveView>,
+    /// The seats' checked fixes, for the projector's challenge board.
+    challenges: Vec<contention::challenge::ChallengeResult>,
+    /// The roster's seats, which mark the board's seats it does not name.
+    roster_seats: Option<Vec<String>>,
 }
 
 impl Snapshot {
@@ -125,6 +129,8 @@ impl Snapshot {
             roster: roster.filter(|_| !projector).map(|roster| roster.status(room.seats().iter().map(Seat::label))),
             skipped: if projector { Vec::new() } else { room.skipped() },
             live: (!projector).then(|| live_view(room, max_upload)),
+            challenges: if projector { ledger.challenges.clone() } else { Vec::new() },
+            roster_seats: roster.filter(|_| projector).map(|roster| roster.seats().to_vec()),
         }
     }
 
@@ -132,7 +138,9 @@ impl Snapshot {
     fn render(self) -> Result<String> {
         match self.kind {
             Kind::Projector => {
-                render_projector(&self.seats, Guesses { all: &self.guesses, revealed: self.revealed }, self.version)
+                let challenges = ChallengeInputs { results: &self.challenges, roster: self.roster_seats.as_deref() };
+                let guesses = Guesses { all: &self.guesses, revealed: self.revealed };
+                render_projector(&self.seats, guesses, challenges, self.version)
             }
             Kind::Live => render_class(ClassInputs {
                 seat_hrefs: self.seats.iter().map(|seat| Some(seat_href(seat.label()))).collect(),

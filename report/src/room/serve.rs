@@ -27,7 +27,7 @@ use super::app::App;
 use super::connections::{Connections, MAX_REFUSING};
 use super::say;
 use super::write_timeout::TimedWrites;
-use super::{actions, routes, upload};
+use super::{actions, challenges, routes, upload};
 
 /// How long a client may take to send a request's head (the request line and headers).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
@@ -161,6 +161,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/reveal", post(actions::reveal))
         .route("/guesses", post(actions::guesses).delete(actions::clear_guesses))
         .route("/purge", post(actions::purge))
+        .route("/challenges", post(challenges::send))
         .fallback(routes::not_found)
         .with_state(app)
 }

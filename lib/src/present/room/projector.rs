@@ -69,24 +69,24 @@ pub struct Band {
 
 /// The slide's log scale ([`crate::scale`]: bounded for any values), its positions as
 /// percentages with two decimals.
-struct Scale(LogScale);
+pub(super) struct Scale(LogScale);
 
 impl Scale {
     /// A scale holding every value of `values` with a margin of a quarter on each side.
-    fn holding(values: impl Iterator<Item = f64>) -> Self {
+    pub(super) fn holding(values: impl Iterator<Item = f64>) -> Self {
         Self(LogScale::holding(values, 1.25, 1.6).unwrap_or(LogScale::new(0.5, 2.0)))
     }
 
-    fn share(&self, value: f64) -> f64 {
+    pub(super) fn share(&self, value: f64) -> f64 {
         self.0.percent(value)
     }
 
-    fn pct(&self, value: f64) -> String {
+    pub(super) fn pct(&self, value: f64) -> String {
         format!("{:.2}", self.share(value))
     }
 
     /// 1-2-5 marks inside the scale, at most about eight (else its powers of ten).
-    fn ticks(&self, unit: &str) -> Vec<Mark> {
+    pub(super) fn ticks(&self, unit: &str) -> Vec<Mark> {
         self.0.marks(8).into_iter().map(|value| Mark { text: value_text(value, unit), pct: self.pct(value) }).collect()
     }
 }

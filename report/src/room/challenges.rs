@@ -1,0 +1,63 @@
+//! `POST /challenges?code=CODE`: a seat's checked fix of a challenge, the body one
+//! [`ChallengeResult`] as JSON (what `contention challenge NAME --send` posts). It is checked
+//! as a guess is (the code, the address, the rate; the seat a label; every field within what a
+//! check can send) and kept in the room's ledger, the latest per seat and challenge, before it
+//! is answered; the projector's challenge board shows it. A seat the roster does not name is
+//! kept and shown, marked, as its runs are.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use contention::challenge::{Challenge, ChallengeResult};
+
+use super::actions::{answer, change};
+use super::app::App;
+use super::ledger::{check_challenge, Ledger};
+use super::upload::{refuse, CodeQuery};
+
+/// The largest body read: a result is a few hundred bytes.
+const MAX_RESULT_BYTES: usize = 4096;
+/// Seats whose results a room keeps per challenge: as many as the runs a room holds.
+const MAX_SEATS_PER_CHALLENGE: usize = 500;
+
+/// `POST /challenges?code=CODE`.
+pub async fn send(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<CodeQuery>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let result = match to_bytes(body, MAX_RESULT_BYTES).await {
+        Ok(bytes) => serde_json::from_slice::<ChallengeResult>(&bytes)
+            .map_err(|error| format!("the body is not a challenge result ({error}): send what a check sends")),
+        Err(_) => Err(format!("the result is longer than {MAX_RESULT_BYTES} bytes")),
+    };
+    let result = match result.and_then(|result| check_challenge(&result).map(|()| result)) {
+        Ok(result) => result,
+        Err(why) => return refuse(StatusCode::BAD_REQUEST, why).answer(client, "a challenge result"),
+    };
+    let line = format!("kept {}'s fix of {}", result.seat, result.challenge);
+    let done = change(&app, client, &headers, query.code.as_deref(), |room| {
+        room.change_ledger(|ledger| ledger.keep_challenge(result))
+    });
+    answer(done, client, "a challenge result", &line)
+}
+
+impl Ledger {
+    /// Keeps `result` as its seat's fix of its challenge, replacing an earlier one.
+    pub fn keep_challenge(&mut self, result: ChallengeResult) -> Result<(), String> {
+        check_challenge(&result)?;
+        self.challenges.retain(|kept| kept.seat != result.seat || kept.challenge != result.challenge);
+        let most = MAX_SEATS_PER_CHALLENGE * Challenge::ALL.len();
+        if self.challenges.len() >= most {
+            return Err(format!("the room holds {most} challenge results, the most it takes"));
+        }
+        self.challenges.push(result);
+        Ok(())
+    }
+}
