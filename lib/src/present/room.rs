@@ -6,6 +6,8 @@
 pub mod class;
 pub mod hardware;
 pub mod projector;
+pub mod part_screen;
+pub mod quantities;
 pub mod roster;
 mod summary;
 

@@ -6,6 +6,7 @@
 
 use anyhow::{Context, Result};
 use contention::present::room::class::{class_columns, class_effects, class_row, ClassCell, Seat};
+use contention::present::room::part_screen::PartScreen;
 use contention::present::room::projector::{slides, Guesses, Slide};
 use contention::present::room::roster::RosterStatus;
 use minijinja::context;
@@ -78,20 +79,54 @@ pub fn render_class(inputs: ClassInputs) -> Result<String> {
     templates()?.get_template("class.html")?.render(context! { page => view }).context("rendering the class page")
 }
 
+/// What the projector shows: the seats and their guesses, the open part's screen.
+#[derive(Debug)]
+pub struct ProjectorInputs<'a> {
+    pub seats: &'a [Seat],
+    /// (seat, effect id, value).
+    pub guesses: Vec<(String, String, f64)>,
+    /// Every guess shown (the teacher's reveal of all).
+    pub revealed: bool,
+    /// The effects whose part's reveal was opened.
+    pub revealed_effects: Vec<&'static str>,
+    /// The part the teacher opened, on its screen; `None`: every effect's slide.
+    pub part: Option<PartScreen>,
+    /// The teacher's screen: the part's controls are shown.
+    pub teacher: bool,
+    pub version: u64,
+}
+
 #[derive(Debug, Serialize)]
 struct ProjectorView {
     title: String,
     version: u64,
+    /// Changes when the teacher opens another part or screen: the page then reloads whole.
+    shown: String,
     slides: Vec<Slide>,
+    part: Option<PartScreen>,
+    teacher: bool,
+    parts: Vec<(&'static str, &'static str)>,
 }
 
-/// The projector view: one slide per effect, first the first effect's.
-pub fn render_projector(seats: &[Seat], guesses: Guesses, version: u64) -> Result<String> {
+/// The projector view: the open part's screen (its reveal: its effects' slides), or with no
+/// part open one slide per effect, first the first effect's.
+pub fn render_projector(inputs: ProjectorInputs) -> Result<String> {
     let claims = contention::reference::claims().context("reading the articles' claims")?;
+    let guesses =
+        Guesses { all: &inputs.guesses, revealed: inputs.revealed, revealed_effects: &inputs.revealed_effects };
+    let mut slides = slides(&class_effects(inputs.seats), &claims, guesses);
+    if let Some(part) = &inputs.part {
+        slides.retain(|slide| part.revealed.contains(&slide.id));
+    }
+    let shown = inputs.part.as_ref().map_or("all".into(), |part| format!("{}-{}", part.id, part.screen.word()));
     let view = ProjectorView {
-        title: class_title(seats.len()),
-        version,
-        slides: slides(&class_effects(seats), &claims, guesses),
+        title: class_title(inputs.seats.len()),
+        version: inputs.version,
+        shown,
+        slides,
+        part: inputs.part,
+        teacher: inputs.teacher,
+        parts: contention::present::room::quantities::PARTS.iter().map(|part| (part.id, part.title)).collect(),
     };
     templates()?.get_template("projector.html")?.render(context! { page => view }).context("rendering the projector")
 }

@@ -1,5 +1,6 @@
 //! What the room decides beside its packs, kept in `DIR/.room.json`: the runs the teacher
-//! removed, the seats' guesses per effect, and whether the guesses are revealed. Written
+//! removed, the seats' guesses per effect, whether the guesses are revealed, and the
+//! class's loop (seat tokens, the open part: [`super::seats`]). Written
 //! whole (into the staging folder, then renamed over the old one, and the folder flushed),
 //! read back and checked on start, so a restart keeps every removal and guess.
 
@@ -25,6 +26,9 @@ pub struct Ledger {
     /// Whether the projector shows the guesses.
     pub revealed: bool,
     pub guesses: Vec<Guess>,
+    /// Who holds each seat, the open part and whether guesses are sealed ([`super::seats`]).
+    #[serde(default)]
+    pub class: super::seats::ClassLoop,
 }
 
 /// One seat's guess of one effect, in the effect's unit.
@@ -55,6 +59,7 @@ impl Ledger {
             check_guess(&guess.seat, &guess.effect, guess.value)
                 .map_err(|why| anyhow::anyhow!("{} holds a guess the room refuses: {why}", path.display()))?;
         }
+        ledger.class.check().map_err(|why| anyhow::anyhow!("{} holds {why}", path.display()))?;
         Ok(ledger)
     }
 

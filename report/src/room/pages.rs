@@ -10,12 +10,14 @@ use axum::body::Bytes;
 use tokio::sync::Mutex;
 
 use super::class_file;
+use super::keys::Role;
 use super::state::Room;
 use contention::present::room::class::Seat;
-use contention::present::room::projector::Guesses;
+use contention::present::room::part_screen::part_screen;
+use contention::present::room::quantities;
 use contention::present::room::roster::Roster;
 
-use crate::page::class::{render_class, render_projector, ClassInputs};
+use crate::page::class::{render_class, render_projector, ClassInputs, ProjectorInputs};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
 use crate::url::percent_encode;
@@ -29,22 +31,26 @@ pub enum Kind {
     Projector,
 }
 
-/// The last rendering of each page, with the room version it shows.
+/// One page's last rendering and the room version it shows.
+type Cached = Mutex<Option<(u64, Arc<String>)>>;
+
+/// The last rendering of each page, for students and for the teacher, with the room
+/// version it shows.
 #[derive(Debug)]
 pub struct Pages {
     /// `--seats`: the class page names who of it is missing.
     roster: Option<Roster>,
     /// `--max-upload`, as the upload form says it.
     max_upload: u64,
-    live: Mutex<Option<(u64, Arc<String>)>>,
-    projector: Mutex<Option<(u64, Arc<String>)>>,
+    /// The class page and the projector, each a student's and the teacher's.
+    cached: [Cached; 4],
     /// The class archive ([`super::class_file`]), shared by the downloads in flight.
     class_tar: Mutex<Option<(u64, Bytes)>>,
 }
 
 impl Pages {
     pub fn new(roster: Option<Roster>, max_upload: u64) -> Self {
-        Self { roster, max_upload, live: Mutex::default(), projector: Mutex::default(), class_tar: Mutex::default() }
+        Self { roster, max_upload, cached: Default::default(), class_tar: Mutex::default() }
     }
 
     /// The class archive of the room as it is now; `Err` says why a pack could not be read.
@@ -65,12 +71,9 @@ impl Pages {
         Ok(tar)
     }
 
-    /// The page `kind` of the room as it is now.
-    pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind) -> Result<Arc<String>> {
-        let mut cached = match kind {
-            Kind::Live => self.live.lock().await,
-            Kind::Projector => self.projector.lock().await,
-        };
+    /// The page `kind` of the room as it is now, as `role` sees it.
+    pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind, role: Role) -> Result<Arc<String>> {
+        let mut cached = self.cached[kind as usize * 2 + usize::from(role == Role::Teacher)].lock().await;
         let version = read(room).version();
         if let Some((shown, page)) = cached.as_ref() {
             if *shown == version {
@@ -79,7 +82,7 @@ impl Pages {
         }
         let (room, roster, max_upload) = (room.clone(), self.roster.clone(), self.max_upload);
         let (version, page) =
-            tokio::task::spawn_blocking(move || render(&read(&room), kind, roster.as_ref(), max_upload)).await??;
+            tokio::task::spawn_blocking(move || render(&read(&room), kind, role, roster.as_ref(), max_upload)).await??;
         let page = Arc::new(page);
         *cached = Some((version, page.clone()));
         Ok(page)
@@ -91,23 +94,19 @@ pub fn read(room: &RwLock<Room>) -> std::sync::RwLockReadGuard<'_, Room> {
     room.read().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The page `kind` of `room`, and the version it shows.
-fn render(room: &Room, kind: Kind, roster: Option<&Roster>, max_upload: u64) -> Result<(u64, String)> {
+/// The page `kind` of `room` as `role` sees it, and the version it shows.
+fn render(room: &Room, kind: Kind, role: Role, roster: Option<&Roster>, max_upload: u64) -> Result<(u64, String)> {
     let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
+    let teacher = role == Role::Teacher;
     let html = match kind {
-        Kind::Projector => {
-            let ledger = room.ledger();
-            let all: Vec<(String, String, f64)> =
-                ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
-            render_projector(room.seats(), Guesses { all: &all, revealed: ledger.revealed }, room.version())?
-        }
+        Kind::Projector => render_projector(projector_inputs(room, roster, teacher))?,
         Kind::Live => render_class(ClassInputs {
             seats: room.seats(),
             seat_hrefs: room.seats().iter().map(|seat| Some(seat_href(seat.label()))).collect(),
             roster: roster.map(|roster| roster.status(room.seats().iter().map(Seat::label))),
             skipped: room.skipped(),
             generated_utc,
-            live: Some(live_view(room, max_upload)),
+            live: Some(live_view(room, max_upload, teacher)),
         })?,
     };
     Ok((room.version(), html))
@@ -123,7 +122,26 @@ pub fn seat_page(room: &Room, label: &str) -> Option<Result<String>> {
     Some(page)
 }
 
-fn live_view(room: &Room, max_upload: u64) -> LiveView {
+/// The projector's inputs: the slides' seats and guesses, and the open part's screen.
+fn projector_inputs<'a>(room: &'a Room, roster: Option<&Roster>, teacher: bool) -> ProjectorInputs<'a> {
+    let ledger = room.ledger();
+    let guesses: Vec<(String, String, f64)> =
+        ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
+    let revealed_effects: Vec<&'static str> = ledger
+        .class
+        .revealed_parts
+        .iter()
+        .filter_map(|id| quantities::part(id))
+        .flat_map(|part| part.quantities.iter().copied())
+        .collect();
+    let part = ledger.class.part.as_ref().and_then(|open| {
+        let part = quantities::part(&open.id)?;
+        Some(part_screen(part, open.screen, &guesses, room.seats(), roster))
+    });
+    ProjectorInputs { seats: room.seats(), guesses, revealed: ledger.revealed, revealed_effects, part, teacher, version: room.version() }
+}
+
+fn live_view(room: &Room, max_upload: u64, teacher: bool) -> LiveView {
     let runs = room
         .entries()
         .iter()
@@ -139,6 +157,9 @@ fn live_view(room: &Room, max_upload: u64) -> LiveView {
         runs,
         max_upload: bytes_text(max_upload),
         effects: contention::present::room::effects(),
+        teacher,
+        parts: quantities::PARTS.iter().map(|part| (part.id, part.title)).collect(),
+        open_part: room.ledger().class.part.as_ref().map(|open| format!("{} ({})", open.id, open.screen.word())),
     }
 }
 

@@ -160,6 +160,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/runs/{file}", get(routes::pack).delete(actions::remove))
         .route("/reveal", post(actions::reveal))
         .route("/guesses", post(actions::guesses))
+        .route("/free", post(actions::free))
+        .route("/parts", post(super::parts::open))
         .fallback(routes::not_found)
         .with_state(app)
 }
