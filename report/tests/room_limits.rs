@@ -29,7 +29,8 @@ fn half_sent_heads_from_one_address_do_not_keep_another_out() {
     let banner = server.log.lock().unwrap().clone();
     assert!(
         banner.contains(
-            "room code: test-room (at most 128 connections at once, 32 from one address, under a file limit of 256)"
+            "room code: test-room (the class code, for the students; at most 128 connections at once, 32 from one \
+             address, under a file limit of 256)"
         ),
         "the caps are printed beside the code: {banner}"
     );

@@ -5,8 +5,8 @@
 
 pub mod class;
 pub mod hardware;
-pub mod projector;
 pub mod part_screen;
+pub mod projector;
 pub mod quantities;
 pub mod roster;
 mod summary;

@@ -24,7 +24,9 @@ impl RoomOptions {
         if let Some(given) = &args.teacher_key {
             code::check(given).map_err(|error| usage(error.to_string().replacen("code", "teacher-key", 1)))?;
             if args.code.as_deref() == Some(given.as_str()) {
-                return Err(usage(format!("invalid teacher-key = {given}: the class code's; the teacher's key must differ")));
+                return Err(usage(format!(
+                    "invalid teacher-key = {given}: the class code's; the teacher's key must differ"
+                )));
             }
         }
         check_range(

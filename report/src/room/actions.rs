@@ -160,8 +160,7 @@ fn keep_guesses(
     role: super::keys::Role,
     token: Option<&str>,
 ) -> Result<Option<String>, Refusal> {
-    let hand_out =
-        room.ledger().class.may_act(seat, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
+    let hand_out = room.ledger().class.may_act(seat, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
     if let Some(why) = pairs.iter().find_map(|(effect, _)| guess_locked(room, seat, effect)) {
         return Err(refuse(StatusCode::CONFLICT, format!("{seat}'s guess is locked: {why}")));
     }

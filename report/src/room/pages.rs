@@ -82,7 +82,8 @@ impl Pages {
         }
         let (room, roster, max_upload) = (room.clone(), self.roster.clone(), self.max_upload);
         let (version, page) =
-            tokio::task::spawn_blocking(move || render(&read(&room), kind, role, roster.as_ref(), max_upload)).await??;
+            tokio::task::spawn_blocking(move || render(&read(&room), kind, role, roster.as_ref(), max_upload))
+                .await??;
         let page = Arc::new(page);
         *cached = Some((version, page.clone()));
         Ok(page)
@@ -138,7 +139,15 @@ fn projector_inputs<'a>(room: &'a Room, roster: Option<&Roster>, teacher: bool) 
         let part = quantities::part(&open.id)?;
         Some(part_screen(part, open.screen, &guesses, room.seats(), roster))
     });
-    ProjectorInputs { seats: room.seats(), guesses, revealed: ledger.revealed, revealed_effects, part, teacher, version: room.version() }
+    ProjectorInputs {
+        seats: room.seats(),
+        guesses,
+        revealed: ledger.revealed,
+        revealed_effects,
+        part,
+        teacher,
+        version: room.version(),
+    }
 }
 
 fn live_view(room: &Room, max_upload: u64, teacher: bool) -> LiveView {

@@ -51,7 +51,8 @@ impl ClassLoop {
         }
         let parts = self.part.iter().map(|part| part.id.as_str()).chain(self.revealed_parts.iter().map(String::as_str));
         for id in parts {
-            contention::present::room::quantities::part(id).ok_or_else(|| format!("a part the room has not: {id:?}"))?;
+            contention::present::room::quantities::part(id)
+                .ok_or_else(|| format!("a part the room has not: {id:?}"))?;
         }
         Ok(())
     }
@@ -126,7 +127,9 @@ mod tests {
         let token = class.hand_out("seat-01").unwrap();
         assert_eq!(class.may_act("seat-01", Role::Student, Some(&token)), Ok(false));
         let refused = class.may_act("seat-01", Role::Student, None).unwrap_err();
-        assert!(refused.starts_with("seat-01 is held by the laptop that first sent") && refused.contains("no seat token"));
+        assert!(
+            refused.starts_with("seat-01 is held by the laptop that first sent") && refused.contains("no seat token")
+        );
         let other = class.may_act("seat-01", Role::Student, Some("abcdefghjkmnpqrs")).unwrap_err();
         assert!(other.contains("carries another seat token"), "{other}");
         assert_eq!(class.may_act("seat-01", Role::Teacher, None), Ok(false));

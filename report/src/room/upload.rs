@@ -23,9 +23,9 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use contention::runs::Run;
 
+use super::actions::{text_lines, with_token};
 use super::app::{App, RECEIVING_SLOTS, RECEIVING_SLOTS_PER_CLIENT};
 use super::body::{self, NotReceived};
-use super::actions::{text_lines, with_token};
 use super::connections::client_of;
 use super::keys::{authorize, token_of, Role, Secrets};
 use super::pages::{bytes_text, pack_href};

@@ -98,7 +98,8 @@ pub fn part_screen(
 fn asked(id: &str, guesses: &[(String, String, f64)]) -> Option<Asked> {
     let quantity = quantity(id)?;
     let unit = quantity.effect()?.unit;
-    let mut values: Vec<f64> = guesses.iter().filter(|(_, effect, _)| effect == id).map(|(_, _, value)| *value).collect();
+    let mut values: Vec<f64> =
+        guesses.iter().filter(|(_, effect, _)| effect == id).map(|(_, _, value)| *value).collect();
     values.sort_by(f64::total_cmp);
     Some(Asked { id: quantity.id, question: quantity.question.to_string(), unit, spread: spread(&values, unit) })
 }

@@ -258,12 +258,20 @@ mod tests {
         let seats = vec![seat("s0", "x86_64", Some(2.0))];
         let all = [("s0".to_string(), "false-sharing".to_string(), 2.1)];
         let claims = crate::reference::claims().unwrap();
-        let hidden = slides(&class_effects(&seats), &claims, Guesses { all: &all, revealed: false, revealed_effects: &[] });
+        let hidden =
+            slides(&class_effects(&seats), &claims, Guesses { all: &all, revealed: false, revealed_effects: &[] });
         let slide = hidden.iter().find(|slide| slide.id == "false-sharing").unwrap();
         assert!(slide.bars[0].guess.is_none());
         assert_eq!(slide.guesses, "1 seat guessed this effect; the guesses are shown at the reveal.");
-        let part = slides(&class_effects(&seats), &claims, Guesses { all: &all, revealed: false, revealed_effects: &["false-sharing"] });
-        assert!(part.iter().find(|slide| slide.id == "false-sharing").unwrap().bars[0].guess.is_some(), "the part's reveal shows it");
+        let part = slides(
+            &class_effects(&seats),
+            &claims,
+            Guesses { all: &all, revealed: false, revealed_effects: &["false-sharing"] },
+        );
+        assert!(
+            part.iter().find(|slide| slide.id == "false-sharing").unwrap().bars[0].guess.is_some(),
+            "the part's reveal shows it"
+        );
     }
 
     #[test]
