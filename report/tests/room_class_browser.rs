@@ -23,8 +23,9 @@ use common::*;
 const CHROMIUM: &str = "chromium";
 /// Lets a page's scripts run (its polls, 15 s of them) before the DOM or screenshot is taken.
 const SETTLE: &str = "--virtual-time-budget=15000";
-/// The class table's false-sharing column: seat, CPU, OS, arch, CPUs, line, verdict, stride, then it.
-const FALSE_SHARING_COLUMN: usize = 8;
+/// The class table's false-sharing column: seat, CPU, OS, arch, CPUs, line, verdict, two
+/// threads, stride, then it.
+const FALSE_SHARING_COLUMN: usize = 9;
 
 fn chromium(url: &str, profile: &str, extra: &[String]) -> String {
     let profile = scratch(profile);

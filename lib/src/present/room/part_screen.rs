@@ -175,7 +175,7 @@ mod tests {
         let sharing = part("sharing").unwrap();
         let screen = part_screen(sharing, Screen::Question, &guesses, &[], None);
         let asked = screen.questions.iter().find(|asked| asked.id == "false-sharing").unwrap();
-        assert_eq!(asked.spread, "5 guesses in: from 1.50x to 20.0x, the middle half 2.00x–5.00x.");
+        assert_eq!(asked.spread, "5 guesses in: from 1.50x to 20.00x, the middle half 2.00x–5.00x.");
         let other = screen.questions.iter().find(|asked| asked.id == "false-over-true").unwrap();
         assert_eq!(other.spread, "No guess in yet.");
         assert!(screen.revealed.is_empty());

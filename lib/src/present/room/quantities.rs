@@ -185,7 +185,8 @@ mod tests {
 
     #[test]
     fn every_effect_is_one_quantity_of_one_part() {
-        let ids: Vec<&str> = effects().iter().map(|effect| effect.id).collect();
+        // The toy experiment (compiled only in tests) is no part of a workshop.
+        let ids: Vec<&str> = effects().iter().map(|effect| effect.id).filter(|id| *id != "toy").collect();
         let listed: Vec<&str> = QUANTITIES.iter().map(|quantity| quantity.id).collect();
         assert_eq!(listed, ids, "the quantities are the room's effects, in its order");
         for quantity in QUANTITIES {
