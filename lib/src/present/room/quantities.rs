@@ -79,7 +79,7 @@ pub const QUANTITIES: &[Quantity] = &[
     },
     Quantity {
         id: "gc-ratio",
-        question: "At the most threads, how many times ratio 100's throughput will the fastest GC ratio give?",
+        question: "At the most threads, how many times ratio 100's throughput will the fastest ratio give?",
         plausible: (1.0, 5.0),
         cell: Some(("04-gc-ratio", "predicted_best_ratio_gain")),
     },
