@@ -129,7 +129,11 @@ fn room_predict_sends_guesses_the_reveal_shows() {
 
     let output = predict(CODE, &["speed=2"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("invalid effect = speed: one of stride, false-sharing"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("invalid effect = speed: one of two-threads, stride, false-sharing"),
+        "{}",
+        stderr(&output)
+    );
     let output = predict(CODE, &["false-sharing=-1"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("invalid guess = false-sharing=-1: a positive number"), "{}", stderr(&output));

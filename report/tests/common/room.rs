@@ -109,8 +109,13 @@ impl Server {
         let token = label.as_ref().and_then(|label| self.tokens.lock().unwrap().get(label).cloned());
         let headers: Vec<(&str, &str)> = token.iter().map(|token| ("X-Seat-Token", token.as_str())).collect();
         let answer = self.request_with("POST", &format!("/runs?code={CODE}"), pack, &headers);
-        if let (Some(label), Some(token)) = (label, answer.header("x-seat-token")) {
-            self.tokens.lock().unwrap().insert(label, token);
+        // Kept under the label sent and the label the room shows it as (composed, trimmed).
+        let shown =
+            answer.body.strip_prefix("stored as ").and_then(|rest| rest.split_once(" (")).map(|(shown, _)| shown);
+        if let Some(token) = answer.header("x-seat-token") {
+            for label in label.iter().map(String::as_str).chain(shown) {
+                self.tokens.lock().unwrap().insert(label.to_string(), token.clone());
+            }
         }
         (answer.status, answer.body)
     }
