@@ -26,7 +26,8 @@
 //! 4. The [`registry`], which names every experiment once.
 //! 5. The run format and its reader, [`runs`], which reads rows through the registry.
 //! 6. Over saved runs: [`reference`] (the articles' numbers, in the experiments' types),
-//!    [`assess`] (the machine's fitness over a run), [`chart`] (plain data to SVG) and, on
+//!    [`assess`] (the machine's fitness over a run), [`scale`] (log scales' ends and marks),
+//!    [`chart`] (plain data to SVG) and, on
 //!    top, [`present`], which renders and never measures.
 //!
 //! # Adding an experiment
@@ -97,6 +98,7 @@ pub mod present;
 pub mod reference;
 pub mod registry;
 pub mod runs;
+pub mod scale;
 pub mod stats;
 pub mod transfers;
 pub mod usage;

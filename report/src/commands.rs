@@ -8,11 +8,11 @@ use anyhow::{Context, Result};
 use contention::present::room::class::Seat;
 use contention::runs::{load_all, shown, visible, FoundRuns, Run};
 
+use crate::bad_flag::bad_flag;
 use crate::console::{say, warn};
 use crate::options::{Options, PackOut, Prediction, ReportOptions, SendTo, Source};
 use crate::output::{resolve_out, Format};
 use crate::store::{self, MeasureOptions};
-use crate::usage::usage;
 use crate::write::write_atomic;
 use crate::{json, markdown, page, terminal};
 
@@ -36,7 +36,7 @@ pub fn execute(options: Options) -> Result<()> {
                 PackOut::Stdout | PackOut::Nowhere => None,
             };
             // A run that would not load is bad input: it is not packed.
-            let pack = contention::runs::pack::pack_run(&run).map_err(|error| usage(error.to_string()))?;
+            let pack = contention::runs::pack::pack_run(&run).map_err(|error| bad_flag(error.to_string()))?;
             match (&out, &target) {
                 (PackOut::File(out), Some(target)) => {
                     write_atomic(target, pack.as_bytes())?;
@@ -156,7 +156,7 @@ fn write_report(report: ReportOptions) -> Result<()> {
     // input is bad: one message, exit 2 (each reason on a line of its own, shown escaped).
     let FoundRuns { runs, skipped } = load_all(&dirs);
     if runs.is_empty() {
-        return Err(usage(skipped.iter().map(|why| visible(why)).collect::<Vec<_>>().join("\n")));
+        return Err(bad_flag(skipped.iter().map(|why| visible(why)).collect::<Vec<_>>().join("\n")));
     }
     skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
     for run in &runs {
@@ -191,14 +191,14 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
 /// unpacks to; an archive or folder refused is bad input (exit 2).
 fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
     if format != Format::Html {
-        return Err(usage(format!(
+        return Err(bad_flag(format!(
             "invalid format = {}: a class ({}) renders as html only",
             format.name(),
             shown(from)
         )));
     }
-    let class =
-        crate::room::class_file::read(from).map_err(|why| usage(format!("invalid from = {}: {why}", shown(from))))?;
+    let class = crate::room::class_file::read(from)
+        .map_err(|why| bad_flag(format!("invalid from = {}: {why}", shown(from))))?;
     class.skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
     let seats: Vec<Seat> = class.runs.iter().map(Seat::of).collect();
     let text = page::class::render_class(page::class::ClassInputs {

@@ -5,7 +5,7 @@
 //! no experiment could take is refused the same way everywhere (`run stride --samples 0`
 //! too). An experiment's own, narrower checks (a stride for this many threads) follow in
 //! its config's `validate`. A parser's error says only what is allowed; `main` writes it as
-//! `invalid {flag} = {value as given}: {allowed}` (the usage module's form).
+//! `invalid {flag} = {value as given}: {allowed}` (the bad_flag module's form).
 
 use contention::limits::cpus::{cpu_ids, cpu_list_allowed};
 use contention::limits::{MAX_INCREMENTS_PER_TRIAL, MAX_TRIAL, MAX_TRIALS, MIN_TRIAL};

@@ -8,6 +8,7 @@
 //! room of a workshop over the same pieces; [`send`] posts a run's pack to it;
 //! [`check`] says whether this laptop is ready for a workshop.
 
+mod bad_flag;
 mod check;
 mod child;
 mod commands;
@@ -30,7 +31,6 @@ mod send;
 mod store;
 mod terminal;
 mod url;
-mod usage;
 mod write;
 
 use std::process::ExitCode;
@@ -41,11 +41,11 @@ fn main() -> ExitCode {
     let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let matches = match options::help::command(&raw).try_get_matches_from(&raw) {
         Ok(matches) => matches,
-        Err(error) => return usage::clap_failure(&error),
+        Err(error) => return bad_flag::clap_failure(&error),
     };
     let cli = match options::cli::Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(error) => return usage::clap_failure(&error),
+        Err(error) => return bad_flag::clap_failure(&error),
     };
     let given = options::given::measure_flags(&matches);
     let result = options::Options::from_cli(cli, &given).and_then(commands::execute);
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         Err(error) => {
             // Line breaks separate reasons; any other control character is shown, not sent.
             console::to_stderr(&format!("error: {}", contention::runs::visible_lines(&format!("{error:#}"))));
-            ExitCode::from(usage::exit_code(&error))
+            ExitCode::from(bad_flag::exit_code(&error))
         }
     }
 }

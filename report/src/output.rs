@@ -1,13 +1,13 @@
 //! What `contention report` and `contention pack` write, and where: a regular file (or a
 //! new name) whose folder exists and is writable, never a folder, a FIFO or a device, and
 //! never a file that the same command reads (a run folder's manifest or CSVs, the pack
-//! being rendered). Each refusal is bad usage (exit 2), decided before anything is measured.
+//! being rendered). Each refusal is a bad flag (exit 2), decided before anything is measured.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::usage::usage;
+use crate::bad_flag::bad_flag;
 
 /// The report's output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +46,7 @@ impl Format {
 /// written ("report", "pack"); `example` is a file name to suggest ("report.html").
 pub fn resolve_out(out: &Path, inputs: &[PathBuf], what: &str, example: &str) -> Result<PathBuf> {
     let shown = contention::runs::shown(out);
-    let fail = |reason: &str| usage(format!("invalid out = {shown}: {reason}"));
+    let fail = |reason: &str| bad_flag(format!("invalid out = {shown}: {reason}"));
     if out.as_os_str().as_encoded_bytes().ends_with(b"/") && !out.is_dir() {
         return Err(fail(&format!("it ends in '/', as a folder's name does; give a file name such as {example}")));
     }

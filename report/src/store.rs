@@ -14,8 +14,8 @@ use contention::limits::saved::MAX_WRITTEN_TEXT_BYTES;
 use contention::runs::{default_label, ExperimentRecord, Manifest, Profile, Run, State, MANIFEST};
 use contention::{Experiment, Machine};
 
+use crate::bad_flag::bad_flag;
 use crate::progress::Reporter;
-use crate::usage::usage;
 use crate::write::{write_atomic, write_csv};
 
 /// One selected experiment with its config, ready to measure (built by the options).
@@ -141,7 +141,7 @@ pub fn save_verdict(run: &Run) -> Result<()> {
 /// Creates `out` if needed and proves it writable before minutes of measuring.
 fn prepare_output_folder(out: &Path) -> Result<()> {
     let unwritable = |reason: &dyn std::fmt::Display| {
-        usage(format!("invalid out = {}: the output folder must be a writable directory ({reason})", out.display()))
+        bad_flag(format!("invalid out = {}: the output folder must be a writable directory ({reason})", out.display()))
     };
     fs::create_dir_all(out).map_err(|e| unwritable(&e))?;
     let probe = out.join(format!(".write-probe-{}", std::process::id()));

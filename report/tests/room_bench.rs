@@ -44,6 +44,15 @@ fn two_hundred_seats_from_two_hundred_addresses() {
     assert!(page.contains("200 of 200 seats have sent a run."), "the roster has every seat");
     let mut again: Vec<_> = (0..5).map(|_| timed_get().0).collect();
     again.sort();
+    for index in 1..=SEATS {
+        let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
+        let stream = connect_from(source, server.port).expect("a loopback address of its own");
+        let guesses = format!("false-sharing={} padded={}", 1.0 + index as f64 / 50.0, 1.0 + index as f64 / 100.0);
+        let path = format!("/guesses?code={CODE}&seat={}", seat_label(index));
+        let (status, answer) = http_on(stream, server.port, "POST", &path, guesses.as_bytes());
+        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+    }
+    assert_eq!(server.request("POST", &format!("/reveal?code={CODE}&shown=yes"), b"").0, 200);
     let (started, (status, projector)) = (Instant::now(), server.request("GET", "/projector", b""));
     let projector_time = started.elapsed();
     assert_eq!(status, 200);
@@ -53,7 +62,8 @@ fn two_hundred_seats_from_two_hundred_addresses() {
     let archive_time = started.elapsed();
     assert_eq!(status, 200);
     println!(
-        "{SEATS} seats: class page {} bytes, first GET {:?} (renders), then median {:?}; projector {} bytes in {:?}; \
+        "{SEATS} seats: class page {} bytes, first GET {:?} (renders), then median {:?}; projector with {SEATS} seats' \
+         revealed guesses {} bytes in {:?}; \
          class.tar {} bytes in {:?}; server peak RSS {} MiB",
         page.len(),
         first,
@@ -64,4 +74,33 @@ fn two_hundred_seats_from_two_hundred_addresses() {
         archive_time,
         peak_rss_kib(server.pid()) / 1024
     );
+}
+
+#[test]
+#[ignore = "a benchmark: run it with --ignored and read the figures it prints"]
+fn a_full_room_restarts_from_its_ledger() {
+    let dir = scratch("room-bench-full").join("room");
+    let flags = ["--max-uploads-per-minute", "100000", "--max-room-bytes", "134217728", "--seats", "200"];
+    let server = Server::start(&dir, &flags);
+    let mut sent = 0;
+    'filling: for round in 0.. {
+        for index in 1..=SEATS {
+            let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
+            let stream = connect_from(source, server.port).expect("a loopback address of its own");
+            let (status, answer) =
+                http_on(stream, server.port, "POST", &format!("/runs?code={CODE}"), &seat_pack(index));
+            match status {
+                201 => sent += 1,
+                507 => break 'filling,
+                _ => panic!("round {round}: {}", String::from_utf8_lossy(&answer)),
+            }
+        }
+    }
+    assert!(server.stop().success());
+    let bytes: u64 = std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().metadata().unwrap().len()).sum();
+    let started = Instant::now();
+    let server = Server::start(&dir, &flags);
+    let restart = started.elapsed();
+    assert_eq!(server.runs()["runs"].as_array().unwrap().len(), sent, "every pack is listed again");
+    println!("a full room: {sent} packs, {} MiB in its folder; restart to listening in {restart:?}", bytes >> 20);
 }

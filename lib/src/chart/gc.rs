@@ -81,14 +81,8 @@ pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesia
 /// A log axis from `low` to `high` with ticks at 1, 2 and 5 times each power of ten (the
 /// default ticks of a log axis can repeat a label).
 pub(crate) fn log_axis(low: f64, high: f64) -> WithKeyPoints<LogCoord<f64>> {
-    let std::ops::Range { start: low, end: high } = super::log_span(low, high);
-    let first = low.log10().floor() as i32;
-    let last = high.log10().ceil() as i32;
-    let ticks: Vec<f64> = (first..=last)
-        .flat_map(|power| [1.0, 2.0, 5.0].map(|step| step * 10f64.powi(power)))
-        .filter(|tick| (low..=high).contains(tick))
-        .collect();
-    (low..high).log_scale().with_key_points(ticks)
+    let std::ops::Range { start: low, end: high } = crate::scale::span(low, high);
+    (low..high).log_scale().with_key_points(crate::scale::marks_125(low, high))
 }
 
 /// Draws one series in `style`: its line, markers at the medians and bars over the

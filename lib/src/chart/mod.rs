@@ -86,43 +86,11 @@ pub struct Series {
     pub points: Vec<IntervalPoint>,
 }
 
-/// The range covering every interval of every series, padded by a factor on a log axis,
-/// within [`log_span`]'s bounds.
+/// The range covering every interval of every series, padded by a factor on a log axis
+/// ([`crate::scale::LogScale`]: bounded for any values).
 pub(crate) fn log_range(series: &[Series]) -> Option<std::ops::Range<f64>> {
     let values = series.iter().flat_map(|s| s.points.iter()).flat_map(|p| [p.low, p.high, p.median]);
-    let (low, high) = values
-        .filter(|value| *value > 0.0 && value.is_finite())
-        .fold((f64::INFINITY, 0.0f64), |(low, high), value| (low.min(value), high.max(value)));
-    (high > 0.0).then(|| log_span(low / 1.5, high * 1.5))
-}
-
-/// The lowest and highest values a log axis reaches: a row holds nothing outside
-/// 1e-12 to 1e15 ([`crate::limits::saved`]), and ratios of two such values stay inside too.
-const LOG_FLOOR: f64 = 1e-30;
-pub(crate) const LOG_CEILING: f64 = 1e30;
-/// The most decades one log axis spans: a chart of wider data keeps its top
-/// [`MAX_LOG_DECADES`] and draws what lies below at the bottom edge. Plotters places a log
-/// axis's ticks by stepping through its decades, and spins on a span that overflows (a
-/// subnormal low end, an infinite high one); twelve decades are more than any chart here
-/// needs (the article's times span two).
-pub(crate) const MAX_LOG_DECADES: i32 = 12;
-
-/// `low..high` made safe for a log axis: both ends finite, positive and normal, within
-/// [`LOG_FLOOR`] and [`LOG_CEILING`], `low` below `high`, at most [`MAX_LOG_DECADES`] apart.
-pub(crate) fn log_span(low: f64, high: f64) -> std::ops::Range<f64> {
-    let high = log_value(high).max(LOG_FLOOR * 10.0);
-    let low = log_value(low);
-    let low = if low >= high { high / 10.0 } else { low.max(high / 10f64.powi(MAX_LOG_DECADES)) };
-    low..high
-}
-
-/// `value` within [`LOG_FLOOR`] and [`LOG_CEILING`] (NaN: 1).
-pub(crate) fn log_value(value: f64) -> f64 {
-    if value.is_nan() {
-        1.0
-    } else {
-        value.clamp(LOG_FLOOR, LOG_CEILING)
-    }
+    crate::scale::LogScale::holding(values, 1.5, 1.0).map(|scale| scale.range())
 }
 
 /// Wraps an SVG in an `<img>` with a base64 data URL: Jupyter shows it even in an
@@ -225,18 +193,6 @@ mod tests {
         distinct("refill", &refill::refill_chart("t", &names, &many(6, &[0.0, 1.0, 2.0])).unwrap(), 6);
         let ratio = Some(crate::stats::Ratio { value: 2.0, low: 1.5, high: 2.5 });
         distinct("room", &room::room_chart("t", "x", &[("a", ratio), ("b", None)]).unwrap(), 1);
-    }
-
-    #[test]
-    fn log_spans_are_finite_normal_and_bounded() {
-        for (low, high) in
-            [(1e-320, 1.0), (5e-324, 1e308), (1e-300, f64::INFINITY), (0.0, 0.0), (f64::NAN, 5.0), (3.0, 2.0)]
-        {
-            let span = log_span(low, high);
-            assert!(span.start.is_normal() && span.end.is_normal() && span.start < span.end, "{low} {high}");
-            assert!((span.end / span.start).log10() <= f64::from(MAX_LOG_DECADES) + 1e-9, "{span:?}");
-        }
-        assert_eq!(log_span(2.0, 300.0), 2.0..300.0);
     }
 
     #[test]

@@ -48,15 +48,6 @@ pub fn fixed_series(
     }
 }
 
-/// Widens `low..high` to whole powers of ten, so a log axis has labelled ticks however
-/// narrow the data (plotters labels a log axis only at and between powers of ten).
-pub(crate) fn decade_range(low: f64, high: f64) -> std::ops::Range<f64> {
-    let (low, high) = (super::log_value(low), super::log_value(high));
-    let first = low.log10().floor();
-    let last = high.log10().ceil().max(first + 1.0);
-    10f64.powf(first.max(last - f64::from(super::MAX_LOG_DECADES)))..10f64.powf(last)
-}
-
 /// Draws the chart. `formula` marks pool sizes; `levels` marks latencies (e.g. async p99).
 pub fn pool_latency_chart(
     title: &str,
@@ -71,7 +62,7 @@ pub fn pool_latency_chart(
         points: levels.iter().map(|m| IntervalPoint { x: 1.0, median: m.value, low: m.value, high: m.value }).collect(),
     });
     let y_data = log_range(&all).ok_or_else(|| ChartError::new(CHART, "no data to draw"))?;
-    let y_range = decade_range(y_data.start, y_data.end);
+    let y_range = crate::scale::decade_span(y_data.start, y_data.end);
     let sizes = all
         .iter()
         .flat_map(|s| s.points.iter().filter(|p| p.x > 1.0).map(|p| p.x))
@@ -80,7 +71,7 @@ pub fn pool_latency_chart(
     if !(x_min.is_finite() && x_max > 0.0) {
         return Err(ChartError::new(CHART, "no pool sizes to draw"));
     }
-    let x_range = decade_range(x_min, x_max);
+    let x_range = crate::scale::decade_span(x_min, x_max);
     let mut legend = Legend::default();
     let line_styles: Vec<[SeriesStyle; 2]> =
         lines.iter().map(|l| [legend.add(l.p99.label.clone()), legend.add(l.p50.label.clone())]).collect();
@@ -145,17 +136,4 @@ fn draw_marks(chart: &mut LogChart<'_, '_>, marks: &[Marker], y_range: &Range<f6
         chart.draw_series(std::iter::once(label))?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decade_range_always_holds_a_power_of_ten() {
-        assert_eq!(decade_range(120.0, 750.0), 100.0..1000.0);
-        assert_eq!(decade_range(2.4, 100.0), 1.0..100.0);
-        assert_eq!(decade_range(0.9, 3000.0), 0.1..10000.0);
-        assert_eq!(decade_range(10.0, 10.0), 10.0..100.0);
-    }
 }

@@ -10,7 +10,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::frame::with_legend_below;
-use super::pool_latency::{decade_range, draw_level, Marker};
+use super::pool_latency::{draw_level, Marker};
 use super::style::{draw_with_intervals, Chart, Legend, SeriesStyle};
 use super::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
 use crate::pool::PoolSummary;
@@ -51,16 +51,16 @@ pub fn pool_switches_chart(title: &str, lines: &[SwitchLines], formula: &[Marker
     if !(x_min.is_finite() && x_max > 0.0) {
         return Err(ChartError::new(CHART, "no data to draw"));
     }
-    let x_range = decade_range(x_min, x_max);
+    let x_range = crate::scale::decade_span(x_min, x_max);
     let top =
         |l: &SwitchLines| [&l.voluntary, &l.involuntary].map(|s| s.points.iter().map(|p| p.high).fold(0.0, f64::max));
     // Linear axes too are kept finite: plotters spins on an infinite range.
-    let switches_max = (lines.iter().flat_map(top).fold(1.0, f64::max) * 1.15).min(super::LOG_CEILING);
+    let switches_max = (lines.iter().flat_map(top).fold(1.0, f64::max) * 1.15).min(crate::scale::CEILING);
     let throughput_max = lines
         .iter()
         .flat_map(|l| l.throughput.points.iter().map(|p| p.high).chain([l.offered_per_s]))
         .fold(1.0, f64::max);
-    let throughput_max = (throughput_max * 1.15).min(super::LOG_CEILING);
+    let throughput_max = (throughput_max * 1.15).min(crate::scale::CEILING);
     let mut legend = Legend::default();
     let styles: Vec<[SeriesStyle; 4]> = lines
         .iter()

@@ -7,7 +7,7 @@ mod go;
 mod search;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline};
+use super::hooks::{Effect, EffectValue, Headline, Plausible};
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
@@ -85,7 +85,7 @@ impl Present for crate::gc::GcSweep {
 }
 
 const BEST_RATIO: Effect =
-    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B5") };
+    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B6"), plausible: Plausible::RATIO };
 
 /// The section without real Go beside the model (it says how to add it).
 pub fn section(machines: &[Measured<'_, Row>], article: GcArticle<'_>) -> Result<Section, PresentError> {

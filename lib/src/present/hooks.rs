@@ -17,6 +17,38 @@ pub struct Effect {
     pub unit: &'static str,
     /// The claim of `claims.csv` whose figure is the article's for this effect, if any.
     pub claim: Option<&'static str>,
+    /// The values a machine could show: a guess outside them is refused, naming them.
+    pub plausible: Plausible,
+}
+
+/// A stretch of plausible values, from `10^low_power` to `10^high_power` in the effect's
+/// unit (powers of ten: wide on purpose, to refuse only what no machine could show).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Plausible {
+    pub low_power: i32,
+    pub high_power: i32,
+}
+
+impl Plausible {
+    /// A ratio of two timings of one machine: a thousandth to a thousand.
+    pub const RATIO: Self = Self { low_power: -3, high_power: 3 };
+    /// A latency in ms: a microsecond to a thousand seconds.
+    pub const MILLISECONDS: Self = Self { low_power: -3, high_power: 6 };
+    /// A time per value in ns: a picosecond to a millisecond.
+    pub const NANOSECONDS: Self = Self { low_power: -3, high_power: 6 };
+
+    pub fn low(&self) -> f64 {
+        10f64.powi(self.low_power)
+    }
+
+    pub fn high(&self) -> f64 {
+        10f64.powi(self.high_power)
+    }
+
+    /// Whether `value` lies within (NaN does not).
+    pub fn holds(&self, value: f64) -> bool {
+        (self.low()..=self.high()).contains(&value)
+    }
 }
 
 /// One machine's value of one effect, with what its cell says beside the number.

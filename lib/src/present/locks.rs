@@ -7,7 +7,7 @@
 mod tables;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue};
+use super::hooks::{Effect, EffectValue, Plausible};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
@@ -68,12 +68,13 @@ impl Present for crate::locks::LockCases {
 }
 
 const OPTIMISTIC: Effect =
-    Effect { id: "optimistic-reads", name: "optimistic reads over RwLock reads", unit: "x", claim: Some("C14") };
+    Effect { id: "optimistic-reads", name: "optimistic reads over RwLock reads", unit: "x", claim: Some("C14"), plausible: Plausible::RATIO };
 const LOCK_ACROSS_WAIT: Effect = Effect {
     id: "lock-across-wait",
     name: "lock across a wait: work outside the lock over under it",
     unit: "x",
     claim: Some("C16"),
+    plausible: Plausible::RATIO,
 };
 
 /// The section; `java[i]` holds the JVM rows of `machines[i]` (`None`: the JVM did not run).

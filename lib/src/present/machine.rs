@@ -10,7 +10,7 @@ pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue};
+use super::hooks::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
@@ -54,7 +54,13 @@ impl Present for crate::fitness::MachineCheck {
 }
 
 /// Notebook 00's question: two threads that share nothing, their work over one thread's.
-const TWO_THREADS: Effect = Effect { id: "two-threads", name: "two threads' work over one thread's", unit: "x", claim: None };
+const TWO_THREADS: Effect = Effect {
+    id: "two-threads",
+    name: "two threads' work over one thread's",
+    unit: "x",
+    claim: None,
+    plausible: Plausible::RATIO,
+};
 
 /// The section for one or several machines; each machine's verdict first.
 pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {

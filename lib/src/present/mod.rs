@@ -95,8 +95,8 @@ pub trait Present: Measure {
     /// The articles' tables (`data/reference/`) its section reads: none unless it names some.
     const REFERENCES: &'static [ReferenceText] = &[];
 
-    /// The numbers of its the room compares across machines, in column order: none unless
-    /// it names some.
+    /// The numbers of this experiment that the room compares across machines, in column
+    /// order: none unless it names some.
     const EFFECTS: &'static [Effect] = &[];
 
     /// Its values of [`Present::EFFECTS`] in `run`; an effect left out is shown as n/a.

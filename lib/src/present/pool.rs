@@ -6,7 +6,7 @@ mod article;
 mod cases;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline};
+use super::hooks::{Effect, EffectValue, Headline, Plausible};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
@@ -89,8 +89,8 @@ impl Present for crate::pool::PoolSizing {
     }
 }
 
-const P99_AT_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None };
-const P99_AT_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None };
+const P99_AT_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None, plausible: Plausible::MILLISECONDS };
+const P99_AT_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None, plausible: Plausible::MILLISECONDS };
 
 /// The fixed pool with `per_cpu` threads per CPU, at the first hit rate (the room's p99
 /// effects, and notebook 05's comparison with a student's prediction).

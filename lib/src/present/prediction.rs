@@ -3,7 +3,7 @@
 //! after it shows [`compared`], a sentence computed from the guess and the measured
 //! interval, so it is right on every machine.
 
-use super::room::{estimate_text, Effect};
+use super::room::{estimate_text, Effect, Plausible};
 use crate::stats::Ratio;
 
 /// What a student wrote before measuring: a value (`NaN` while the cell is not filled in)
@@ -30,7 +30,10 @@ impl Prediction {
 /// machine measured 3.21x (3.02x–3.40x): your guess was 3.1 times too high." `what` names
 /// the figure, `unit` is "x" for a ratio or the unit of the value ("ms", "B").
 pub fn compared(prediction: &Prediction, what: &'static str, unit: &'static str, measured: &Ratio) -> String {
-    let measured_text = estimate_text(Effect { id: "prediction", name: what, unit, claim: None }, measured);
+    let measured_text = estimate_text(
+        Effect { id: "prediction", name: what, unit, claim: None, plausible: Plausible::RATIO },
+        measured,
+    );
     let Some(guess) = prediction.written() else {
         return format!(
             "No prediction was written for {what}; this machine measured {measured_text}. Next time, write a value and \

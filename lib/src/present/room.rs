@@ -9,11 +9,12 @@ pub mod part_screen;
 pub mod projector;
 pub mod quantities;
 pub mod roster;
+pub mod seat_name;
 mod summary;
 
 use serde::Serialize;
 
-pub use super::hooks::{estimate_text, Effect, EffectValue};
+pub use super::hooks::{estimate_text, Effect, EffectValue, Plausible};
 pub use summary::{room_section, ROOM_MEDIAN};
 
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table, Visitor};

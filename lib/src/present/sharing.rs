@@ -2,7 +2,7 @@
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline};
+use super::hooks::{Effect, EffectValue, Headline, Plausible};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
@@ -73,11 +73,16 @@ impl Present for crate::sharing::FourWay {
 }
 
 const FALSE_SHARING: Effect =
-    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7") };
+    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7"), plausible: Plausible::RATIO };
 /// Notebook 02's question: two threads on one line's different words against the same word
 /// (the article's 0.94x, A7's second figure, which the claim's range does not hold).
-const FALSE_OVER_TRUE: Effect =
-    Effect { id: "false-over-true", name: "false sharing over true sharing", unit: "x", claim: None };
+const FALSE_OVER_TRUE: Effect = Effect {
+    id: "false-over-true",
+    name: "false sharing over true sharing",
+    unit: "x",
+    claim: None,
+    plausible: Plausible::RATIO,
+};
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);

@@ -2,7 +2,7 @@
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue};
+use super::hooks::{Effect, EffectValue, Plausible};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
@@ -50,7 +50,7 @@ impl Present for crate::stride::StrideSweep {
 }
 
 const PENALTY: Effect =
-    Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4") };
+    Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4"), plausible: Plausible::RATIO };
 
 /// Where the stride penalty ends in `run`, when it measured the sweep.
 pub fn knee_of(run: &Run) -> Option<crate::stride::Knee> {

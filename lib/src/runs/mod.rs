@@ -14,6 +14,7 @@ pub mod pack;
 mod read;
 mod resample;
 mod rows;
+mod unique_keys;
 
 use std::path::{Path, PathBuf};
 
@@ -219,6 +220,7 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
     let shown = shown(path);
     let not_a_manifest =
         |error: serde_json::Error| RunsError::Manifest { path: shown.clone(), message: visible(&error.to_string()) };
+    unique_keys::check_unique_keys(text).map_err(not_a_manifest)?;
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_manifest)?;
     match value.get("format_version").map(|found| (found.as_u64(), found)) {
         Some((Some(version), _)) if (u64::from(OLDEST_READ_VERSION)..=u64::from(FORMAT_VERSION)).contains(&version) => {

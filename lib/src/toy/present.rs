@@ -3,14 +3,14 @@
 
 use super::{summarize, Row, EXPERIMENT};
 use crate::format;
-use crate::present::room::{Effect, EffectValue};
+use crate::present::room::{Effect, EffectValue, Plausible};
 use crate::present::{Finding, Present, PresentError, Section};
 use crate::runs::Run;
 use crate::stats::Ratio;
 
 pub const TITLE: &str = "A toy: summing numbers";
 
-pub const EFFECT: Effect = Effect { id: "toy", name: "toy: ns per value summed", unit: "ns", claim: None };
+pub const EFFECT: Effect = Effect { id: "toy", name: "toy: ns per value summed", unit: "ns", claim: None, plausible: Plausible::NANOSECONDS };
 
 impl Present for super::Toy {
     const TITLE: &'static str = TITLE;

@@ -6,8 +6,8 @@ use contention::limits::MAX_ROWS;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::bad_flag::bad_flag;
 use crate::flag_values::{self, count};
-use crate::usage::usage;
 
 /// The core-to-core latency's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -24,25 +24,17 @@ impl ExperimentOptions for C2cOptions {
     type Kind = contention::c2c::CoreToCore;
     const SHARED: &'static [&'static str] = &[];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(self, args, selected)
+    /// Validated with the rest when it was asked for, so an unknown CPU id is refused
+    /// (exit 2) before anything is measured.
+    fn apply(&self, config: &mut Config, _args: &MeasureArgs, _selected: bool) -> Result<()> {
+        if let Some(list) = &self.cpus {
+            config.cpus = cpu_list(list)?;
+        }
+        if let Some(samples) = self.samples {
+            config.samples_per_pair = samples;
+        }
+        Ok(())
     }
-}
-
-/// The matrix's config from the flags; validated only when it was asked for, so an
-/// unknown CPU id is refused (exit 2) before anything is measured.
-fn config(flags: &C2cOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
-    if let Some(list) = &flags.cpus {
-        config.cpus = cpu_list(list)?;
-    }
-    if let Some(samples) = flags.samples {
-        config.samples_per_pair = samples;
-    }
-    if selected {
-        config.validate()?;
-    }
-    Ok(config)
 }
 
 /// `--cpus` as the kernel writes CPU lists ("0-3,8,10-11"), read by the lib's parser: ids
@@ -53,8 +45,8 @@ fn cpu_list(list: &str) -> Result<Vec<usize>> {
     let shown = contention::runs::visible(list);
     match contention::limits::cpus::cpu_ids(list) {
         Ok(cpus) if !cpus.is_empty() => Ok(cpus),
-        Ok(_) => Err(usage(format!("invalid cpus = {shown}: {allowed}"))),
-        Err(why) => Err(usage(format!("invalid cpus = {shown}: {why}: {allowed}"))),
+        Ok(_) => Err(bad_flag(format!("invalid cpus = {shown}: {allowed}"))),
+        Err(why) => Err(bad_flag(format!("invalid cpus = {shown}: {why}: {allowed}"))),
     }
 }
 

@@ -97,6 +97,14 @@ pub struct ServeArgs {
     /// The largest upload taken, in bytes (default 16 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
     pub max_upload: u64,
+    /// The most bytes of packs the room's folder holds, superseded and removed ones too
+    /// (default 256 MiB); printed on start, and on the class page as used.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::room::DEFAULT_ROOM_BYTES)]
+    pub max_room_bytes: u64,
+    /// Each seat's share of it: the most bytes of packs one label may have sent, superseded
+    /// and removed ones too, until the teacher's purge (default 32 MiB).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::room::DEFAULT_SEAT_BYTES)]
+    pub max_seat_bytes: u64,
     /// Uploads taken from one client address per minute; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 60)]
     pub max_uploads_per_minute: u32,

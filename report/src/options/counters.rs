@@ -27,17 +27,16 @@ impl ExperimentOptions for CountersOptions {
     type Kind = contention::counters::CounterLayouts;
     const SHARED: &'static [&'static str] = &["threads", "total", "trials"];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(self, args, selected)
+    /// Without `--total`, the increments per thread stay the default's whatever `--threads`
+    /// says.
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
+        apply(self, config, args, selected)
     }
 }
 
-/// The layouts' config from the flags; validated only when they were asked for. Without
-/// `--total`, the increments per thread stay the default's whatever `--threads` says.
-fn config(flags: &CountersOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
+fn apply(flags: &CountersOptions, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
     if let Some(threads) = one_thread_count(args, selected, "the counter layouts")? {
-        config = config.with_threads(threads);
+        *config = config.clone().with_threads(threads);
     }
     if let Some(total) = args.total {
         config.total_increments = total;
@@ -54,10 +53,7 @@ fn config(flags: &CountersOptions, args: &MeasureArgs, selected: bool) -> Result
     if let Some(trials) = args.trials {
         config.trials = trials;
     }
-    if selected {
-        config.validate()?;
-    }
-    Ok(config)
+    Ok(())
 }
 
 fn flush_every(text: &str) -> Result<u64, String> {

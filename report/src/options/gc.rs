@@ -10,9 +10,9 @@ use contention::ConfigError;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::bad_flag::bad_flag;
 use crate::flag_values::whole;
 use crate::runtime_status::GO_VERSION_KEY;
-use crate::usage::usage;
 
 /// The GC sweep's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -45,8 +45,8 @@ impl ExperimentOptions for GcOptions {
     const SHARED: &'static [&'static str] = &["threads", "seconds", "trials"];
     const OWN_SENSE: &'static [(&'static str, &'static str)] = &[("seconds", "the seconds each GC trial runs")];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(self, args, selected)
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
+        apply(self, config, args, selected)
     }
 
     /// The real Go benchmark over the same grid, unless `--no-go` or no `go` on PATH.
@@ -57,21 +57,20 @@ impl ExperimentOptions for GcOptions {
     }
 }
 
-/// The sweep's config from the flags; validated only when the sweep was asked for.
-fn config(flags: &GcOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
+/// The ratios and the seconds are read only when the sweep was asked for.
+fn apply(flags: &GcOptions, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
     if !args.threads.is_empty() {
         config.threads = args.threads.clone();
     }
     if !selected {
-        return Ok(config);
+        return Ok(());
     }
     if !flags.ratios.is_empty() {
         config.ratios = parse_ratios(&flags.ratios)?;
     }
     if let Some(seconds) = &args.seconds {
         config.trial = contention::limits::duration_from_seconds("seconds", seconds.value, MIN_TRIAL, MAX_TRIAL)
-            .map_err(|error| usage(format!("invalid seconds = {}: {}", seconds.text, error.allowed)))?;
+            .map_err(|error| bad_flag(format!("invalid seconds = {}: {}", seconds.text, error.allowed)))?;
     }
     if let Some(workload) = &flags.workload {
         config.workload = workload.parse()?;
@@ -91,8 +90,7 @@ fn config(flags: &GcOptions, args: &MeasureArgs, selected: bool) -> Result<Confi
         );
         return Err(ConfigError::new("ceiling-bytes", config.ceiling_bytes, allowed).into());
     }
-    config.validate()?;
-    Ok(config)
+    Ok(())
 }
 
 /// One item of `--ratios`: a ratio, `off`, or a range FROM..TO:STEP (the list's total is

@@ -8,7 +8,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
 
 use super::cli::MeasureArgs;
-use crate::usage::usage;
+use crate::bad_flag::bad_flag;
 
 /// Flags that name or shape a run without setting an experiment's sizes.
 const NOT_SIZES: [&str; 4] = ["label", "quick", "no-go", "no-java"];
@@ -40,7 +40,7 @@ pub fn refuse_beside_saved_runs(given: &[String], runs_given: bool, source: &str
         "runs" => "names the folder a measured run goes to",
         _ => "sets how a run is measured",
     };
-    Err(usage(format!(
+    Err(bad_flag(format!(
         "--{flag} cannot be used with {source}: --{flag} {what}, and {source} reads runs that are already \
          measured (drop --{flag}, or measure with `contention run`)"
     )))

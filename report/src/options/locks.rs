@@ -37,8 +37,7 @@ impl ExperimentOptions for LocksOptions {
     const SHARED: &'static [&'static str] = &["threads", "trials"];
 
     /// The experiment's config; validated only when it was asked for.
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        let mut config = if args.quick { Config::quick() } else { Config::default() };
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, _selected: bool) -> Result<()> {
         if !self.cases.is_empty() {
             config.cases = self.cases.iter().map(|name| name.parse::<Case>()).collect::<Result<_, _>>()?;
         }
@@ -51,10 +50,7 @@ impl ExperimentOptions for LocksOptions {
         config.wait_ms = self.wait_ms.as_ref().map_or(config.wait_ms, |wait| wait.value);
         config.keys = self.keys.unwrap_or(config.keys);
         config.trials = args.trials.unwrap_or(config.trials);
-        if selected {
-            config.validate()?;
-        }
-        Ok(config)
+        Ok(())
     }
 
     /// The JVM's own primitives over the same cases, unless `--no-java` or no JDK on PATH.

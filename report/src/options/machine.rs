@@ -14,22 +14,14 @@ impl ExperimentOptions for MachineOptions {
     type Kind = contention::fitness::MachineCheck;
     const SHARED: &'static [&'static str] = &["iters", "trials"];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(args, selected)
+    /// `--iters` and `--trials`.
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, _selected: bool) -> Result<()> {
+        if let Some(iters) = args.iters {
+            config.iters_per_thread = iters;
+        }
+        if let Some(trials) = args.trials {
+            config.trials = trials;
+        }
+        Ok(())
     }
-}
-
-/// The check's config from the flags (`--iters`, `--trials`); validated when selected.
-fn config(args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
-    if let Some(iters) = args.iters {
-        config.iters_per_thread = iters;
-    }
-    if let Some(trials) = args.trials {
-        config.trials = trials;
-    }
-    if selected {
-        config.validate()?;
-    }
-    Ok(config)
 }

@@ -50,9 +50,21 @@ pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync 
     /// to two selected experiments that each read it their own way is refused.
     const OWN_SENSE: &'static [(&'static str, &'static str)] = &[];
 
-    /// Its config from its flags and the shared ones in `args`; validated only when the
-    /// experiment was selected (a flag it does not take is then left unused).
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config>;
+    /// Sets its own flags, and the shared ones it reads in `args`, on `config` (the quick or
+    /// default sizes). `selected` is false when the experiment was not asked for: a flag it
+    /// cannot read then is left unused rather than refused.
+    fn apply(&self, config: &mut <Self::Kind as Measure>::Config, args: &MeasureArgs, selected: bool) -> Result<()>;
+
+    /// Its config: the quick or default sizes, then [`ExperimentOptions::apply`], validated
+    /// (once, here) only when the experiment was selected.
+    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config> {
+        let mut config = if args.quick { Self::Kind::quick() } else { Default::default() };
+        self.apply(&mut config, args, selected)?;
+        if selected {
+            Self::Kind::validate(&config)?;
+        }
+        Ok(config)
+    }
 
     /// Measures the real runtime beside the model once the model's rows are saved (the Go
     /// benchmark beside the GC model), returning what the manifest records under
@@ -248,7 +260,7 @@ impl Options {
                     .room
                     .map(|url| {
                         crate::send::Room::parse(&url)
-                            .map_err(|why| crate::usage::usage(format!("invalid room = {url}: {why}")))
+                            .map_err(|why| crate::bad_flag::bad_flag(format!("invalid room = {url}: {why}")))
                     })
                     .transpose()?,
                 examples: args.examples,
@@ -273,7 +285,7 @@ impl Options {
 }
 
 impl MeasureOptions {
-    /// Builds every selected experiment's config; a bad value is a usage error naming it.
+    /// Builds every selected experiment's config; a bad value is a bad-flag error naming it.
     pub fn from_args(args: &MeasureArgs, given: &[String], experiments: &[Experiment]) -> Result<Self> {
         let mut unique = Vec::new();
         for &experiment in experiments {

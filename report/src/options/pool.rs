@@ -10,8 +10,8 @@ use contention::pool::{
 
 use super::cli::{MeasureArgs, VariantArg};
 use super::ExperimentOptions;
+use crate::bad_flag::bad_flag;
 use crate::flag_values::{self, count, number, whole, Number};
-use crate::usage::usage;
 
 /// Thread-pool sizing's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -65,14 +65,12 @@ impl ExperimentOptions for PoolOptions {
     const SHARED: &'static [&'static str] = &["seconds", "trials"];
     const OWN_SENSE: &'static [(&'static str, &'static str)] = &[("seconds", "the seconds of arrivals of a pool run")];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(self, args, selected)
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
+        apply(self, config, args, selected)
     }
 }
 
-/// The experiment's config from the flags; validated only when it was asked for.
-fn config(flags: &PoolOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
+fn apply(flags: &PoolOptions, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
     if !flags.pool_sizes.is_empty() {
         config.pool_sizes = Some(flags.pool_sizes.clone());
     }
@@ -90,7 +88,7 @@ fn config(flags: &PoolOptions, args: &MeasureArgs, selected: bool) -> Result<Con
     }
     let seconds = |flag, value: &Number| {
         contention::limits::duration_from_seconds(flag, value.value, MIN_TRIAL, MAX_TRIAL)
-            .map_err(|error| usage(format!("invalid {flag} = {}: {}", value.text, error.allowed)))
+            .map_err(|error| bad_flag(format!("invalid {flag} = {}: {}", value.text, error.allowed)))
     };
     if let Some(value) = &args.seconds {
         config.window = seconds("seconds", value)?;
@@ -121,10 +119,9 @@ fn config(flags: &PoolOptions, args: &MeasureArgs, selected: bool) -> Result<Con
         config.trials = trials;
     }
     if selected {
-        derived_work(flags, &config)?;
-        config.validate()?;
+        derived_work(flags, config)?;
     }
-    Ok(config)
+    Ok(())
 }
 
 /// Milliseconds as a duration of at least a nanosecond; the value is quoted as given.
@@ -132,7 +129,7 @@ fn millis(flag: &str, value: &Option<Number>, allowed: &str) -> Result<Option<Du
     let Some(number) = value else { return Ok(None) };
     match Duration::try_from_secs_f64(number.value / 1e3) {
         Ok(duration) if !duration.is_zero() => Ok(Some(duration)),
-        _ => Err(usage(format!("invalid {flag} = {}: {allowed} (at least 0.000001, one nanosecond)", number.text))),
+        _ => Err(bad_flag(format!("invalid {flag} = {}: {allowed} (at least 0.000001, one nanosecond)", number.text))),
     }
 }
 
@@ -156,7 +153,7 @@ fn derived_work(flags: &PoolOptions, config: &Config) -> Result<()> {
         "rate" => (share * cpus_f / longest, share * cpus_f / shortest, "requests per second"),
         _ => (share / longest, share / shortest, "requests per second per CPU"),
     };
-    Err(usage(format!(
+    Err(bad_flag(format!(
         "invalid {flag} = {text}: {unit} from {} to {}, so that each request's CPU work is 0.001 to 1000 ms \
          (work = share x CPUs / rate; here {} requests/s, share {}, {cpus} CPUs)",
         significant(low),
@@ -182,7 +179,7 @@ fn wait_range(flag: &str, values: &[Number]) -> Result<Option<[f64; 2]>> {
     match values {
         [] => Ok(None),
         [low, high] => Ok(Some([low.value, high.value])),
-        other => Err(usage(format!(
+        other => Err(bad_flag(format!(
             "invalid {flag} = {}: two milliseconds, MIN,MAX",
             other.iter().map(|number| number.text.as_str()).collect::<Vec<_>>().join(",")
         ))),

@@ -15,14 +15,10 @@ impl ExperimentOptions for RefillOptions {
     type Kind = contention::refill::CacheRefill;
     const SHARED: &'static [&'static str] = &["trials"];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        let mut config = if args.quick { Config::quick() } else { Config::default() };
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, _selected: bool) -> Result<()> {
         if let Some(trials) = args.trials {
             config.trials = trials;
         }
-        if selected {
-            config.validate()?;
-        }
-        Ok(config)
+        Ok(())
     }
 }

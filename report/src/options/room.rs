@@ -7,9 +7,9 @@ use contention::runs::pack::MAX_PACK_BYTES;
 use std::io::Read as _;
 
 use super::cli::{PredictArgs, SendArgs, ServeArgs};
-use crate::room::{code, RoomOptions};
+use crate::bad_flag::bad_flag;
+use crate::room::{code, RoomOptions, Space, MAX_ROOM_BYTES};
 use crate::send;
-use crate::usage::usage;
 
 /// The smallest `--max-upload`: a pack of one small run is tens of KiB.
 const MIN_UPLOAD_BYTES: u64 = 1 << 10;
@@ -22,9 +22,9 @@ impl RoomOptions {
             code::check(given)?;
         }
         if let Some(given) = &args.teacher_key {
-            code::check(given).map_err(|error| usage(error.to_string().replacen("code", "teacher-key", 1)))?;
+            code::check(given).map_err(|error| bad_flag(error.to_string().replacen("code", "teacher-key", 1)))?;
             if args.code.as_deref() == Some(given.as_str()) {
-                return Err(usage(format!(
+                return Err(bad_flag(format!(
                     "invalid teacher-key = {given}: the class code's; the teacher's key must differ"
                 )));
             }
@@ -36,6 +36,20 @@ impl RoomOptions {
             MAX_PACK_BYTES,
             "bytes (the most a pack may hold)",
         )?;
+        check_range(
+            "max-room-bytes",
+            args.max_room_bytes,
+            args.max_upload,
+            MAX_ROOM_BYTES,
+            "bytes (at least --max-upload)",
+        )?;
+        check_range(
+            "max-seat-bytes",
+            args.max_seat_bytes,
+            args.max_upload,
+            args.max_room_bytes,
+            "bytes (from --max-upload to --max-room-bytes)",
+        )?;
         check_range("max-uploads-per-minute", args.max_uploads_per_minute, 1, MAX_UPLOADS_PER_MINUTE, "uploads")?;
         Ok(Self {
             bind: args.bind,
@@ -45,6 +59,7 @@ impl RoomOptions {
             teacher_key: args.teacher_key,
             max_upload: args.max_upload,
             max_uploads_per_minute: args.max_uploads_per_minute,
+            space: Space { room: args.max_room_bytes, seat: args.max_seat_bytes },
             roster: args.seats.as_deref().map(roster).transpose()?,
         })
     }
@@ -58,7 +73,7 @@ fn roster(given: &str) -> Result<Roster> {
     if let Ok(count) = given.parse::<usize>() {
         return Ok(Roster::numbered(count)?);
     }
-    let invalid = |why: String| usage(format!("invalid seats = {given}: {why}"));
+    let invalid = |why: String| bad_flag(format!("invalid seats = {given}: {why}"));
     let file = std::fs::File::open(given).map_err(|error| {
         invalid(format!("{error}; a count of seats (1 to {MAX_SEATS}) or a file of names, one a line"))
     })?;
@@ -83,7 +98,7 @@ impl SendTo {
     /// `--send`'s URL checked before anything is measured; `None` without `--send`.
     pub fn from_args(args: &SendArgs) -> Result<Option<Self>> {
         let Some(url) = &args.send else { return Ok(None) };
-        let room = send::Room::parse(url).map_err(|why| usage(format!("invalid send = {url}: {why}")))?;
+        let room = send::Room::parse(url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
         Ok(Some(Self { room, code: args.code.clone() }))
     }
 
@@ -107,10 +122,10 @@ pub struct Prediction {
 impl Prediction {
     pub fn from_args(args: PredictArgs) -> Result<Self> {
         let room =
-            send::Room::parse(&args.send).map_err(|why| usage(format!("invalid send = {}: {why}", args.send)))?;
+            send::Room::parse(&args.send).map_err(|why| bad_flag(format!("invalid send = {}: {why}", args.send)))?;
         code::check(&args.code)?;
         contention::runs::check_label(&args.seat)
-            .map_err(|error| usage(error.to_string().replacen("label", "seat", 1)))?;
+            .map_err(|error| bad_flag(error.to_string().replacen("label", "seat", 1)))?;
         let guesses = args.guesses.iter().map(|given| guess(given)).collect::<Result<_>>()?;
         Ok(Self { room, code: args.code, seat: args.seat, guesses })
     }
@@ -127,12 +142,12 @@ fn guess(given: &str) -> Result<(String, f64)> {
     let ids: Vec<&str> = effects.iter().map(|effect| effect.id).collect();
     let allowed = || format!("EFFECT=VALUE, EFFECT one of {}", ids.join(", "));
     let (effect, figure) =
-        given.split_once('=').ok_or_else(|| usage(format!("invalid guess = {given}: {}", allowed())))?;
+        given.split_once('=').ok_or_else(|| bad_flag(format!("invalid guess = {given}: {}", allowed())))?;
     if !ids.contains(&effect) {
-        return Err(usage(format!("invalid effect = {effect}: one of {}", ids.join(", "))));
+        return Err(bad_flag(format!("invalid effect = {effect}: one of {}", ids.join(", "))));
     }
     match figure.parse::<f64>() {
         Ok(value) if value.is_finite() && value > 0.0 => Ok((effect.to_string(), value)),
-        _ => Err(usage(format!("invalid guess = {given}: a positive number after {effect}=, in the effect's unit"))),
+        _ => Err(bad_flag(format!("invalid guess = {given}: a positive number after {effect}=, in the effect's unit"))),
     }
 }

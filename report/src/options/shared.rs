@@ -7,7 +7,7 @@ use anyhow::Result;
 use contention::Experiment;
 
 use super::flags_of;
-use crate::usage::usage;
+use crate::bad_flag::bad_flag;
 
 /// Refuses a flag in `given` (long names, as set on the command line) that two of
 /// `selected` read each in its own sense.
@@ -22,7 +22,7 @@ pub fn refuse_read_two_ways(given: &[String], selected: &[Experiment]) -> Result
             })
             .collect();
         if let [(first, first_sense), (second, second_sense), ..] = senses.as_slice() {
-            return Err(usage(format!(
+            return Err(bad_flag(format!(
                 "--{flag} means two things here: {first_sense} to {}, {second_sense} to {}; measure them \
                  apart (`contention run {} --{flag} ...`, then `contention run {} --{flag} ...`)",
                 first.name(),

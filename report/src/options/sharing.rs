@@ -5,15 +5,15 @@ use contention::sharing::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::bad_flag::bad_flag;
 use crate::flag_values::whole;
-use crate::usage::usage;
 
 /// The one thread count `--threads` gives, if any; a list is refused when `selected`.
 pub fn one_thread_count(args: &MeasureArgs, selected: bool, what: &str) -> Result<Option<usize>> {
     match args.threads.as_slice() {
         [] => Ok(None),
         [threads] => Ok(Some(*threads)),
-        many if selected => Err(usage(format!(
+        many if selected => Err(bad_flag(format!(
             "invalid threads = {}: {what} takes one thread count",
             many.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
         ))),
@@ -33,31 +33,23 @@ impl ExperimentOptions for SharingOptions {
     type Kind = contention::sharing::FourWay;
     const SHARED: &'static [&'static str] = &["threads", "total", "trials"];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(self, args, selected)
+    /// Without `--total`, the default total is kept, rounded down to a multiple of
+    /// `--threads`.
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
+        if let Some(threads) = one_thread_count(args, selected, "the four-way control")? {
+            *config = config.clone().with_threads(threads);
+        }
+        if let Some(total) = args.total {
+            config.total_increments = total;
+        }
+        if let Some(padding) = self.padding {
+            config.padding_bytes = padding;
+        }
+        if let Some(trials) = args.trials {
+            config.trials = trials;
+        }
+        Ok(())
     }
-}
-
-/// The control's config from the flags; validated only when it was asked for. Without
-/// `--total`, the default total is kept, rounded down to a multiple of `--threads`.
-fn config(flags: &SharingOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
-    if let Some(threads) = one_thread_count(args, selected, "the four-way control")? {
-        config = config.with_threads(threads);
-    }
-    if let Some(total) = args.total {
-        config.total_increments = total;
-    }
-    if let Some(padding) = flags.padding {
-        config.padding_bytes = padding;
-    }
-    if let Some(trials) = args.trials {
-        config.trials = trials;
-    }
-    if selected {
-        config.validate()?;
-    }
-    Ok(config)
 }
 
 fn padding(text: &str) -> Result<usize, String> {

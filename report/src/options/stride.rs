@@ -5,8 +5,8 @@ use contention::stride::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
+use crate::bad_flag::bad_flag;
 use crate::flag_values::whole;
-use crate::usage::usage;
 
 /// The stride sweep's flags.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -20,20 +20,21 @@ impl ExperimentOptions for StrideOptions {
     type Kind = contention::stride::StrideSweep;
     const SHARED: &'static [&'static str] = &["threads", "iters", "trials"];
 
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<Config> {
-        config(self, args, selected)
+    fn apply(&self, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
+        apply(self, config, args, selected)
     }
 }
 
-/// The sweep's config from the flags; validated only when the sweep was asked for.
-fn config(flags: &StrideOptions, args: &MeasureArgs, selected: bool) -> Result<Config> {
-    let mut config = if args.quick { Config::quick() } else { Config::default() };
+fn apply(flags: &StrideOptions, config: &mut Config, args: &MeasureArgs, selected: bool) -> Result<()> {
     match args.threads.as_slice() {
         [] => {}
         // One count asked for: one sweep, at it.
-        [threads] => config = Config { threads: *threads, clean_threads: None, ..config },
+        [threads] => {
+            config.threads = *threads;
+            config.clean_threads = None;
+        }
         many if selected => {
-            return Err(usage(format!(
+            return Err(bad_flag(format!(
                 "invalid threads = {}: the stride sweep takes one thread count",
                 many.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
             )))
@@ -49,10 +50,7 @@ fn config(flags: &StrideOptions, args: &MeasureArgs, selected: bool) -> Result<C
     if let Some(trials) = args.trials {
         config.trials = trials;
     }
-    if selected {
-        config.validate()?;
-    }
-    Ok(config)
+    Ok(())
 }
 
 fn strides(text: &str) -> Result<usize, String> {

@@ -14,6 +14,8 @@ pub struct LiveView {
     pub runs: Vec<LiveRun>,
     /// The largest upload accepted, in words ("16 MiB").
     pub max_upload: String,
+    /// The room's disk use against its cap, in words.
+    pub space: String,
     /// The effects a seat may guess, in column order.
     pub effects: Vec<contention::present::room::Effect>,
     /// The teacher's screen (the teacher key given): the teacher's controls are shown.

@@ -10,6 +10,11 @@
 //! | `POST /reveal?key=KEY&shown=yes` (or `no`) | shows (hides) every guess on the projector; the first reveal locks them |
 //! | `POST /free?key=KEY&seat=SEAT` | frees a seat: its next send or guess gets a new token |
 //! | `POST /guesses?code=CODE&seat=SEAT` | the body: `effect=figure` pairs (`false-sharing=3 padded=2`); the seat's token in `X-Seat-Token` |
+//! | `DELETE /guesses?key=KEY` (`&seat=SEAT`: one seat's) | the teacher clears the guesses |
+//! | `POST /purge?key=KEY` | the teacher deletes the superseded and removed packs, freeing their space |
+//!
+//! A guess comes from a seat that can exist ([`Room::guessing_seat`]). The teacher's
+//! actions pass [`change`], which takes the teacher key ([`super::keys::authorize_teacher`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -18,7 +23,6 @@ use axum::body::{to_bytes, Body};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use contention::runs::pack::PACK_EXTENSION;
 use serde::Deserialize;
 
 use super::app::App;
@@ -45,9 +49,51 @@ pub async fn remove(
     Query(query): Query<KeyQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let label = file.strip_suffix(&format!(".{PACK_EXTENSION}")).unwrap_or(&file).to_string();
+    // The path is the label, whole: `seat-01.contention-pack` is not `seat-01`.
+    let label = file;
     let done = change(&app, client, &headers, query.key.as_deref(), |room| room.remove(&label));
     answer(done, client, "a removal", &format!("removed {label}"))
+}
+
+/// `POST /purge?key=KEY`: the superseded and removed packs deleted.
+pub async fn purge(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<KeyQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let mut purged = (0, 0);
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| {
+        purged = room.purge()?;
+        Ok(())
+    });
+    let (count, bytes) = purged;
+    answer(
+        done,
+        client,
+        "a purge",
+        &format!("purged {count} superseded or removed runs, {}", contention::format::bytes(bytes)),
+    )
+}
+
+/// `DELETE /guesses?key=KEY` (every seat's) or `&seat=SEAT` (one seat's): the teacher
+/// clears guesses.
+pub async fn clear_guesses(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<SeatQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let mut cleared = 0;
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| {
+        room.change_ledger(|ledger| {
+            let before = ledger.guesses.len();
+            ledger.guesses.retain(|guess| query.seat.as_ref().is_some_and(|seat| *seat != guess.seat));
+            cleared = before - ledger.guesses.len();
+            Ok(())
+        })
+    });
+    answer(done, client, "clearing guesses", &format!("cleared {cleared} guesses"))
 }
 
 #[derive(Debug, Deserialize)]
@@ -142,7 +188,7 @@ pub async fn guesses(
         keep_guesses(&mut room, &seat, &pairs, role, token.as_deref())
     };
     match kept {
-        Ok(handed) => {
+        Ok((seat, handed)) => {
             let line = format!("kept {} guesses of {seat}", pairs.len());
             say(&format!("{}: {line}", client.ip()));
             with_token(text_lines(StatusCode::OK, &line, handed.as_deref()), handed.as_deref())
@@ -151,15 +197,18 @@ pub async fn guesses(
     }
 }
 
-/// Checks the seat's token and each guess's lock, then keeps the guesses (and the token
-/// handed to a free seat) in one change of the ledger; the token handed out, if one was.
+/// Checks the seat (one that can exist), its token and each guess's lock, then keeps the
+/// guesses (and the token handed to a free seat) in one change of the ledger; the seat as
+/// the room names it, and the token handed out, if one was.
 fn keep_guesses(
     room: &mut Room,
     seat: &str,
     pairs: &[(String, f64)],
     role: super::keys::Role,
     token: Option<&str>,
-) -> Result<Option<String>, Refusal> {
+) -> Result<(String, Option<String>), Refusal> {
+    let seat = room.guessing_seat(seat).map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
+    let seat = seat.as_str();
     let hand_out = room.ledger().class.may_act(seat, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
     if let Some(why) = pairs.iter().find_map(|(effect, _)| guess_locked(room, seat, effect)) {
         return Err(refuse(StatusCode::CONFLICT, format!("{seat}'s guess is locked: {why}")));
@@ -173,7 +222,7 @@ fn keep_guesses(
         Ok(())
     });
     changed.map_err(not_kept)?;
-    Ok(handed)
+    Ok((seat.to_string(), handed))
 }
 
 /// `line`, and where a seat was handed a token, a second line saying so.

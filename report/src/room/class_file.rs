@@ -15,12 +15,13 @@ use contention::runs::pack::{MAX_PACK_BYTES, PACK_EXTENSION};
 use contention::runs::Run;
 
 use super::archive::{self, Rules};
-use super::state::{Room, MAX_KEPT_BYTES, MAX_RUNS};
+use super::space::MAX_ROOM_BYTES;
+use super::state::{Room, MAX_RUNS};
 
 const FOLDER: &str = "class/";
 const ROSTER: &str = "roster.txt";
 /// The largest class archive read: a full room's packs, a roster and the tar's headers.
-const MAX_ARCHIVE_BYTES: u64 = MAX_KEPT_BYTES + (2 << 20) + (MAX_RUNS as u64 + 2) * 1024;
+const MAX_ARCHIVE_BYTES: u64 = MAX_ROOM_BYTES + (2 << 20) + (MAX_RUNS as u64 + 2) * 1024;
 
 /// What the class archive of `room` is made of: the roster's text, and the path of each
 /// shown run (taken under the room's lock; read later, so reading them does not hold it).

@@ -1,6 +1,7 @@
-//! What the room decides beside its packs, kept in `DIR/.room.json`: the runs the teacher
-//! removed, the seats' guesses per effect, whether the guesses are revealed, and the
-//! class's loop (seat tokens, the open part: [`super::seats`]). Written
+//! What the room decides beside its packs, kept in `DIR/.room.json`: each kept pack's
+//! status ([`super::kept`]), the runs the teacher removed before packs were recorded, the
+//! seats' guesses per effect, whether the guesses are revealed, and the class's loop (seat
+//! tokens, the open part: [`super::seats`]). Written
 //! whole (into the staging folder, then renamed over the old one, and the folder flushed),
 //! read back and checked on start, so a restart keeps every removal and guess.
 
@@ -21,11 +22,15 @@ const MAX_GUESSING_SEATS: usize = 500;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ledger {
-    /// Kept file names the teacher removed: shown as removed, never read again.
+    /// Kept file names the teacher removed before the room recorded its packs: shown as
+    /// removed, never read again.
     pub removed: Vec<String>,
     /// Whether the projector shows the guesses.
     pub revealed: bool,
     pub guesses: Vec<Guess>,
+    /// Every pack the room kept, with its status ([`super::kept`]): a restart reads these.
+    #[serde(default)]
+    pub packs: Vec<super::kept::KeptPack>,
     /// Who holds each seat, the open part and whether guesses are sealed ([`super::seats`]).
     #[serde(default)]
     pub class: super::seats::ClassLoop,
@@ -75,9 +80,11 @@ impl Ledger {
         fs::File::open(dir).and_then(|folder| folder.sync_all()).with_context(|| format!("flushing {}", dir.display()))
     }
 
-    /// Sets `seat`'s guess of `effect` (replacing an earlier one), after checking it.
+    /// Sets `seat`'s guess of `effect` (replacing an earlier one), after checking it and
+    /// that it lies within the effect's plausible values.
     pub fn guess(&mut self, seat: &str, effect: &str, value: f64) -> Result<(), String> {
         check_guess(seat, effect, value)?;
+        check_plausible(effect, value)?;
         self.guesses.retain(|guess| guess.seat != seat || guess.effect != effect);
         let most = MAX_GUESSING_SEATS * effects().len();
         if self.guesses.len() >= most {
@@ -102,6 +109,33 @@ pub fn check_guess(seat: &str, effect: &str, value: f64) -> Result<(), String> {
     Ok(())
 }
 
+/// `Err` names the plausible values of `effect` when `value` lies outside them (a guess kept
+/// before the room checked this is still drawn: the scale bounds it).
+fn check_plausible(effect: &str, value: f64) -> Result<(), String> {
+    let Some(effect) = effects().into_iter().find(|known| known.id == effect) else { return Ok(()) };
+    let plausible = effect.plausible;
+    if plausible.holds(value) {
+        return Ok(());
+    }
+    let unit = if effect.unit == "x" { "x".to_string() } else { format!(" {}", effect.unit) };
+    Err(format!(
+        "invalid guess of {} = {}: a machine shows from {}{unit} to {}{unit}",
+        effect.id,
+        written(value),
+        plausible.low(),
+        plausible.high()
+    ))
+}
+
+/// `value` as written, in scientific notation where plain digits would run long.
+fn written(value: f64) -> String {
+    if (1e-6..1e9).contains(&value.abs()) {
+        format!("{value}")
+    } else {
+        format!("{value:e}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +155,14 @@ mod tests {
             ledger.guess("seat-1", "padded", -1.0).unwrap_err(),
             "invalid guess = -1: a positive number, in the effect's unit"
         );
+        assert_eq!(
+            ledger.guess("seat-1", "false-sharing", 1.5e308).unwrap_err(),
+            "invalid guess of false-sharing = 1.5e308: a machine shows from 0.001x to 1000x"
+        );
+        assert!(ledger
+            .guess("seat-1", "pool-p99-8", 5e-324)
+            .unwrap_err()
+            .ends_with("= 5e-324: a machine shows from 0.001 ms to 1000000 ms"));
         ledger.save(&dir).unwrap();
         assert_eq!(Ledger::load(&dir).unwrap(), ledger);
         fs::write(dir.join(LEDGER), "{\"removed\": 3}").unwrap();

@@ -14,7 +14,7 @@
 //! | `GET /seats/<label>` | the seat's full report, as `report --from` writes it |
 //! | `GET /class.tar?key=KEY` | the teacher's: every shown run's pack and the roster in one archive; `report --from` rebuilds the class page from it ([`class_file`]) |
 //! | `GET /room.html` | the room page's old address: a redirect to `/` (no page of the room draws seats x experiments sections) |
-//! | `DELETE /runs/<label>`, `POST /reveal`, `POST /free` | with the teacher key: remove a run, reveal the guesses, free a seat ([`actions`]) |
+//! | `DELETE /runs/<label>`, `POST /reveal`, `POST /free`, `POST /purge`, `DELETE /guesses` | with the teacher key: remove a run, reveal the guesses, free a seat, delete superseded and removed packs, clear guesses ([`actions`]) |
 //! | `POST /guesses` | with the class code and the seat's token: keep a seat's guesses ([`actions`], [`seats`]) |
 //! | `POST /parts` | with the teacher key: open a part on one of its three screens ([`parts`]) |
 //!
@@ -22,9 +22,10 @@
 //!
 //! Bounded by the room, the uploads in flight and the connections, whatever the clients do
 //! (the connection limits are in [`serve`] and [`connections`]):
-//! - the room: at most [`state::MAX_RUNS`] runs and [`state::MAX_KEPT_BYTES`] (128 MiB) of
-//!   packs, held as the lib's typed rows (about 2.5 times a pack's size), plus one
-//!   rendering of each page: at most about 350 MiB;
+//! - the room: at most [`state::MAX_RUNS`] runs and `--max-room-bytes` of packs
+//!   ([`space::DEFAULT_ROOM_BYTES`], 256 MiB; at most [`space::MAX_ROOM_BYTES`]), the shown
+//!   ones held as the lib's typed rows (about 2.5 times a pack's size), plus one rendering
+//!   of each page: at most about 700 MiB with the defaults, if every pack were shown;
 //! - uploads: [`app::RECEIVING_SLOTS`] (16) are received at once, each written to its
 //!   staging file as it arrives (hyper's buffer in memory, at most `--max-upload` on disk:
 //!   256 MiB of disk with the defaults); [`app::CHECKING_SLOTS`] (2) are then read and
@@ -53,6 +54,7 @@ pub mod code;
 mod connections;
 mod disk;
 mod folder_lock;
+mod kept;
 mod keys;
 mod ledger;
 mod limit;
@@ -63,6 +65,7 @@ mod routes;
 mod seats;
 mod serve;
 mod share;
+mod space;
 mod state;
 mod upload;
 mod write_timeout;
@@ -72,6 +75,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 pub use body::MIN_BYTES_PER_SECOND;
+pub use space::{Space, DEFAULT_ROOM_BYTES, DEFAULT_SEAT_BYTES, MAX_ROOM_BYTES};
 
 use app::App;
 use connections::{Connections, Limits};
@@ -89,20 +93,29 @@ pub struct RoomOptions {
     pub teacher_key: Option<String>,
     pub max_upload: u64,
     pub max_uploads_per_minute: u32,
+    /// `--max-room-bytes` and `--max-seat-bytes`.
+    pub space: space::Space,
     /// `--seats`: the seats the class expects, if given.
     pub roster: Option<contention::present::room::roster::Roster>,
 }
+
+/// How long a stop waits, after the requests in progress, for work running off the
+/// runtime's threads (a page being drawn, a pack being read) before the room leaves anyway.
+const BLOCKING_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Serves the room until Ctrl-C (or SIGTERM).
 pub fn serve(options: &RoomOptions) -> Result<()> {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the room's runtime")?;
-    runtime.block_on(serve_until_stopped(options))
+    let served = runtime.block_on(serve_until_stopped(options));
+    // Dropping the runtime would wait for every blocking task, however long it runs.
+    runtime.shutdown_timeout(BLOCKING_GRACE);
+    served
 }
 
 async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
     let _lock = folder_lock::lock(&options.dir)?;
-    let room = Room::restore(&options.dir)?;
+    let room = Room::restore(&options.dir, options.space, options.roster.clone())?;
     let limits = Limits::from_file_limit(connections::raise_file_limit());
     let listener = tokio::net::TcpListener::bind((options.bind, options.port))
         .await

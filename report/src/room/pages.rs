@@ -1,7 +1,9 @@
 //! The room's pages, rendered from the room's seats (the class page and the projector), and
 //! the class archive, each kept until the room changes: a page asked for a thousand times
 //! between two uploads is rendered once.
-//! One render of a page runs at a time. A seat's own page is rendered when asked.
+//! One render of a page runs at a time, from a copy of what it shows taken under the room's
+//! lock: the lock is never held while a page is drawn. A seat's own page is rendered when
+//! asked, from its run (shared, not copied).
 
 use std::sync::{Arc, RwLock};
 
@@ -13,9 +15,10 @@ use super::class_file;
 use super::keys::Role;
 use super::state::Room;
 use contention::present::room::class::Seat;
-use contention::present::room::part_screen::part_screen;
+use contention::present::room::part_screen::{part_screen, PartScreen};
 use contention::present::room::quantities;
-use contention::present::room::roster::Roster;
+use contention::present::room::roster::{Roster, RosterStatus};
+use contention::runs::Run;
 
 use crate::page::class::{render_class, render_projector, ClassInputs, ProjectorInputs};
 use crate::page::live::{LiveRun, LiveView};
@@ -31,11 +34,7 @@ pub enum Kind {
     Projector,
 }
 
-/// One page's last rendering and the room version it shows.
-type Cached = Mutex<Option<(u64, Arc<String>)>>;
-
-/// The last rendering of each page, for students and for the teacher, with the room
-/// version it shows.
+/// The last rendering of each page, with the room version it shows.
 #[derive(Debug)]
 pub struct Pages {
     /// `--seats`: the class page names who of it is missing.
@@ -43,7 +42,7 @@ pub struct Pages {
     /// `--max-upload`, as the upload form says it.
     max_upload: u64,
     /// The class page and the projector, each a student's and the teacher's.
-    cached: [Cached; 4],
+    cached: [Mutex<Option<(u64, Arc<String>)>>; 4],
     /// The class archive ([`super::class_file`]), shared by the downloads in flight.
     class_tar: Mutex<Option<(u64, Bytes)>>,
 }
@@ -71,7 +70,9 @@ impl Pages {
         Ok(tar)
     }
 
-    /// The page `kind` of the room as it is now, as `role` sees it.
+    /// The page `kind` of the room as it is now, as `role` sees it: what it shows is copied
+    /// under the room's lock, and drawn after the lock is let go, so no writer waits on a
+    /// drawing.
     pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind, role: Role) -> Result<Arc<String>> {
         let mut cached = self.cached[kind as usize * 2 + usize::from(role == Role::Teacher)].lock().await;
         let version = read(room).version();
@@ -80,10 +81,9 @@ impl Pages {
                 return Ok(page.clone());
             }
         }
-        let (room, roster, max_upload) = (room.clone(), self.roster.clone(), self.max_upload);
-        let (version, page) =
-            tokio::task::spawn_blocking(move || render(&read(&room), kind, role, roster.as_ref(), max_upload))
-                .await??;
+        let snapshot = Snapshot::of(&read(room), (kind, role), self.roster.as_ref(), self.max_upload);
+        let version = snapshot.version;
+        let page = tokio::task::spawn_blocking(move || snapshot.render()).await??;
         let page = Arc::new(page);
         *cached = Some((version, page.clone()));
         Ok(page)
@@ -95,59 +95,93 @@ pub fn read(room: &RwLock<Room>) -> std::sync::RwLockReadGuard<'_, Room> {
     room.read().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The page `kind` of `room` as `role` sees it, and the version it shows.
-fn render(room: &Room, kind: Kind, role: Role, roster: Option<&Roster>, max_upload: u64) -> Result<(u64, String)> {
-    let generated_utc = contention::machine::utc_timestamp(std::time::SystemTime::now());
-    let teacher = role == Role::Teacher;
-    let html = match kind {
-        Kind::Projector => render_projector(projector_inputs(room, roster, teacher))?,
-        Kind::Live => render_class(ClassInputs {
-            seats: room.seats(),
-            seat_hrefs: room.seats().iter().map(|seat| Some(seat_href(seat.label()))).collect(),
-            roster: roster.map(|roster| roster.status(room.seats().iter().map(Seat::label))),
-            skipped: room.skipped(),
-            generated_utc,
-            live: Some(live_view(room, max_upload, teacher)),
-        })?,
-    };
-    Ok((room.version(), html))
+/// What one page shows, copied from the room under its lock (a few KiB per seat).
+struct Snapshot {
+    kind: Kind,
+    version: u64,
+    seats: Vec<Seat>,
+    guesses: Vec<(String, String, f64)>,
+    revealed: bool,
+    /// The effects whose part's reveal was opened.
+    revealed_effects: Vec<&'static str>,
+    /// The open part's screen, for the projector.
+    part: Option<PartScreen>,
+    teacher: bool,
+    roster: Option<RosterStatus>,
+    skipped: Vec<String>,
+    live: Option<LiveView>,
 }
 
-/// The page of the shown run labelled `label`, as `report --from` writes it for that run.
-pub fn seat_page(room: &Room, label: &str) -> Option<Result<String>> {
-    let run = room.run(label)?;
-    let runs = std::slice::from_ref(run);
-    let page = contention::present::sections(runs).map_err(anyhow::Error::from).and_then(|sections| {
-        page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))
-    });
-    Some(page)
-}
-
-/// The projector's inputs: the slides' seats and guesses, and the open part's screen.
-fn projector_inputs<'a>(room: &'a Room, roster: Option<&Roster>, teacher: bool) -> ProjectorInputs<'a> {
-    let ledger = room.ledger();
-    let guesses: Vec<(String, String, f64)> =
-        ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
-    let revealed_effects: Vec<&'static str> = ledger
-        .class
-        .revealed_parts
-        .iter()
-        .filter_map(|id| quantities::part(id))
-        .flat_map(|part| part.quantities.iter().copied())
-        .collect();
-    let part = ledger.class.part.as_ref().and_then(|open| {
-        let part = quantities::part(&open.id)?;
-        Some(part_screen(part, open.screen, &guesses, room.seats(), roster))
-    });
-    ProjectorInputs {
-        seats: room.seats(),
-        guesses,
-        revealed: ledger.revealed,
-        revealed_effects,
-        part,
-        teacher,
-        version: room.version(),
+impl Snapshot {
+    fn of(room: &Room, (kind, role): (Kind, Role), roster: Option<&Roster>, max_upload: u64) -> Self {
+        let ledger = room.ledger();
+        let projector = kind == Kind::Projector;
+        let teacher = role == Role::Teacher;
+        let revealed_effects = ledger
+            .class
+            .revealed_parts
+            .iter()
+            .filter_map(|id| quantities::part(id))
+            .flat_map(|part| part.quantities.iter().copied())
+            .collect();
+        let all: Vec<(String, String, f64)> =
+            ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
+        let part =
+            ledger.class.part.as_ref().filter(|_| projector).and_then(|open| {
+                Some(part_screen(quantities::part(&open.id)?, open.screen, &all, room.seats(), roster))
+            });
+        Self {
+            revealed_effects,
+            part,
+            teacher,
+            kind,
+            version: room.version(),
+            seats: room.seats().to_vec(),
+            guesses: match projector {
+                true => {
+                    ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect()
+                }
+                false => Vec::new(),
+            },
+            revealed: ledger.revealed,
+            roster: roster.filter(|_| !projector).map(|roster| roster.status(room.seats().iter().map(Seat::label))),
+            skipped: if projector { Vec::new() } else { room.skipped() },
+            live: (!projector).then(|| live_view(room, max_upload, teacher)),
+        }
     }
+
+    /// The page, drawn without the room's lock.
+    fn render(self) -> Result<String> {
+        match self.kind {
+            Kind::Projector => render_projector(ProjectorInputs {
+                seats: &self.seats,
+                guesses: self.guesses,
+                revealed: self.revealed,
+                revealed_effects: self.revealed_effects,
+                part: self.part,
+                teacher: self.teacher,
+                version: self.version,
+            }),
+            Kind::Live => render_class(ClassInputs {
+                seat_hrefs: self.seats.iter().map(|seat| Some(seat_href(seat.label()))).collect(),
+                seats: &self.seats,
+                roster: self.roster,
+                skipped: self.skipped,
+                generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
+                live: self.live,
+            }),
+        }
+    }
+}
+
+/// The page of `run` (a shown run, taken from the room), as `report --from` writes it, with
+/// the room's folder `dir` left out of every path it names (a page shows no server path).
+pub fn seat_page(run: &Run, dir: &std::path::Path) -> Result<String> {
+    let runs = std::slice::from_ref(run);
+    let sections = contention::present::sections(runs).map_err(anyhow::Error::from)?;
+    let page = page::render(runs, &[], &sections, contention::machine::utc_timestamp(std::time::SystemTime::now()))?;
+    let dir = dir.display().to_string();
+    Ok(page.replace(&format!("{dir}/"), "").replace(&dir, "the room's folder"))
 }
 
 fn live_view(room: &Room, max_upload: u64, teacher: bool) -> LiveView {
@@ -165,6 +199,7 @@ fn live_view(room: &Room, max_upload: u64, teacher: bool) -> LiveView {
         version: room.version(),
         runs,
         max_upload: bytes_text(max_upload),
+        space: room.space().text(room.used()),
         effects: contention::present::room::effects(),
         teacher,
         parts: quantities::PARTS.iter().map(|part| (part.id, part.title)).collect(),

@@ -36,12 +36,14 @@ pub async fn projector_page(
 
 /// `GET /seats/<label>`: the full report of the seat's shown run.
 pub async fn seat_page(State(app): State<Arc<App>>, Path(label): Path<String>) -> Response {
-    let room = app.room.clone();
-    let rendered = tokio::task::spawn_blocking(move || super::pages::seat_page(&read(&room), &label)).await;
+    let Some(run) = read(&app.room).run(&label) else {
+        return text(StatusCode::NOT_FOUND, "no seat of the room has that label (GET /runs lists them)");
+    };
+    let dir = read(&app.room).dir().to_path_buf();
+    let rendered = tokio::task::spawn_blocking(move || super::pages::seat_page(&run, &dir)).await;
     match rendered {
-        Ok(Some(Ok(html))) => fresh("text/html; charset=utf-8", html.into_bytes()),
-        Ok(None) => text(StatusCode::NOT_FOUND, "no seat of the room has that label (GET /runs lists them)"),
-        Ok(Some(Err(error))) => {
+        Ok(Ok(html)) => fresh("text/html; charset=utf-8", html.into_bytes()),
+        Ok(Err(error)) => {
             say(&format!("rendering a seat's page failed: {error:#}"));
             text(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -186,10 +188,20 @@ pub fn text(status: StatusCode, line: &str) -> Response {
     response
 }
 
-/// A 200 answer of `content_type` that browsers must not cache (the room changes).
+/// What the room's pages may load: their own inline scripts and styles (the templates'),
+/// charts as inline SVG or `data:` images, and requests to the room itself; nothing from
+/// elsewhere, and no page may frame them.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src \
+     'unsafe-inline'; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// A 200 answer of `content_type` that browsers must not cache (the room changes); a page
+/// carries the room's [`CONTENT_SECURITY_POLICY`].
 fn fresh(content_type: &'static str, body: impl IntoResponse) -> Response {
     let mut response = body.into_response();
     let headers = response.headers_mut();
+    if content_type.starts_with("text/html") {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    }
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));

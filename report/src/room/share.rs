@@ -21,6 +21,7 @@ pub fn banner(room: &Room, address: SocketAddr, secrets: (&str, &str), limits: &
         "teacher key: {teacher_key} (yours alone: it removes runs, frees seats, reveals, opens parts and downloads \
          the class; keep it off the projector)"
     ));
+    lines.push(format!("space: {}", room.space().text(room.used())));
     let ip = address.ip();
     lines.push(if ip.is_loopback() {
         format!("listening on {address}: this machine only (open the room to the network with --bind 0.0.0.0)")

@@ -108,7 +108,7 @@ async fn receive(app: &Arc<App>, client: SocketAddr, secrets: &Secrets, request:
     }
     let dir = {
         let room = super::pages::read(&app.room);
-        room.has_room_for(declared.unwrap_or(0)).map_err(|why| refuse(StatusCode::INSUFFICIENT_STORAGE, why))?;
+        room.has_room_for(None, declared.unwrap_or(0)).map_err(|why| refuse(StatusCode::INSUFFICIENT_STORAGE, why))?;
         room.dir().to_path_buf()
     };
     let who = client_of(client.ip());

@@ -76,11 +76,17 @@ impl Server {
     }
 
     fn interrupt_and_wait(&mut self) -> Option<ExitStatus> {
+        self.signal_and_wait("-INT", Duration::from_secs(20))
+    }
+
+    /// Sends `signal` (`-TERM`, as a service manager stops it) and waits at most `within`
+    /// for the server to leave; `None` when it is still running.
+    pub fn signal_and_wait(&mut self, signal: &str, within: Duration) -> Option<ExitStatus> {
         if let Ok(Some(status)) = self.child.try_wait() {
             return Some(status);
         }
-        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).stderr(Stdio::null()).status();
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let _ = Command::new("kill").args([signal, &self.child.id().to_string()]).stderr(Stdio::null()).status();
+        let deadline = Instant::now() + within;
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Some(status);

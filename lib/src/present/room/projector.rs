@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::class::{value_text, ClassEffect};
 use super::estimate_text;
 use crate::reference::ClaimReference;
+use crate::scale::LogScale;
 
 /// One screen of the projector view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -75,50 +76,27 @@ pub struct Band {
     pub width_pct: String,
 }
 
-/// A log scale from `low` to `high` (both positive, `low < high`), as percentages.
-struct Scale {
-    low: f64,
-    high: f64,
-}
+/// The slide's log scale ([`crate::scale`]: bounded for any values), its positions as
+/// percentages with two decimals.
+struct Scale(LogScale);
 
 impl Scale {
     /// A scale holding every value of `values` with a margin of a quarter on each side.
     fn holding(values: impl Iterator<Item = f64>) -> Self {
-        let positive: Vec<f64> = values.filter(|value| value.is_finite() && *value > 0.0).collect();
-        let low = positive.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = positive.iter().copied().fold(0.0, f64::max);
-        if positive.is_empty() {
-            return Self { low: 0.5, high: 2.0 };
-        }
-        Self { low: low / 1.25, high: (high * 1.25).max(low * 1.6) }
+        Self(LogScale::holding(values, 1.25, 1.6).unwrap_or(LogScale::new(0.5, 2.0)))
     }
 
     fn share(&self, value: f64) -> f64 {
-        let value = value.clamp(self.low, self.high);
-        (value.ln() - self.low.ln()) / (self.high.ln() - self.low.ln()) * 100.0
+        self.0.percent(value)
     }
 
     fn pct(&self, value: f64) -> String {
         format!("{:.2}", self.share(value))
     }
 
-    /// 1-2-5 marks inside the scale, at most about eight.
+    /// 1-2-5 marks inside the scale, at most about eight (else its powers of ten).
     fn ticks(&self, unit: &str) -> Vec<Mark> {
-        let mut step_decade = 10f64.powf(self.low.log10().floor());
-        let mut marks = Vec::new();
-        while step_decade <= self.high {
-            for factor in [1.0, 2.0, 5.0] {
-                let value = step_decade * factor;
-                if value >= self.low && value <= self.high {
-                    marks.push(Mark { text: value_text(value, unit), pct: self.pct(value) });
-                }
-            }
-            step_decade *= 10.0;
-        }
-        if marks.len() > 8 {
-            marks.retain(|mark| mark.text.starts_with('1'));
-        }
-        marks
+        self.0.marks(8).into_iter().map(|value| Mark { text: value_text(value, unit), pct: self.pct(value) }).collect()
     }
 }
 

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::seat_name::{seat_key, skeleton};
 use crate::runs::check_label;
 use crate::ConfigError;
 
@@ -46,7 +47,7 @@ impl Roster {
                 continue;
             }
             check_label(line).map_err(|error| format!("line {number}: {error}"))?;
-            if seats.iter().any(|seat| seat == line) {
+            if seats.iter().any(|seat| seat_key(seat) == seat_key(line)) {
                 return Err(format!("line {number}: {line:?} is named twice; each seat once"));
             }
             if seats.len() == MAX_SEATS {
@@ -62,6 +63,25 @@ impl Roster {
 
     pub fn seats(&self) -> &[String] {
         &self.seats
+    }
+
+    /// The roster's seat a run or a guess labelled `label` comes from, where the label names
+    /// it however typed (`Seat 3`, `seat-3` for `seat-03`); `Ok(None)` when the roster does
+    /// not name it; `Err` when it only looks like a seat of the roster, naming that seat.
+    pub fn seat_for(&self, label: &str) -> Result<Option<&str>, String> {
+        let key = seat_key(label);
+        if let Some(seat) = self.seats.iter().find(|seat| seat_key(seat) == key) {
+            return Ok(Some(seat));
+        }
+        let looks = skeleton(label);
+        match self.seats.iter().find(|seat| skeleton(seat) == looks) {
+            Some(seat) => Err(format!(
+                "invalid label = {:?}: it looks like the roster's seat {seat} but is not it (a look-alike character); \
+                 send as {seat}",
+                crate::runs::visible(label)
+            )),
+            None => Ok(None),
+        }
     }
 
     /// Who has sent, given the labels of the shown runs.
@@ -104,6 +124,7 @@ mod tests {
         assert_eq!(roster.seats(), ["ada", "grace", "linus"]);
         assert_eq!(Roster::parse(&roster.to_text()).unwrap(), roster);
         assert_eq!(Roster::parse("ada\nada\n").unwrap_err(), "line 2: \"ada\" is named twice; each seat once");
+        assert_eq!(Roster::parse("s-1\nS 01\n").unwrap_err(), "line 2: \"S 01\" is named twice; each seat once");
         assert!(Roster::parse("ada\nbad\u{200b}name\n").unwrap_err().starts_with("line 2: invalid label = "));
         assert_eq!(
             Roster::parse(" \n").unwrap_err(),
@@ -111,6 +132,19 @@ mod tests {
         );
         let many: String = (0..=MAX_SEATS).map(|seat| format!("s{seat}\n")).collect();
         assert_eq!(Roster::parse(&many).unwrap_err(), "more than 500 seats; a room holds at most 500 runs");
+    }
+
+    #[test]
+    fn a_seat_typed_another_way_is_the_seat_and_a_look_alike_is_refused() {
+        let roster = Roster::numbered(25).unwrap();
+        for label in ["seat-3", "Seat 3", "seat-03", " ｓｅａｔ-03 "] {
+            assert_eq!(roster.seat_for(label), Ok(Some("seat-03")), "{label:?}");
+        }
+        for label in ["seat-O1", "ѕеаt-01"] {
+            let refused = roster.seat_for(label).unwrap_err();
+            assert!(refused.contains("it looks like the roster's seat seat-01 but is not it"), "{refused}");
+        }
+        assert_eq!(roster.seat_for("guest"), Ok(None));
     }
 
     #[test]

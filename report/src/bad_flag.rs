@@ -1,4 +1,4 @@
-//! Bad usage (a value outside what is allowed) exits 2; a failure while working exits 1.
+//! A bad flag (a value outside what is allowed) exits 2; a failure while working exits 1.
 
 use std::fmt;
 use std::process::ExitCode;
@@ -9,31 +9,31 @@ use contention::ConfigError;
 
 /// A command-line value that is not allowed; the message names the value and what would be.
 #[derive(Debug)]
-pub struct UsageError(pub String);
+pub struct BadFlag(pub String);
 
-impl fmt::Display for UsageError {
+impl fmt::Display for BadFlag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for UsageError {}
+impl std::error::Error for BadFlag {}
 
-/// Shorthand for returning a usage error from a function that returns `anyhow::Result`.
-pub fn usage(message: impl Into<String>) -> anyhow::Error {
-    UsageError(message.into()).into()
+/// Shorthand for returning a bad-flag error from a function that returns `anyhow::Result`.
+pub fn bad_flag(message: impl Into<String>) -> anyhow::Error {
+    BadFlag(message.into()).into()
 }
 
-/// 2 when any cause in the chain is bad usage (ours or an experiment's config check), else 1.
+/// 2 when any cause in the chain is a bad flag (ours or an experiment's config check), else 1.
 pub fn exit_code(error: &anyhow::Error) -> u8 {
-    let bad_usage = error.chain().any(|cause| {
-        cause.is::<UsageError>()
+    let bad_flag = error.chain().any(|cause| {
+        cause.is::<BadFlag>()
             || cause.is::<ConfigError>()
             || cause
                 .downcast_ref::<contention::RunError>()
                 .is_some_and(|run| matches!(run, contention::RunError::Config(_)))
     });
-    if bad_usage {
+    if bad_flag {
         2
     } else {
         1
