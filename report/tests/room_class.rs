@@ -68,7 +68,8 @@ fn a_class_of_25_is_one_page_under_1_mb_and_a_projector_in_order() {
 #[test]
 fn a_resent_run_supersedes_a_removal_and_guesses_survive_a_restart() {
     let dir = scratch("room-class-ledger").join("room");
-    let server = Server::start(&dir, &[]);
+    // A roster: a seat guesses before its run arrives.
+    let server = Server::start(&dir, &["--seats", "3"]);
     // Guessed before its run arrives: a guess is locked once the seat's run with it has.
     let (status, answer) = server.guess("seat-01", "false-sharing=2.5");
     assert_eq!(status, 200);

@@ -116,7 +116,7 @@ fn a_bad_roster_is_refused_naming_it() {
 #[test]
 fn room_predict_sends_guesses_the_reveal_shows() {
     let dir = scratch("room-predict");
-    let server = Server::start(&dir.join("room"), &[]);
+    let server = Server::start(&dir.join("room"), &["--seats", "3"]);
     let url = server.url();
     let predict = |code: &str, guesses: &[&str]| {
         let mut args = vec!["room", "predict", "--send", &url, "--code", code, "--seat", "seat-01"];
@@ -138,7 +138,7 @@ fn room_predict_sends_guesses_the_reveal_shows() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("invalid guess = false-sharing=-1: a positive number"), "{}", stderr(&output));
     let output = predict(CODE, &["false-sharing"]);
-    assert!(stderr(&output).contains("EFFECT=VALUE, EFFECT one of stride, "), "{}", stderr(&output));
+    assert!(stderr(&output).contains("EFFECT=VALUE, EFFECT one of two-threads, stride, "), "{}", stderr(&output));
     let output = predict("wrong-code", &["false-sharing=9"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("answered 401: refused: wrong room code"), "{}", stderr(&output));

@@ -115,7 +115,7 @@ fn a_students_code_changes_only_its_own_seat_and_the_teachers_key_does_the_rest(
     assert!(!question.contains("class median"), "the question screen shows no measured figure");
     let (status, _) = server.request("POST", &format!("/parts?key={KEY}&part=sharing&screen=reveal"), b"");
     assert_eq!(status, 200);
-    let (status, answer) = server.request("POST", &format!("/guesses?key={KEY}&seat=seat-30"), b"false-over-true=1");
+    let (status, answer) = server.request("POST", &format!("/guesses?key={KEY}&seat=seat-03"), b"false-over-true=1");
     assert_eq!(status, 409, "the part's reveal locks its guesses: {answer}");
     let revealed = server.request("GET", "/projector", b"").1;
     assert!(revealed.contains("(guess 1.70x)"), "the reveal shows seat-02's guess beside its run");
@@ -131,6 +131,6 @@ fn a_students_code_changes_only_its_own_seat_and_the_teachers_key_does_the_rest(
     let own =
         server.request_with("POST", &format!("/runs?code={CODE}"), &seat_pack(1), &[("X-Seat-Token", &seat_01_token)]);
     assert_eq!(own.status, 201, "seat-01's laptop sends again with its token: {}", own.body);
-    let (status, answer) = server.request("POST", &format!("/guesses?key={KEY}&seat=seat-30"), b"false-over-true=1");
+    let (status, answer) = server.request("POST", &format!("/guesses?key={KEY}&seat=seat-03"), b"false-over-true=1");
     assert_eq!(status, 409, "still locked after the restart: {answer}");
 }
