@@ -64,9 +64,13 @@ pub fn execute(options: Options) -> Result<()> {
 /// Posts the pack of the run at `run` to the room `send` names; a refusal or a failure
 /// says why and how to send again (the run stays on disk either way).
 fn send_pack(send: &SendTo, run: &Path, pack: &[u8]) -> Result<()> {
-    match crate::send::post_pack(&send.room, send.code.as_deref(), pack, &mut |note| warn(note)) {
+    let seat = Run::load(run).map(|run| run.label).ok();
+    let token = seat.as_deref().and_then(|seat| crate::seat_tokens::kept(&send.room.url, seat));
+    let secrets = (send.code.as_deref(), token.as_deref());
+    match crate::send::post_pack(&send.room, secrets, pack, &mut |note| warn(note)) {
         Ok(answer) if answer.status == 201 => {
             say(&format!("sent to {}: {}", send.room.url, answer.line));
+            keep_token(&send.room.url, seat.as_deref(), answer.token.as_deref());
             Ok(())
         }
         Ok(answer) => Err(send_failed(send, run, &format!("the room answered {}: {}", answer.status, answer.line))),
@@ -86,14 +90,29 @@ fn send_failed(send: &SendTo, run: &Path, why: &str) -> anyhow::Error {
 /// Posts a seat's guesses to the room, as the room page's form does.
 fn predict(prediction: &Prediction) -> Result<()> {
     let url = &prediction.room.url;
-    let answer = crate::send::post_guesses(&prediction.room, &prediction.code, &prediction.seat, &prediction.body())
+    let token = crate::seat_tokens::kept(url, &prediction.seat);
+    let (room, code, seat) = (&prediction.room, &prediction.code, &prediction.seat);
+    let answer = crate::send::post_guesses(room, code, seat, &prediction.body(), token.as_deref())
         .map_err(|why| anyhow::anyhow!("the guesses were not sent to {url}: {why}"))?;
     match answer.status {
         200 => {
             say(&format!("sent to {url}: {}", answer.line));
+            keep_token(url, Some(seat), answer.token.as_deref());
             Ok(())
         }
         status => Err(anyhow::anyhow!("the guesses were not kept: {url} answered {status}: {}", answer.line)),
+    }
+}
+
+/// Keeps the token a room handed `seat`, saying where; a token not kept is named, not fatal
+/// (the seat's next send then needs the teacher to free it).
+fn keep_token(url: &str, seat: Option<&str>, token: Option<&str>) {
+    let (Some(seat), Some(token)) = (seat, token) else { return };
+    match crate::seat_tokens::keep(url, seat, token) {
+        Ok(path) => say(&format!("{seat}'s seat token is kept in {}: this laptop sends it back", path.display())),
+        Err(error) => warn(&format!(
+            "{seat}'s seat token ({token}) could not be kept: {error:#}; later sends for {seat} need the teacher to              free it"
+        )),
     }
 }
 

@@ -28,6 +28,7 @@ mod room;
 mod runtime_budget;
 mod runtime_cache;
 mod runtime_status;
+mod seat_tokens;
 mod send;
 mod store;
 mod tables;

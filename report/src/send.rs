@@ -93,6 +93,8 @@ pub struct Answer {
     pub line: String,
     /// Its `Retry-After`, in seconds.
     retry_after: Option<u64>,
+    /// The seat token the room handed out (`X-Seat-Token`), on a seat's first send or guess.
+    pub token: Option<String>,
 }
 
 /// Posts `pack` to `room` with `code`, trying again on a 429 or 503 (each retry told to
@@ -100,14 +102,15 @@ pub struct Answer {
 /// than 201 is a refusal with the server's reason.
 pub fn post_pack(
     room: &Room,
-    code: Option<&str>,
+    secrets: (Option<&str>, Option<&str>),
     pack: &[u8],
     on_retry: &mut dyn FnMut(&str),
 ) -> Result<Answer, String> {
+    let (code, token) = secrets;
     let mut tries = 1;
     loop {
         let query = code.map_or(String::new(), |code| format!("?code={}", percent_encode(code)));
-        let answer = post_once(room, &format!("{}{query}", room.path), pack, time_allowed(pack.len()))?;
+        let answer = post_once(room, &format!("{}{query}", room.path), (pack, token), time_allowed(pack.len()))?;
         if !matches!(answer.status, 429 | 503) || tries >= MAX_TRIES {
             return Ok(answer);
         }
@@ -164,10 +167,10 @@ fn time_allowed(bytes: usize) -> Duration {
 
 /// Posts `seat`'s guesses (`effect=figure` pairs joined by `&`) to the room's `/guesses`,
 /// once; `Err` says why nothing was answered.
-pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str) -> Result<Answer, String> {
+pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str, token: Option<&str>) -> Result<Answer, String> {
     let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
     let target = format!("{base}guesses?code={}&seat={}", percent_encode(code), percent_encode(seat));
-    post_once(room, &target, pairs.as_bytes(), time_allowed(pairs.len()))
+    post_once(room, &target, (pairs.as_bytes(), token), time_allowed(pairs.len()))
 }
 
 /// Posts a seat's checked fix (a challenge result as JSON) to the room's `/challenges`, once;
@@ -175,12 +178,15 @@ pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str) -> Result<
 pub fn post_challenge(room: &Room, code: &str, result: &[u8]) -> Result<Answer, String> {
     let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
     let target = format!("{base}challenges?code={}", percent_encode(code));
-    post_once(room, &target, result, time_allowed(result.len()))
+    post_once(room, &target, (result, None), time_allowed(result.len()))
 }
 
-/// One POST of `pack` to `target` (path and query), connecting, sending and the answer all
-/// `within` one deadline.
-fn post_once(room: &Room, target: &str, pack: &[u8], within: Duration) -> Result<Answer, String> {
+/// One POST of `pack` to `target` (path and query), with the seat's token if one is held,
+/// connecting, sending and the answer all `within` one deadline.
+fn post_once(room: &Room, target: &str, body: (&[u8], Option<&str>), within: Duration) -> Result<Answer, String> {
+    let (pack, token) = body;
+    let token = token.filter(|token| token.chars().all(|c| c.is_ascii_alphanumeric()));
+    let token_line = token.map_or(String::new(), |token| format!("X-Seat-Token: {token}\r\n"));
     let deadline = Instant::now() + within;
     let silent = || format!("the room accepted the connection but did not answer within {} s", within.as_secs());
     let stream = Deadlined { stream: connect(room)?, deadline };
@@ -188,7 +194,7 @@ fn post_once(room: &Room, target: &str, pack: &[u8], within: Duration) -> Result
     let mut reader = BufReader::new(stream);
     let head = format!(
         "POST {target} HTTP/1.1\r\nHost: {}\r\nUser-Agent: contention/{}\r\nContent-Type: application/octet-stream\r\n\
-         Content-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+         Content-Length: {}\r\n{token_line}Expect: 100-continue\r\nConnection: close\r\n\r\n",
         room.authority,
         env!("CARGO_PKG_VERSION"),
         pack.len()
@@ -305,11 +311,15 @@ fn read_answer(reader: impl BufRead, status: u16) -> Result<Answer, String> {
         false => format!("reading the answer: {error}"),
     })?;
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let retry_after = head.lines().find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.trim().eq_ignore_ascii_case("retry-after").then(|| value.trim().parse().ok())?
-    });
-    Ok(Answer { status, line: body.lines().next().unwrap_or("").trim().to_string(), retry_after })
+    let header = |wanted: &str| {
+        head.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.trim().eq_ignore_ascii_case(wanted).then(|| value.trim().to_string())
+        })
+    };
+    let retry_after = header("retry-after").and_then(|value| value.parse().ok());
+    let token = header("x-seat-token").filter(|token| !token.is_empty());
+    Ok(Answer { status, line: body.lines().next().unwrap_or("").trim().to_string(), retry_after, token })
 }
 
 #[cfg(test)]
@@ -355,7 +365,7 @@ mod tests {
             }
         });
         let started = Instant::now();
-        let error = post_once(&room, "/runs", b"pack", Duration::from_secs(2)).unwrap_err();
+        let error = post_once(&room, "/runs", (b"pack", None), Duration::from_secs(2)).unwrap_err();
         assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
         assert_eq!(error, "the room began its answer but did not finish it in time");
     }
@@ -366,7 +376,7 @@ mod tests {
             let mut sink = Vec::new();
             let _ = stream.read_to_end(&mut sink);
         });
-        let error = post_once(&room, "/runs", b"pack", Duration::from_secs(4)).unwrap_err();
+        let error = post_once(&room, "/runs", (b"pack", None), Duration::from_secs(4)).unwrap_err();
         assert_eq!(error, "the room accepted the connection but did not answer within 4 s");
         assert_eq!(time_allowed(0), Duration::from_secs(70));
     }
@@ -385,7 +395,7 @@ mod tests {
             }
         });
         let mut notes = Vec::new();
-        let answer = post_pack(&room, None, b"pack", &mut |note| notes.push(note.to_string())).unwrap();
+        let answer = post_pack(&room, (None, None), b"pack", &mut |note| notes.push(note.to_string())).unwrap();
         assert_eq!((answer.status, answer.line.as_str()), (201, "stored as x (1 run in the room)"));
         assert_eq!(notes, ["the room answered 503: refused: busy; trying again in 1 s (2 of 4)"]);
     }

@@ -89,7 +89,12 @@ fn run_contention(words: &[String], cwd: &Path, room: &mut Option<Server>) {
         !measures || words.iter().any(|word| word == "--quick"),
         "a command the guide shows measures without --quick: {words:?}"
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_contention")).args(&words).current_dir(cwd).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_contention"))
+        .args(&words)
+        .current_dir(cwd)
+        .env("CONTENTION_DATA_DIR", cwd.join("seat-tokens"))
+        .output()
+        .unwrap();
     assert!(
         output.status.success(),
         "`contention {}` failed ({}):\n{}\n{}",

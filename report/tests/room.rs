@@ -45,7 +45,11 @@ fn a_good_pack_is_kept_and_refusals_store_nothing() {
     assert_eq!(std::fs::read_dir(server.dir.join(".incoming")).unwrap().count(), 0, "nor leaves a staged file");
 
     let (status, answer) = server.upload(&pack);
-    assert_eq!((status, answer.as_str()), (201, "stored as seat-1 (1 run in the room)\n"));
+    assert_eq!(status, 201, "{answer}");
+    assert!(
+        answer.starts_with("stored as seat-1 (1 run in the room)\nseat token: "),
+        "a seat's first run hands it a token: {answer}"
+    );
     assert_eq!(server.kept(), ["0001-seat-1.contention-pack"]);
     let runs = server.runs();
     assert_eq!(runs["runs"][0]["label"], "seat-1");
@@ -145,10 +149,10 @@ fn a_restarted_room_keeps_its_runs_and_names_a_corrupt_file() {
     assert!(broken["why"].as_str().unwrap().contains("is not a readable run pack"), "{broken}");
     assert!(server.request("GET", "/", b"").1.contains("Not shown: 0009-broken.contention-pack"));
     assert_eq!(std::fs::read_dir(dir.join(".incoming")).unwrap().count(), 0, "the interrupted upload is removed");
-    assert_eq!(
-        server.upload(&fixture_pack("seat-c")).1,
-        "stored as seat-c (3 runs in the room)\n",
-        "seat-a's first run is superseded"
+    let answer = server.upload(&fixture_pack("seat-c")).1;
+    assert!(
+        answer.starts_with("stored as seat-c (3 runs in the room)\n"),
+        "seat-a's first run is superseded: {answer}"
     );
     assert!(server.kept().contains(&"0010-seat-c.contention-pack".to_string()), "{:?}", server.kept());
 }

@@ -57,7 +57,8 @@ fn two_hundred_seats_from_two_hundred_addresses() {
     let projector_time = started.elapsed();
     assert_eq!(status, 200);
     let started = Instant::now();
-    let (status, archive) = common::room::http(server.port, "GET", "/class.tar", b"");
+    let (status, archive) =
+        common::room::http(server.port, "GET", &format!("/class.tar?key={}", common::room::KEY), b"");
     let archive_time = started.elapsed();
     assert_eq!(status, 200);
     println!(

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::room::{Server, CODE};
+use common::room::{Server, CODE, KEY};
 use common::seats::{seat_label, seat_pack, slowdown};
 use common::*;
 
@@ -68,7 +68,18 @@ fn a_class_of_25_is_one_page_under_1_mb_and_a_projector_in_order() {
 #[test]
 fn a_resent_run_supersedes_a_removal_and_guesses_survive_a_restart() {
     let dir = scratch("room-class-ledger").join("room");
-    let server = Server::start(&dir, &[]);
+    // A roster: a seat guesses before its run arrives.
+    let server = Server::start(&dir, &["--seats", "3"]);
+    // Guessed before its run arrives: a guess is locked once the seat's run with it has.
+    let (status, answer) = server.guess("seat-01", "false-sharing=2.5");
+    assert_eq!(status, 200);
+    assert!(answer.starts_with("kept 1 guesses of seat-01\nseat token: "), "{answer}");
+    let (status, answer) = server.guess("seat-01", "speed=2");
+    assert_eq!(status, 400);
+    assert!(
+        answer.starts_with("refused: invalid effect = \"speed\": one of two-threads, stride, false-sharing"),
+        "{answer}"
+    );
     for index in [1, 2, 1] {
         assert_eq!(server.upload(&seat_pack(index)).0, 201);
     }
@@ -80,14 +91,14 @@ fn a_resent_run_supersedes_a_removal_and_guesses_survive_a_restart() {
     assert_eq!(statuses(&server), superseded);
     assert_eq!(server.kept().len(), 3, "the superseded pack stays on disk");
 
-    assert_eq!(server.request("DELETE", "/runs/seat-02?code=wrong", b"").0, 401);
-    let (status, answer) = server.request("DELETE", &format!("/runs/seat-02?code={CODE}"), b"");
+    assert_eq!(server.request("DELETE", "/runs/seat-02?key=wrong", b"").0, 401);
+    assert_eq!(
+        server.request("DELETE", &format!("/runs/seat-02?key={CODE}"), b"").0,
+        403,
+        "the class code removes nothing"
+    );
+    let (status, answer) = server.request("DELETE", &format!("/runs/seat-02?key={KEY}"), b"");
     assert_eq!((status, answer.as_str()), (200, "removed seat-02\n"));
-    let (status, answer) = server.request("POST", &format!("/guesses?code={CODE}&seat=seat-01"), b"false-sharing=2.5");
-    assert_eq!((status, answer.as_str()), (200, "kept 1 guesses of seat-01\n"));
-    let (status, answer) = server.request("POST", &format!("/guesses?code={CODE}&seat=seat-01"), b"speed=2");
-    assert_eq!(status, 400);
-    assert!(answer.starts_with("refused: invalid effect = \"speed\": one of stride, false-sharing"), "{answer}");
     let hidden = server.request("GET", "/projector", b"").1;
     assert!(!hidden.contains("guess 2.50x"), "a guess is hidden before the reveal");
     assert!(hidden.contains("1 seat guessed this effect; the guesses are shown at the reveal."));
@@ -96,7 +107,7 @@ fn a_resent_run_supersedes_a_removal_and_guesses_survive_a_restart() {
     let server = Server::start(&dir, &[]);
     let removed = ["\"seat-01\" \"superseded\"", "\"seat-02\" \"removed\"", "\"seat-01\" \"shown\""];
     assert_eq!(statuses(&server), removed, "supersession and removal hold across a restart");
-    assert_eq!(server.request("POST", &format!("/reveal?code={CODE}&shown=yes"), b"").0, 200);
+    assert_eq!(server.request("POST", &format!("/reveal?key={KEY}&shown=yes"), b"").0, 200);
     drop(server);
     let server = Server::start(&dir, &[]);
     let shown = server.request("GET", "/projector", b"").1;

@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::room::{Server, CODE};
+use common::room::{Server, CODE, KEY};
 use common::seats::seat_pack;
 use common::*;
 
@@ -47,7 +47,9 @@ fn the_roster_and_the_class_download_rebuild_the_page_offline() {
     assert!(roster.contains("Sent, not on the roster: seat-30"), "{roster}");
     assert!(page.find("id=\"class-summary\"") < page.find("id=\"roster\""), "the class's comparison comes first");
 
-    let (status, tar) = common::room::http(server.port, "GET", "/class.tar", b"");
+    assert_eq!(common::room::http(server.port, "GET", "/class.tar", b"").0, 401, "the class download is the teacher's");
+    assert_eq!(common::room::http(server.port, "GET", &format!("/class.tar?key={CODE}"), b"").0, 403);
+    let (status, tar) = common::room::http(server.port, "GET", &format!("/class.tar?key={KEY}"), b"");
     assert_eq!(status, 200);
     let archive = dir.join("class.tar");
     std::fs::write(&archive, &tar).unwrap();
@@ -113,8 +115,8 @@ fn a_bad_roster_is_refused_naming_it() {
 
 #[test]
 fn room_predict_sends_guesses_the_reveal_shows() {
-    let server = Server::start(&scratch("room-predict").join("room"), &[]);
-    assert_eq!(server.upload(&seat_pack(1)).0, 201);
+    let dir = scratch("room-predict");
+    let server = Server::start(&dir.join("room"), &["--seats", "3"]);
     let url = server.url();
     let predict = |code: &str, guesses: &[&str]| {
         let mut args = vec!["room", "predict", "--send", &url, "--code", code, "--seat", "seat-01"];
@@ -127,17 +129,28 @@ fn room_predict_sends_guesses_the_reveal_shows() {
 
     let output = predict(CODE, &["speed=2"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("invalid effect = speed: one of stride, false-sharing"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("invalid effect = speed: one of two-threads, stride, false-sharing"),
+        "{}",
+        stderr(&output)
+    );
     let output = predict(CODE, &["false-sharing=-1"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("invalid guess = false-sharing=-1: a positive number"), "{}", stderr(&output));
     let output = predict(CODE, &["false-sharing"]);
-    assert!(stderr(&output).contains("EFFECT=VALUE, EFFECT one of stride, "), "{}", stderr(&output));
+    assert!(stderr(&output).contains("EFFECT=VALUE, EFFECT one of two-threads, stride, "), "{}", stderr(&output));
     let output = predict("wrong-code", &["false-sharing=9"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("answered 401: refused: wrong room code"), "{}", stderr(&output));
+    // The seat's run, sent after its guesses from the laptop that holds the seat's token.
+    let pack = dir.join("seat-01.contention-pack");
+    std::fs::write(&pack, seat_pack(1)).unwrap();
+    let output = contention(&["pack", pack.to_str().unwrap(), "--send", &url, "--code", CODE]);
+    assert!(output.status.success(), "the guessing laptop's token sends its run: {}", stderr(&output));
+    let output = predict(CODE, &["false-sharing=3"]);
+    assert!(stderr(&output).contains("answered 409: refused: seat-01's guess is locked"), "{}", stderr(&output));
 
-    assert_eq!(server.request("POST", &format!("/reveal?code={CODE}&shown=yes"), b"").0, 200);
+    assert_eq!(server.request("POST", &format!("/reveal?key={KEY}&shown=yes"), b"").0, 200);
     let projector = server.request("GET", "/projector", b"").1;
     assert!(projector.contains("(guess 2.50x)"), "the guess sent from the command line shows after the reveal");
 }

@@ -156,3 +156,16 @@ pub async fn stop_requested() {
         std::future::pending::<()>().await;
     }
 }
+
+/// Without OS calls: the folder the environment names, as Linux, then Windows, name it.
+pub fn user_data_dir() -> Known<std::path::PathBuf> {
+    folder_of("XDG_DATA_HOME")
+        .or_else(|| folder_of("HOME").map(|home| home.join(".local").join("share")))
+        .or_else(|| folder_of("LOCALAPPDATA"))
+        .ok_or(Unknown("neither XDG_DATA_HOME, HOME nor LOCALAPPDATA is set"))
+}
+
+/// `name`'s value as a folder, when it is set and absolute.
+fn folder_of(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())
+}

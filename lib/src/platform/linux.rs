@@ -108,3 +108,14 @@ mod tests {
         assert!(physical_memory_bytes().unwrap() > 0);
     }
 }
+
+pub fn user_data_dir() -> Known<std::path::PathBuf> {
+    folder_of("XDG_DATA_HOME")
+        .or_else(|| folder_of("HOME").map(|home| home.join(".local").join("share")))
+        .ok_or(Unknown("neither XDG_DATA_HOME nor HOME is set"))
+}
+
+/// `name`'s value as a folder, when it is set and absolute.
+fn folder_of(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())
+}

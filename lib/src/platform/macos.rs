@@ -187,3 +187,12 @@ pub fn memory_in_use() -> Known<MemoryInUse> {
         .then_some(MemoryInUse { resident_bytes: info.pti_resident_size, reserved_bytes: info.pti_virtual_size })
         .ok_or(Unknown("proc_pidinfo refused"))
 }
+
+pub fn user_data_dir() -> Known<std::path::PathBuf> {
+    folder_of("HOME").map(|home| home.join("Library").join("Application Support")).ok_or(Unknown("HOME is not set"))
+}
+
+/// `name`'s value as a folder, when it is set and absolute.
+fn folder_of(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())
+}

@@ -265,6 +265,13 @@ pub fn lock_file(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     os::lock_file(path)
 }
 
+/// The user's own data folder, where a laptop keeps what it must remember between runs
+/// (a room's seat tokens): `$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application
+/// Support` on macOS, `%LOCALAPPDATA%` on Windows.
+pub fn user_data_dir() -> Known<std::path::PathBuf> {
+    os::user_data_dir()
+}
+
 /// Raises the soft limit on open files to the hard one and returns the limit in force.
 pub fn raise_file_limit() -> Known<u64> {
     os::raise_file_limit()

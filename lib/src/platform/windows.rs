@@ -163,3 +163,12 @@ pub fn own_process_group(command: &mut Command) {
 pub fn kill_process_group(child: &mut Child) {
     let _ = child.kill();
 }
+
+pub fn user_data_dir() -> Known<std::path::PathBuf> {
+    folder_of("LOCALAPPDATA").or_else(|| folder_of("APPDATA")).ok_or(Unknown("neither LOCALAPPDATA nor APPDATA is set"))
+}
+
+/// `name`'s value as a folder, when it is set and absolute.
+fn folder_of(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())
+}

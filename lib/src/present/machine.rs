@@ -10,6 +10,7 @@ pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
 use super::claims::{Answer, Context};
+use super::hooks::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
@@ -43,7 +44,23 @@ impl Present for crate::fitness::MachineCheck {
         section.status = super::runs::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
         Ok(Some(section))
     }
+
+    const EFFECTS: &'static [Effect] = &[TWO_THREADS];
+
+    fn effect_values(run: &Run) -> Vec<EffectValue> {
+        let scaling = assess(&MachineRun::from_run(run)).scaling;
+        vec![EffectValue::of(TWO_THREADS, scaling.as_deref().and_then(|summaries| scaling::speedup_at(summaries, 2)))]
+    }
 }
+
+/// Notebook 00's question: two threads that share nothing, their work over one thread's.
+const TWO_THREADS: Effect = Effect {
+    id: "two-threads",
+    name: "two threads' work over one thread's",
+    unit: "x",
+    claim: None,
+    plausible: Plausible::RATIO,
+};
 
 /// The section for one or several machines; each machine's verdict first.
 pub fn section(machines: &[MachineRun<'_>]) -> Result<Section, PresentError> {

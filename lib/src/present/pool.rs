@@ -102,8 +102,9 @@ pub fn fixed_pool(pool: &[PoolSummary], per_cpu: u64) -> Option<&PoolSummary> {
     })
 }
 
-/// A summary's median and its interval, in the shape of a ratio.
-fn estimate(summary: &crate::stats::Summary) -> crate::stats::Ratio {
+/// A summary's median and its interval, in the shape of a ratio (the room's p99 effects,
+/// and notebook 05's comparison of `fixed_pool(..).p99_ms` with a student's prediction).
+pub fn estimate(summary: &crate::stats::Summary) -> crate::stats::Ratio {
     crate::stats::Ratio { value: summary.median, low: summary.median_low, high: summary.median_high }
 }
 

@@ -15,8 +15,10 @@ pub struct Prediction {
 }
 
 impl Prediction {
-    pub fn new(value: f64, reason: &str) -> Self {
-        Self { value, reason: reason.trim().to_string() }
+    /// A prediction of `value` (an integer is taken where a figure is: `Prediction::new(10,
+    /// "...")`) for `reason`.
+    pub fn new(value: impl Into<f64>, reason: &str) -> Self {
+        Self { value: value.into(), reason: reason.trim().to_string() }
     }
 
     fn written(&self) -> Option<f64> {
@@ -86,6 +88,12 @@ mod tests {
         assert!(low.starts_with("You predicted 1.5 ms for the p99") && low.ends_with("2 times too low."), "{low}");
         let zero = compared(&Prediction::new(0.0, "none"), "the p99", "ms", &MEASURED);
         assert!(zero.ends_with("your guess was 3 too low."), "{zero}");
+    }
+
+    #[test]
+    fn an_integer_is_a_figure() {
+        assert_eq!(Prediction::new(10, "lines"), Prediction::new(10.0, "lines"));
+        assert_eq!(Prediction::new(3u8, "").value, 3.0);
     }
 
     #[test]

@@ -6,7 +6,9 @@
 pub mod challenge_board;
 pub mod class;
 pub mod hardware;
+pub mod part_screen;
 pub mod projector;
+pub mod quantities;
 pub mod roster;
 pub mod seat_name;
 mod summary;

@@ -134,6 +134,10 @@ pub struct ServeArgs {
     /// code, printed on start).
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
+    /// The teacher's own key, 4 to 32 letters, digits, - or _ (default: a random key, printed
+    /// on start): only it removes runs, frees seats, reveals, opens parts and downloads the class.
+    #[arg(long, value_name = "KEY")]
+    pub teacher_key: Option<String>,
     /// The largest upload taken, in bytes (default 16 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
     pub max_upload: u64,

@@ -21,6 +21,14 @@ impl RoomOptions {
         if let Some(given) = &args.code {
             code::check(given)?;
         }
+        if let Some(given) = &args.teacher_key {
+            code::check(given).map_err(|error| bad_flag(error.to_string().replacen("code", "teacher-key", 1)))?;
+            if args.code.as_deref() == Some(given.as_str()) {
+                return Err(bad_flag(format!(
+                    "invalid teacher-key = {given}: the class code's; the teacher's key must differ"
+                )));
+            }
+        }
         check_range(
             "max-upload",
             args.max_upload,
@@ -48,6 +56,7 @@ impl RoomOptions {
             port: args.port,
             dir: args.dir,
             code: args.code,
+            teacher_key: args.teacher_key,
             max_upload: args.max_upload,
             max_uploads_per_minute: args.max_uploads_per_minute,
             space: Space { room: args.max_room_bytes, seat: args.max_seat_bytes },

@@ -6,6 +6,7 @@
 
 use anyhow::{Context, Result};
 use contention::present::room::class::{class_columns, class_effects, class_row, ClassCell, Seat};
+use contention::present::room::part_screen::PartScreen;
 use contention::present::room::projector::{slides, Guesses, Slide};
 use contention::present::room::roster::RosterStatus;
 use contention::present::Strip;
@@ -86,13 +87,23 @@ pub fn render_class(inputs: ClassInputs) -> Result<String> {
     templates()?.get_template("class.html")?.render(context! { page => view }).context("rendering the class page")
 }
 
-#[derive(Debug, Serialize)]
-struct ProjectorView {
-    title: String,
-    version: u64,
-    slides: Vec<Slide>,
-    /// The challenge board: one more screen per challenge, after the effects'.
-    challenges: Vec<contention::present::room::challenge_board::BoardScreen>,
+/// What the projector shows: the seats and their guesses, the open part's screen.
+#[derive(Debug)]
+pub struct ProjectorInputs<'a> {
+    pub seats: &'a [Seat],
+    /// (seat, effect id, value).
+    pub guesses: Vec<(String, String, f64)>,
+    /// Every guess shown (the teacher's reveal of all).
+    pub revealed: bool,
+    /// The effects whose part's reveal was opened.
+    pub revealed_effects: Vec<&'static str>,
+    /// The part the teacher opened, on its screen; `None`: every effect's slide.
+    pub part: Option<PartScreen>,
+    /// The teacher's screen: the part's controls are shown.
+    pub teacher: bool,
+    pub version: u64,
+    /// The seats' checked fixes, for the challenge board.
+    pub challenges: ChallengeInputs<'a>,
 }
 
 /// The seats' checked fixes, and the roster that marks the seats it does not name.
@@ -102,14 +113,44 @@ pub struct ChallengeInputs<'a> {
     pub roster: Option<&'a [String]>,
 }
 
-/// The projector view: one slide per effect, first the first effect's, then the challenge board.
-pub fn render_projector(seats: &[Seat], guesses: Guesses, challenges: ChallengeInputs, version: u64) -> Result<String> {
+#[derive(Debug, Serialize)]
+struct ProjectorView {
+    title: String,
+    version: u64,
+    /// Changes when the teacher opens another part or screen: the page then reloads whole.
+    shown: String,
+    slides: Vec<Slide>,
+    /// The challenge board: one more screen per challenge, after the effects'.
+    challenges: Vec<contention::present::room::challenge_board::BoardScreen>,
+    part: Option<PartScreen>,
+    teacher: bool,
+    parts: Vec<(&'static str, &'static str)>,
+}
+
+/// The projector view: the open part's screen (its reveal: its effects' slides), or with no
+/// part open one slide per effect, first the first effect's.
+pub fn render_projector(inputs: ProjectorInputs) -> Result<String> {
     let claims = contention::reference::claims().context("reading the articles' claims")?;
+    let guesses =
+        Guesses { all: &inputs.guesses, revealed: inputs.revealed, revealed_effects: &inputs.revealed_effects };
+    let mut slides = slides(&class_effects(inputs.seats), &claims, guesses);
+    if let Some(part) = &inputs.part {
+        slides.retain(|slide| part.revealed.contains(&slide.id));
+    }
+    let shown = inputs.part.as_ref().map_or("all".into(), |part| format!("{}-{}", part.id, part.screen.word()));
     let view = ProjectorView {
-        title: class_title(seats.len()),
-        version,
-        slides: slides(&class_effects(seats), &claims, guesses),
-        challenges: contention::present::room::challenge_board::board(challenges.results, &claims, challenges.roster),
+        title: class_title(inputs.seats.len()),
+        version: inputs.version,
+        shown,
+        slides,
+        part: inputs.part,
+        teacher: inputs.teacher,
+        parts: contention::present::room::quantities::PARTS.iter().map(|part| (part.id, part.title)).collect(),
+        challenges: contention::present::room::challenge_board::board(
+            inputs.challenges.results,
+            &claims,
+            inputs.challenges.roster,
+        ),
     };
     templates()?.get_template("projector.html")?.render(context! { page => view }).context("rendering the projector")
 }

@@ -18,6 +18,12 @@ pub struct LiveView {
     pub space: String,
     /// The effects a seat may guess, in column order.
     pub effects: Vec<contention::present::room::Effect>,
+    /// The teacher's screen (the teacher key given): the teacher's controls are shown.
+    pub teacher: bool,
+    /// The workshop's parts, (id, title), in the guide's order, for the teacher's controls.
+    pub parts: Vec<(&'static str, &'static str)>,
+    /// The open part and its screen, "sharing (question)".
+    pub open_part: Option<String>,
 }
 
 /// One run of the room, as its row in the page's list.

@@ -114,6 +114,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("environment.html", include_str!("../../templates/environment.html")),
     ("live.html", include_str!("../../templates/live.html")),
     ("live_runs.html", include_str!("../../templates/live_runs.html")),
+    ("projector_part.html", include_str!("../../templates/projector_part.html")),
     ("class.html", include_str!("../../templates/class.html")),
     ("class_script.html", include_str!("../../templates/class_script.html")),
     ("projector.html", include_str!("../../templates/projector.html")),

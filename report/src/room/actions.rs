@@ -1,18 +1,20 @@
-//! What the room's code lets a POST or DELETE change beside sending a run, each checked as
-//! an upload is (address and page, wrong codes, the code, the rate; [`authorize`]) and kept
-//! in the room's ledger before it is answered:
+//! What a POST or DELETE changes beside sending a run, each checked as an upload is
+//! (address and page, wrong secrets, the secret, the rate: [`super::keys`]) and kept in the
+//! room's ledger before it is answered. Only the teacher key changes the room; the class
+//! code sends a seat's own guesses, with the seat's token once it holds one
+//! ([`super::seats`]):
 //!
 //! | request | what |
 //! | --- | --- |
-//! | `DELETE /runs/<label>?code=CODE` | the teacher removes a seat's shown run (its pack stays on disk) |
-//! | `POST /reveal?code=CODE&shown=yes` (or `no`) | shows (hides) the guesses on the projector |
-//! | `POST /guesses?code=CODE&seat=SEAT` | the body: `effect=figure` pairs (`false-sharing=3 padded=2`) |
-//! | `DELETE /guesses?code=CODE` (`&seat=SEAT`: one seat's) | the teacher clears the guesses |
-//! | `POST /purge?code=CODE` | the teacher deletes the superseded and removed packs, freeing their space |
+//! | `DELETE /runs/<label>?key=KEY` | the teacher removes a seat's shown run (its pack stays on disk) |
+//! | `POST /reveal?key=KEY&shown=yes` (or `no`) | shows (hides) every guess on the projector; the first reveal locks them |
+//! | `POST /free?key=KEY&seat=SEAT` | frees a seat: its next send or guess gets a new token |
+//! | `POST /guesses?code=CODE&seat=SEAT` | the body: `effect=figure` pairs (`false-sharing=3 padded=2`); the seat's token in `X-Seat-Token` |
+//! | `DELETE /guesses?key=KEY` (`&seat=SEAT`: one seat's) | the teacher clears the guesses |
+//! | `POST /purge?key=KEY` | the teacher deletes the superseded and removed packs, freeing their space |
 //!
 //! A guess comes from a seat that can exist ([`Room::guessing_seat`]). The teacher's
-//! actions (removal, reveal, clearing guesses, purge) pass [`authorize_teacher`], the one place
-//! that says who the teacher is.
+//! actions pass [`change`], which takes the teacher key ([`super::keys::authorize_teacher`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -24,37 +26,44 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::app::App;
+use super::keys::{authorize, authorize_teacher, token_of, Secrets, TOKEN_HEADER};
 use super::routes::text;
 use super::say;
+use super::seats::guess_locked;
 use super::state::{NotKept, Room};
-use super::upload::{authorize, refuse, CodeQuery, Refusal};
+use super::upload::{refuse, Refusal};
 
 /// The largest body of guesses read: every effect's pair, with room to spare.
 const MAX_GUESS_BYTES: usize = 4096;
 
-/// `DELETE /runs/<label>?code=CODE`: the path names exactly one label.
+#[derive(Debug, Deserialize)]
+pub struct KeyQuery {
+    pub key: Option<String>,
+}
+
+/// `DELETE /runs/<label>?key=KEY`.
 pub async fn remove(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(file): Path<String>,
-    Query(query): Query<CodeQuery>,
+    Query(query): Query<KeyQuery>,
     headers: HeaderMap,
 ) -> Response {
     // The path is the label, whole: `seat-01.contention-pack` is not `seat-01`.
     let label = file;
-    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| room.remove(&label));
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| room.remove(&label));
     answer(done, client, "a removal", &format!("removed {label}"))
 }
 
-/// `POST /purge?code=CODE`: the superseded and removed packs deleted.
+/// `POST /purge?key=KEY`: the superseded and removed packs deleted.
 pub async fn purge(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
-    Query(query): Query<CodeQuery>,
+    Query(query): Query<KeyQuery>,
     headers: HeaderMap,
 ) -> Response {
     let mut purged = (0, 0);
-    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| {
         purged = room.purge()?;
         Ok(())
     });
@@ -67,13 +76,55 @@ pub async fn purge(
     )
 }
 
+/// `DELETE /guesses?key=KEY` (every seat's) or `&seat=SEAT` (one seat's): the teacher
+/// clears guesses.
+pub async fn clear_guesses(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<SeatQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let mut cleared = 0;
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| {
+        room.change_ledger(|ledger| {
+            let before = ledger.guesses.len();
+            ledger.guesses.retain(|guess| query.seat.as_ref().is_some_and(|seat| *seat != guess.seat));
+            cleared = before - ledger.guesses.len();
+            Ok(())
+        })
+    });
+    answer(done, client, "clearing guesses", &format!("cleared {cleared} guesses"))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SeatQuery {
+    key: Option<String>,
+    seat: Option<String>,
+}
+
+/// `POST /free?key=KEY&seat=SEAT`.
+pub async fn free(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<SeatQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(seat) = query.seat else {
+        return refuse(StatusCode::BAD_REQUEST, "say which seat to free: ?seat=SEAT").answer(client, "a freeing");
+    };
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| {
+        room.change_ledger(|ledger| ledger.class.free(&seat))
+    });
+    answer(done, client, "a freeing", &format!("freed {seat}: its next send or guess gets a new token"))
+}
+
 #[derive(Debug, Deserialize)]
 pub struct RevealQuery {
-    code: Option<String>,
+    key: Option<String>,
     shown: Option<String>,
 }
 
-/// `POST /reveal?code=CODE&shown=yes|no`.
+/// `POST /reveal?key=KEY&shown=yes|no`.
 pub async fn reveal(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -88,9 +139,10 @@ pub async fn reveal(
                 .answer(client, "a reveal")
         }
     };
-    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
+    let done = change(&app, client, &headers, query.key.as_deref(), |room| {
         room.change_ledger(|ledger| {
             ledger.revealed = shown;
+            ledger.class.sealed |= shown;
             Ok(())
         })
     });
@@ -100,10 +152,12 @@ pub async fn reveal(
 #[derive(Debug, Deserialize)]
 pub struct GuessQuery {
     code: Option<String>,
+    key: Option<String>,
     seat: Option<String>,
 }
 
-/// `POST /guesses?code=CODE&seat=SEAT`, the body `effect=figure` pairs.
+/// `POST /guesses?code=CODE&seat=SEAT`, the body `effect=figure` pairs: the seat's own
+/// guesses (its token in `X-Seat-Token` once it holds one), or any seat's with `?key=KEY`.
 pub async fn guesses(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -123,33 +177,71 @@ pub async fn guesses(
         Ok(pairs) => pairs,
         Err(why) => return refuse(StatusCode::BAD_REQUEST, why).answer(client, "guesses"),
     };
-    let count = pairs.len();
-    let mut seated = seat.clone();
-    let done = change(&app, client, &headers, query.code.as_deref(), |room| {
-        seated = room.guessing_seat(&seat).map_err(NotKept::Refused)?;
-        room.change_ledger(|ledger| pairs.iter().try_for_each(|(effect, value)| ledger.guess(&seated, effect, *value)))
-    });
-    answer(done, client, "guesses", &format!("kept {count} guesses of {seated}"))
+    let secrets = Secrets { code: query.code, key: query.key };
+    let role = match authorize(&app, client, &headers, &secrets) {
+        Ok(role) => role,
+        Err(refusal) => return refusal.answer(client, "guesses"),
+    };
+    let token = token_of(&headers);
+    let kept = {
+        let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        keep_guesses(&mut room, &seat, &pairs, role, token.as_deref())
+    };
+    match kept {
+        Ok((seat, handed)) => {
+            let line = format!("kept {} guesses of {seat}", pairs.len());
+            say(&format!("{}: {line}", client.ip()));
+            with_token(text_lines(StatusCode::OK, &line, handed.as_deref()), handed.as_deref())
+        }
+        Err(refusal) => refusal.answer(client, "guesses"),
+    }
 }
 
-/// `DELETE /guesses?code=CODE` (every seat's) or `&seat=SEAT` (one seat's): the teacher
-/// clears guesses.
-pub async fn clear_guesses(
-    State(app): State<Arc<App>>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
-    Query(query): Query<GuessQuery>,
-    headers: HeaderMap,
-) -> Response {
-    let mut cleared = 0;
-    let done = as_teacher(&app, client, &headers, query.code.as_deref(), |room| {
-        room.change_ledger(|ledger| {
-            let before = ledger.guesses.len();
-            ledger.guesses.retain(|guess| query.seat.as_ref().is_some_and(|seat| *seat != guess.seat));
-            cleared = before - ledger.guesses.len();
-            Ok(())
-        })
+/// Checks the seat (one that can exist), its token and each guess's lock, then keeps the
+/// guesses (and the token handed to a free seat) in one change of the ledger; the seat as
+/// the room names it, and the token handed out, if one was.
+fn keep_guesses(
+    room: &mut Room,
+    seat: &str,
+    pairs: &[(String, f64)],
+    role: super::keys::Role,
+    token: Option<&str>,
+) -> Result<(String, Option<String>), Refusal> {
+    let seat = room.guessing_seat(seat).map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
+    let seat = seat.as_str();
+    let hand_out = room.ledger().class.may_act(seat, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
+    if let Some(why) = pairs.iter().find_map(|(effect, _)| guess_locked(room, seat, effect)) {
+        return Err(refuse(StatusCode::CONFLICT, format!("{seat}'s guess is locked: {why}")));
+    }
+    let mut handed = None;
+    let changed = room.change_ledger(|ledger| {
+        pairs.iter().try_for_each(|(effect, value)| ledger.guess(seat, effect, *value))?;
+        if hand_out {
+            handed = Some(ledger.class.hand_out(seat)?);
+        }
+        Ok(())
     });
-    answer(done, client, "clearing guesses", &format!("cleared {cleared} guesses"))
+    changed.map_err(not_kept)?;
+    Ok((seat.to_string(), handed))
+}
+
+/// `line`, and where a seat was handed a token, a second line saying so.
+pub fn text_lines(status: StatusCode, line: &str, token: Option<&str>) -> Response {
+    match token {
+        Some(token) => text(
+            status,
+            &format!("{line}\nseat token: {token} (this laptop keeps it: the seat's later sends and guesses need it)"),
+        ),
+        None => text(status, line),
+    }
+}
+
+/// The answer with the seat's new token in its [`TOKEN_HEADER`], if one was handed out.
+pub fn with_token(mut response: Response, token: Option<&str>) -> Response {
+    if let Some(value) = token.and_then(|token| axum::http::HeaderValue::from_str(token).ok()) {
+        response.headers_mut().insert(TOKEN_HEADER, value);
+    }
+    response
 }
 
 /// `effect=figure` pairs separated by spaces, `&` or new lines; at least one.
@@ -170,54 +262,33 @@ pub fn parse_guesses(text: &str) -> Result<Vec<(String, f64)>, String> {
         .collect()
 }
 
-/// Whether the request may act as the teacher: for now, with the room's code.
-pub fn authorize_teacher(
+/// A teacher's change: checks the teacher key (`key`), then applies `apply` to the room
+/// under its lock.
+pub fn change(
     app: &App,
     client: SocketAddr,
     headers: &HeaderMap,
-    code: Option<&str>,
-) -> Result<(), Refusal> {
-    authorize(app, client, headers, code)
-}
-
-/// [`authorize_teacher`], then applies `apply` to the room under its lock.
-fn as_teacher(
-    app: &App,
-    client: SocketAddr,
-    headers: &HeaderMap,
-    code: Option<&str>,
+    key: Option<&str>,
     apply: impl FnOnce(&mut Room) -> Result<(), NotKept>,
 ) -> Result<(), Refusal> {
-    authorize_teacher(app, client, headers, code)?;
-    apply_to(app, apply)
-}
-
-/// Checks the code, then applies `apply` to the room under its lock.
-pub(super) fn change(
-    app: &App,
-    client: SocketAddr,
-    headers: &HeaderMap,
-    code: Option<&str>,
-    apply: impl FnOnce(&mut Room) -> Result<(), NotKept>,
-) -> Result<(), Refusal> {
-    authorize(app, client, headers, code)?;
-    apply_to(app, apply)
-}
-
-/// Applies `apply` to the room under its lock, its refusal as an answer.
-fn apply_to(app: &App, apply: impl FnOnce(&mut Room) -> Result<(), NotKept>) -> Result<(), Refusal> {
+    authorize_teacher(app, client, headers, key)?;
     let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-    apply(&mut room).map_err(|not_kept| match not_kept {
+    apply(&mut room).map_err(not_kept)
+}
+
+/// The refusal for a change the room did not keep.
+pub fn not_kept(not_kept: NotKept) -> Refusal {
+    match not_kept {
         NotKept::Refused(why) => refuse(StatusCode::BAD_REQUEST, why),
         NotKept::Full(why) => refuse(StatusCode::INSUFFICIENT_STORAGE, why),
         NotKept::Failed(error) => {
             say(&format!("keeping the room's ledger failed: {error:#}"));
             refuse(StatusCode::INTERNAL_SERVER_ERROR, "the server could not keep the change; its output says why")
         }
-    })
+    }
 }
 
-pub(super) fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &str) -> Response {
+pub fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &str) -> Response {
     match done {
         Ok(()) => {
             say(&format!("{}: {line}", client.ip()));

@@ -35,7 +35,10 @@ pub struct App {
     pub limit: RateLimit,
     /// The addresses POSTs must be sent to.
     pub addressed: Addressed,
+    /// The class code: a seat's own runs and guesses.
     pub code: String,
+    /// The teacher key: anything the room does ([`super::keys`]).
+    pub teacher_key: String,
     pub max_upload: u64,
     pub receiving: Semaphore,
     /// Per client address: its receiving slots, and the uploads holding or waiting for one.
@@ -47,7 +50,8 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(room: Room, code: String, options: &super::RoomOptions, addressed: Addressed) -> Self {
+    pub fn new(room: Room, secrets: (String, String), options: &super::RoomOptions, addressed: Addressed) -> Self {
+        let (code, teacher_key) = secrets;
         let (max_upload, per_minute) = (options.max_upload, options.max_uploads_per_minute);
         Self {
             room: Arc::new(RwLock::new(room)),
@@ -55,6 +59,7 @@ impl App {
             limit: RateLimit::new(per_minute),
             addressed,
             code,
+            teacher_key,
             max_upload,
             receiving: Semaphore::new(RECEIVING_SLOTS),
             receiving_by_client: Mutex::default(),

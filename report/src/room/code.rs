@@ -1,8 +1,10 @@
-//! The room code: a short word every upload must carry, so that only the room (the people
-//! the instructor told it to) can add runs.
+//! The room's secrets: the class code every upload must carry, so that only the room (the
+//! people the instructor told it to) can add runs; the teacher key, the teacher's own, that
+//! alone removes runs, frees seats, reveals, opens parts and downloads the class; and the
+//! seat tokens a seat's first send or guess receives ([`super::seats`]).
 //!
-//! A generated code is 6 characters from 31 that are hard to misread (no 0/o, 1/l/i):
-//! 31^6, about 8.9e8 codes. It is drawn from the standard library's randomly keyed hasher
+//! A generated class code is 6 characters from 31 that are hard to misread (no 0/o, 1/l/i):
+//! 31^6, about 8.9e8 codes; a teacher key 10 (8e14), a seat token 16. It is drawn from the standard library's randomly keyed hasher
 //! (keys from the operating system's randomness): not a cryptographic secret, but with the
 //! per-address rate limit (60 a minute by default) guessing it would take centuries.
 
@@ -13,22 +15,43 @@ use contention::ConfigError;
 
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 const GENERATED_CHARS: usize = 6;
+const TEACHER_KEY_CHARS: usize = 10;
+const TOKEN_CHARS: usize = 16;
 pub const MIN_CHARS: usize = 4;
 pub const MAX_CHARS: usize = 32;
 
-/// A fresh random code.
+/// A fresh random class code.
 pub fn generate() -> String {
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
-    let mut bits = hasher.finish();
+    random_word(GENERATED_CHARS)
+}
+
+/// A fresh random teacher key.
+pub fn teacher_key() -> String {
+    random_word(TEACHER_KEY_CHARS)
+}
+
+/// A fresh random seat token.
+pub fn seat_token() -> String {
+    random_word(TOKEN_CHARS)
+}
+
+/// `chars` characters of [`ALPHABET`], each from a freshly keyed hasher (at most 12 per
+/// hash: 31^12 < 2^64).
+fn random_word(chars: usize) -> String {
     let alphabet = ALPHABET.len() as u64;
-    (0..GENERATED_CHARS)
-        .map(|_| {
-            let index = (bits % alphabet) as usize;
+    let mut word = String::with_capacity(chars);
+    while word.len() < chars {
+        let mut hasher = RandomState::new().build_hasher();
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        hasher.write_u128(now);
+        hasher.write_usize(word.len());
+        let mut bits = hasher.finish();
+        for _ in 0..(chars - word.len()).min(12) {
+            word.push(char::from(ALPHABET[(bits % alphabet) as usize]));
             bits /= alphabet;
-            char::from(ALPHABET[index])
-        })
-        .collect()
+        }
+    }
+    word
 }
 
 /// A code given with `--code`: [`MIN_CHARS`] to [`MAX_CHARS`] letters, digits, `-` or `_`
@@ -62,6 +85,9 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert!(unique.len() >= 15, "{codes:?}");
+        let (key, token) = (teacher_key(), seat_token());
+        assert!(key.len() == TEACHER_KEY_CHARS && check(&key).is_ok() && token.len() == TOKEN_CHARS, "{key} {token}");
+        assert_ne!(seat_token(), token);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What the room decides beside its packs, kept in `DIR/.room.json`: each kept pack's
 //! status ([`super::kept`]), the runs the teacher removed before packs were recorded, the
-//! seats' guesses per effect, and whether the guesses are revealed. Written
+//! seats' guesses per effect, whether the guesses are revealed, and the class's loop (seat
+//! tokens, the open part: [`super::seats`]). Written
 //! whole (into the staging folder, then renamed over the old one, and the folder flushed),
 //! read back and checked on start, so a restart keeps every removal and guess.
 
@@ -33,6 +34,9 @@ pub struct Ledger {
     /// Each seat's latest checked fix of each challenge ([`super::challenges`]).
     #[serde(default)]
     pub challenges: Vec<contention::challenge::ChallengeResult>,
+    /// Who holds each seat, the open part and whether guesses are sealed ([`super::seats`]).
+    #[serde(default)]
+    pub class: super::seats::ClassLoop,
 }
 
 /// One seat's guess of one effect, in the effect's unit.
@@ -68,6 +72,7 @@ impl Ledger {
                 anyhow::anyhow!("{} holds a challenge result the room refuses: {why}", path.display())
             })?;
         }
+        ledger.class.check().map_err(|why| anyhow::anyhow!("{} holds {why}", path.display()))?;
         Ok(ledger)
     }
 

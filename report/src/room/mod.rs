@@ -5,15 +5,18 @@
 //!
 //! | route | what |
 //! | --- | --- |
+//! | `GET /?key=KEY`, `GET /projector?key=KEY` | the teacher's screens: the same with the teacher's controls |
 //! | `GET /` | the class page: one sentence per effect across the class, the roster (`--seats`), a row per seat, the forms; it polls `/runs` and brings new runs in |
 //! | `POST /runs?code=CODE` | one pack in the body: 201 with the label it is shown under, or 400/401/403/408/413/429/503/507 with why |
 //! | `GET /runs` | JSON: each run's label, arrival, and status (shown, or skipped with why) |
 //! | `GET /runs/<label>.contention-pack` | a shown run's pack |
 //! | `GET /projector` | one effect per screen, for the projector: the seats' bars, the class median, the article's figure |
 //! | `GET /seats/<label>` | the seat's full report, as `report --from` writes it |
-//! | `GET /class.tar` | every shown run's pack and the roster in one archive; `report --from` rebuilds the class page from it ([`class_file`]) |
+//! | `GET /class.tar?key=KEY` | the teacher's: every shown run's pack and the roster in one archive; `report --from` rebuilds the class page from it ([`class_file`]) |
 //! | `GET /room.html` | the room page's old address: a redirect to `/` (no page of the room draws seats x experiments sections) |
-//! | `DELETE /runs/<label>`, `POST /reveal`, `POST /guesses`, `POST /purge` | with the code: remove a run, reveal the guesses, keep a seat's guesses, delete superseded and removed packs ([`actions`]) |
+//! | `DELETE /runs/<label>`, `POST /reveal`, `POST /free`, `POST /purge`, `DELETE /guesses` | with the teacher key: remove a run, reveal the guesses, free a seat, delete superseded and removed packs, clear guesses ([`actions`]) |
+//! | `POST /guesses` | with the class code and the seat's token: keep a seat's guesses ([`actions`], [`seats`]) |
+//! | `POST /parts` | with the teacher key: open a part on one of its three screens ([`parts`]) |
 //! | `POST /challenges?code=CODE` | with the code: a seat's checked fix of a challenge (JSON), kept in the ledger and shown on the projector's challenge board ([`challenges`]) |
 //!
 //! # Memory
@@ -54,11 +57,14 @@ mod connections;
 mod disk;
 mod folder_lock;
 mod kept;
+mod keys;
 mod ledger;
 mod limit;
 mod origin;
 mod pages;
+mod parts;
 mod routes;
+mod seats;
 mod serve;
 mod share;
 mod space;
@@ -85,6 +91,8 @@ pub struct RoomOptions {
     pub dir: std::path::PathBuf,
     /// `None`: a random code, drawn on start.
     pub code: Option<String>,
+    /// `--teacher-key`; `None`: a random key, drawn on start.
+    pub teacher_key: Option<String>,
     pub max_upload: u64,
     pub max_uploads_per_minute: u32,
     /// `--max-room-bytes` and `--max-seat-bytes`.
@@ -116,9 +124,10 @@ async fn serve_until_stopped(options: &RoomOptions) -> Result<()> {
         .with_context(|| format!("listening on {}:{}", options.bind, options.port))?;
     let address = listener.local_addr().context("reading the room's address")?;
     let code = options.code.clone().unwrap_or_else(code::generate);
-    say(&share::banner(&room, address, &code, &limits.text()));
+    let teacher_key = options.teacher_key.clone().unwrap_or_else(code::teacher_key);
+    say(&share::banner(&room, address, (&code, &teacher_key), &limits.text()));
     let addressed = origin::Addressed::new(&share::shared(address));
-    let app = Arc::new(App::new(room, code, options, addressed));
+    let app = Arc::new(App::new(room, (code, teacher_key), options, addressed));
     serve::serve(listener, app, Connections::new(limits), stop_signal()).await?;
     say("room stopped");
     Ok(())

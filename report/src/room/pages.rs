@@ -12,13 +12,15 @@ use axum::body::Bytes;
 use tokio::sync::Mutex;
 
 use super::class_file;
+use super::keys::Role;
 use super::state::Room;
 use contention::present::room::class::Seat;
-use contention::present::room::projector::Guesses;
+use contention::present::room::part_screen::{part_screen, PartScreen};
+use contention::present::room::quantities;
 use contention::present::room::roster::{Roster, RosterStatus};
 use contention::runs::Run;
 
-use crate::page::class::{render_class, render_projector, ChallengeInputs, ClassInputs};
+use crate::page::class::{render_class, render_projector, ChallengeInputs, ClassInputs, ProjectorInputs};
 use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
 use crate::url::percent_encode;
@@ -39,15 +41,15 @@ pub struct Pages {
     roster: Option<Roster>,
     /// `--max-upload`, as the upload form says it.
     max_upload: u64,
-    live: Mutex<Option<(u64, Arc<String>)>>,
-    projector: Mutex<Option<(u64, Arc<String>)>>,
+    /// The class page and the projector, each a student's and the teacher's.
+    cached: [Mutex<Option<(u64, Arc<String>)>>; 4],
     /// The class archive ([`super::class_file`]), shared by the downloads in flight.
     class_tar: Mutex<Option<(u64, Bytes)>>,
 }
 
 impl Pages {
     pub fn new(roster: Option<Roster>, max_upload: u64) -> Self {
-        Self { roster, max_upload, live: Mutex::default(), projector: Mutex::default(), class_tar: Mutex::default() }
+        Self { roster, max_upload, cached: Default::default(), class_tar: Mutex::default() }
     }
 
     /// The class archive of the room as it is now; `Err` says why a pack could not be read.
@@ -68,20 +70,18 @@ impl Pages {
         Ok(tar)
     }
 
-    /// The page `kind` of the room as it is now: what it shows is copied under the room's
-    /// lock, and drawn after the lock is let go, so no writer waits on a drawing.
-    pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind) -> Result<Arc<String>> {
-        let mut cached = match kind {
-            Kind::Live => self.live.lock().await,
-            Kind::Projector => self.projector.lock().await,
-        };
+    /// The page `kind` of the room as it is now, as `role` sees it: what it shows is copied
+    /// under the room's lock, and drawn after the lock is let go, so no writer waits on a
+    /// drawing.
+    pub async fn get(&self, room: &Arc<RwLock<Room>>, kind: Kind, role: Role) -> Result<Arc<String>> {
+        let mut cached = self.cached[kind as usize * 2 + usize::from(role == Role::Teacher)].lock().await;
         let version = read(room).version();
         if let Some((shown, page)) = cached.as_ref() {
             if *shown == version {
                 return Ok(page.clone());
             }
         }
-        let snapshot = Snapshot::of(&read(room), kind, self.roster.as_ref(), self.max_upload);
+        let snapshot = Snapshot::of(&read(room), (kind, role), self.roster.as_ref(), self.max_upload);
         let version = snapshot.version;
         let page = tokio::task::spawn_blocking(move || snapshot.render()).await??;
         let page = Arc::new(page);
@@ -102,6 +102,11 @@ struct Snapshot {
     seats: Vec<Seat>,
     guesses: Vec<(String, String, f64)>,
     revealed: bool,
+    /// The effects whose part's reveal was opened.
+    revealed_effects: Vec<&'static str>,
+    /// The open part's screen, for the projector.
+    part: Option<PartScreen>,
+    teacher: bool,
     roster: Option<RosterStatus>,
     skipped: Vec<String>,
     live: Option<LiveView>,
@@ -112,10 +117,27 @@ struct Snapshot {
 }
 
 impl Snapshot {
-    fn of(room: &Room, kind: Kind, roster: Option<&Roster>, max_upload: u64) -> Self {
+    fn of(room: &Room, (kind, role): (Kind, Role), roster: Option<&Roster>, max_upload: u64) -> Self {
         let ledger = room.ledger();
         let projector = kind == Kind::Projector;
+        let teacher = role == Role::Teacher;
+        let revealed_effects = ledger
+            .class
+            .revealed_parts
+            .iter()
+            .filter_map(|id| quantities::part(id))
+            .flat_map(|part| part.quantities.iter().copied())
+            .collect();
+        let all: Vec<(String, String, f64)> =
+            ledger.guesses.iter().map(|guess| (guess.seat.clone(), guess.effect.clone(), guess.value)).collect();
+        let part =
+            ledger.class.part.as_ref().filter(|_| projector).and_then(|open| {
+                Some(part_screen(quantities::part(&open.id)?, open.screen, &all, room.seats(), roster))
+            });
         Self {
+            revealed_effects,
+            part,
+            teacher,
             kind,
             version: room.version(),
             seats: room.seats().to_vec(),
@@ -128,7 +150,7 @@ impl Snapshot {
             revealed: ledger.revealed,
             roster: roster.filter(|_| !projector).map(|roster| roster.status(room.seats().iter().map(Seat::label))),
             skipped: if projector { Vec::new() } else { room.skipped() },
-            live: (!projector).then(|| live_view(room, max_upload)),
+            live: (!projector).then(|| live_view(room, max_upload, teacher)),
             challenges: if projector { ledger.challenges.clone() } else { Vec::new() },
             roster_seats: roster.filter(|_| projector).map(|roster| roster.seats().to_vec()),
         }
@@ -137,11 +159,16 @@ impl Snapshot {
     /// The page, drawn without the room's lock.
     fn render(self) -> Result<String> {
         match self.kind {
-            Kind::Projector => {
-                let challenges = ChallengeInputs { results: &self.challenges, roster: self.roster_seats.as_deref() };
-                let guesses = Guesses { all: &self.guesses, revealed: self.revealed };
-                render_projector(&self.seats, guesses, challenges, self.version)
-            }
+            Kind::Projector => render_projector(ProjectorInputs {
+                seats: &self.seats,
+                guesses: self.guesses,
+                revealed: self.revealed,
+                revealed_effects: self.revealed_effects,
+                part: self.part,
+                teacher: self.teacher,
+                version: self.version,
+                challenges: ChallengeInputs { results: &self.challenges, roster: self.roster_seats.as_deref() },
+            }),
             Kind::Live => render_class(ClassInputs {
                 seat_hrefs: self.seats.iter().map(|seat| Some(seat_href(seat.label()))).collect(),
                 seats: &self.seats,
@@ -164,7 +191,7 @@ pub fn seat_page(run: &Run, dir: &std::path::Path) -> Result<String> {
     Ok(page.replace(&format!("{dir}/"), "").replace(&dir, "the room's folder"))
 }
 
-fn live_view(room: &Room, max_upload: u64) -> LiveView {
+fn live_view(room: &Room, max_upload: u64, teacher: bool) -> LiveView {
     let runs = room
         .entries()
         .iter()
@@ -181,6 +208,9 @@ fn live_view(room: &Room, max_upload: u64) -> LiveView {
         max_upload: bytes_text(max_upload),
         space: room.space().text(room.used()),
         effects: contention::present::room::effects(),
+        teacher,
+        parts: quantities::PARTS.iter().map(|part| (part.id, part.title)).collect(),
+        open_part: room.ledger().class.part.as_ref().map(|open| format!("{} ({})", open.id, open.screen.word())),
     }
 }
 

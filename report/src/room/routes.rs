@@ -2,24 +2,36 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use contention::runs::pack::PACK_EXTENSION;
 use serde::Serialize;
 
+use super::actions::KeyQuery;
 use super::app::App;
+use super::keys::{authorize_teacher_get, viewer};
 use super::pages::{pack_href, read, Kind};
 use super::say;
 
-/// `GET /`: the live page.
-pub async fn live_page(State(app): State<Arc<App>>) -> Response {
-    page(&app, Kind::Live).await
+/// `GET /` (a student's), `GET /?key=KEY` (the teacher's): the live page.
+pub async fn live_page(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<KeyQuery>,
+) -> Response {
+    page(&app, client, query, Kind::Live).await
 }
 
-/// `GET /projector`: one effect per screen.
-pub async fn projector_page(State(app): State<Arc<App>>) -> Response {
-    page(&app, Kind::Projector).await
+/// `GET /projector`, `GET /projector?key=KEY`: one effect per screen, or the open part's.
+pub async fn projector_page(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<KeyQuery>,
+) -> Response {
+    page(&app, client, query, Kind::Projector).await
 }
 
 /// `GET /seats/<label>`: the full report of the seat's shown run.
@@ -47,9 +59,16 @@ pub async fn old_page() -> Response {
     axum::response::Redirect::permanent("./").into_response()
 }
 
-/// `GET /class.tar`: every shown run's pack and the roster, to rebuild the page offline
-/// (`report --from class.tar`).
-pub async fn class_tar(State(app): State<Arc<App>>) -> Response {
+/// `GET /class.tar?key=KEY`: every shown run's pack and the roster, to rebuild the page
+/// offline (`report --from class.tar`); the teacher's only.
+pub async fn class_tar(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<KeyQuery>,
+) -> Response {
+    if let Err(refusal) = authorize_teacher_get(&app, client, query.key.as_deref()) {
+        return refusal.answer(client, "the class download");
+    }
     match app.pages.class_tar(&app.room).await {
         Ok(tar) => {
             let mut response = fresh("application/x-tar", tar);
@@ -67,8 +86,12 @@ pub async fn class_tar(State(app): State<Arc<App>>) -> Response {
     }
 }
 
-async fn page(app: &App, kind: Kind) -> Response {
-    match app.pages.get(&app.room, kind).await {
+async fn page(app: &App, client: SocketAddr, query: KeyQuery, kind: Kind) -> Response {
+    let role = match viewer(app, client, query.key.as_deref()) {
+        Ok(role) => role,
+        Err(refusal) => return refusal.answer(client, "a teacher's page"),
+    };
+    match app.pages.get(&app.room, kind, role).await {
         Ok(html) => fresh("text/html; charset=utf-8", html.as_bytes().to_vec()),
         Err(error) => {
             say(&format!("rendering the room's page failed: {error:#}"));

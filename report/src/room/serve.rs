@@ -162,6 +162,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/guesses", post(actions::guesses).delete(actions::clear_guesses))
         .route("/purge", post(actions::purge))
         .route("/challenges", post(challenges::send))
+        .route("/free", post(actions::free))
+        .route("/parts", post(super::parts::open))
         .fallback(routes::not_found)
         .with_state(app)
 }

@@ -7,7 +7,8 @@ use super::state::Room;
 
 /// The lines printed on start: the room's runs, its code beside the connections its file
 /// limit leaves (`limits`), where it listens, and the [`shared`] addresses.
-pub fn banner(room: &Room, address: SocketAddr, code: &str, limits: &str) -> String {
+pub fn banner(room: &Room, address: SocketAddr, secrets: (&str, &str), limits: &str) -> String {
+    let (code, teacher_key) = secrets;
     let skipped = room.skipped().len();
     let mut lines = vec![format!(
         "room: {} runs restored from {}{}",
@@ -15,7 +16,11 @@ pub fn banner(room: &Room, address: SocketAddr, code: &str, limits: &str) -> Str
         room.dir().display(),
         if skipped > 0 { format!(" ({skipped} skipped, named on the page)") } else { String::new() }
     )];
-    lines.push(format!("room code: {code} ({limits})"));
+    lines.push(format!("room code: {code} (the class code, for the students; {limits})"));
+    lines.push(format!(
+        "teacher key: {teacher_key} (yours alone: it removes runs, frees seats, reveals, opens parts and downloads \
+         the class; keep it off the projector)"
+    ));
     lines.push(format!("space: {}", room.space().text(room.used())));
     let ip = address.ip();
     lines.push(if ip.is_loopback() {
@@ -34,6 +39,7 @@ pub fn banner(room: &Room, address: SocketAddr, code: &str, limits: &str) -> Str
         let url = format!("http://{shared}");
         lines.push(format!("page: {url}/"));
         lines.push(format!("send: contention run stride --quick --label seat-N --send {url} --code {code}"));
+        lines.push(format!("teacher: {url}/?key={teacher_key} and {url}/projector?key={teacher_key}"));
     }
     lines.push(format!("Ctrl-C stops the room; its runs stay in {}.", room.dir().display()));
     lines.join("\n")

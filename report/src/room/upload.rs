@@ -2,12 +2,13 @@
 //!
 //! Checks run cheapest first, and nothing is kept until every one passed: the address the
 //! POST was sent to and the page it came from (403, [`super::origin`]), the client's wrong
-//! codes (429), the room code (401), the client's rate (429), the declared size (413), the
+//! codes (429), the class code or teacher key (401, [`super::keys`]), the client's rate (429), the declared size (413), the
 //! room's capacity (507), then, holding one of its address's
 //! [`RECEIVING_SLOTS_PER_CLIENT`] and one of the room's
 //! [`RECEIVING_SLOTS`] (503 when either is not free within [`SLOT_WAIT`]), the body itself, staged as it arrives (413 past `--max-upload`,
 //! 408 below the minimum rate of [`body`]), then, holding one of [`CHECKING_SLOTS`](super::app::CHECKING_SLOTS), the
-//! lib's pack reader on it (400 with the reader's reason) and the room's capacity again
+//! lib's pack reader on it (400 with the reader's reason), the seat's token (403: the run's
+//! label is a seat another laptop holds, [`super::seats`]) and the room's capacity again
 //! (507). The answer is one line: the label the run is shown under, or `refused: <why>`;
 //! a 429 or 503 says in `Retry-After` when to try again.
 
@@ -15,30 +16,25 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use contention::runs::Run;
-use serde::Deserialize;
 
+use super::actions::{text_lines, with_token};
 use super::app::{App, RECEIVING_SLOTS, RECEIVING_SLOTS_PER_CLIENT};
 use super::body::{self, NotReceived};
 use super::connections::client_of;
-use super::limit::GUESSES_PER_MINUTE;
+use super::keys::{authorize, token_of, Role, Secrets};
 use super::pages::{bytes_text, pack_href};
 use super::routes::text;
 use super::state::NotKept;
-use super::{code, disk, say};
+use super::{disk, say};
 
 /// How long an upload waits for one of the [`RECEIVING_SLOTS`] before it is told to retry.
 pub const SLOT_WAIT: Duration = Duration::from_secs(5);
-
-#[derive(Debug, Deserialize)]
-pub struct CodeQuery {
-    pub code: Option<String>,
-}
 
 /// Why an upload was not kept, as its status and one line.
 pub struct Refusal {
@@ -54,7 +50,7 @@ pub fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
 }
 
 impl Refusal {
-    fn retry_after(self, wait: Duration) -> Self {
+    pub fn retry_after(self, wait: Duration) -> Self {
         Self { retry_after: Some(wait.max(Duration::from_secs(1))), ..self }
     }
 }
@@ -62,14 +58,15 @@ impl Refusal {
 pub async fn upload(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
-    Query(query): Query<CodeQuery>,
+    Query(secrets): Query<Secrets>,
     request: Request,
 ) -> Response {
-    match receive(&app, client, query.code, request).await {
-        Ok((label, runs)) => {
+    match receive(&app, client, &secrets, request).await {
+        Ok(Kept { label, runs, token }) => {
             let count = if runs == 1 { "1 run".to_string() } else { format!("{runs} runs") };
             say(&format!("{}: stored {label:?} ({count} in the room)", client.ip()));
-            let mut response = text(StatusCode::CREATED, &format!("stored as {label} ({count} in the room)"));
+            let line = format!("stored as {label} ({count} in the room)");
+            let mut response = with_token(text_lines(StatusCode::CREATED, &line, token.as_deref()), token.as_deref());
             if let Ok(location) = HeaderValue::from_str(&format!("/{}", pack_href(&label))) {
                 response.headers_mut().insert(header::LOCATION, location);
             }
@@ -92,14 +89,18 @@ impl Refusal {
     }
 }
 
-/// Checks and keeps one upload; the label it is shown under and the room's run count.
-async fn receive(
-    app: &Arc<App>,
-    client: SocketAddr,
-    given_code: Option<String>,
-    request: Request,
-) -> Result<(String, usize), Refusal> {
-    authorize(app, client, request.headers(), given_code.as_deref())?;
+/// A kept upload: the label it is shown under, the room's run count, and the token its
+/// seat was handed if this was the seat's first.
+struct Kept {
+    label: String,
+    runs: usize,
+    token: Option<String>,
+}
+
+/// Checks and keeps one upload.
+async fn receive(app: &Arc<App>, client: SocketAddr, secrets: &Secrets, request: Request) -> Result<Kept, Refusal> {
+    let role = authorize(app, client, request.headers(), secrets)?;
+    let token = token_of(request.headers());
     let declared =
         request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
     if let Some(declared) = declared.filter(|&declared| declared > app.max_upload) {
@@ -144,7 +145,7 @@ async fn receive(
     let app = app.clone();
     let checked = tokio::task::spawn_blocking({
         let staged = staged.clone();
-        move || keep(&app, &staged, bytes)
+        move || keep(&app, &staged, bytes, role, token.as_deref())
     })
     .await;
     let kept = checked
@@ -154,50 +155,6 @@ async fn receive(
         let _ = std::fs::remove_file(&staged);
     }
     kept
-}
-
-/// The address and page a code-carrying POST came from, then [`admit`].
-pub fn authorize(
-    app: &App,
-    client: SocketAddr,
-    headers: &axum::http::HeaderMap,
-    given_code: Option<&str>,
-) -> Result<(), Refusal> {
-    app.addressed.check(headers).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
-    admit(app, client, given_code)
-}
-
-/// The client's count of wrong codes, the room code, then the client's rate.
-fn admit(app: &App, client: SocketAddr, given_code: Option<&str>) -> Result<(), Refusal> {
-    let (who, now) = (client_of(client.ip()), Instant::now());
-    if let Err(wait) = app.limit.guesses_left(who, now) {
-        let why = format!(
-            "more than {GUESSES_PER_MINUTE} wrong room codes a minute from {who}: retry in {} s with the code \
-             `contention room serve` printed",
-            wait.as_secs().max(1)
-        );
-        return Err(refuse(StatusCode::TOO_MANY_REQUESTS, why).retry_after(wait));
-    }
-    let why = match given_code {
-        Some(given) if code::matches(&app.code, given) => None,
-        Some(_) => Some("wrong room code: use the code `contention room serve` printed"),
-        None => Some(
-            "this room takes runs with its code: add ?code=CODE (with --send: --code CODE), the code `contention \
-             room serve` printed",
-        ),
-    };
-    if let Some(why) = why {
-        app.limit.count_guess(who, now);
-        return Err(refuse(StatusCode::UNAUTHORIZED, why));
-    }
-    app.limit.admit(who, now).map_err(|wait| {
-        let why = format!(
-            "more than {} uploads a minute from {who}: retry in {} s (--max-uploads-per-minute on the server)",
-            app.limit.per_minute(),
-            wait.as_secs().max(1)
-        );
-        refuse(StatusCode::TOO_MANY_REQUESTS, why).retry_after(wait)
-    })
 }
 
 /// Writes the body to the staging file `staged`, within `--max-upload` and the minimum rate.
@@ -238,9 +195,10 @@ fn too_large(app: &App, size: &str) -> Refusal {
     refuse(StatusCode::PAYLOAD_TOO_LARGE, why)
 }
 
-/// Reads the staged upload with the lib's reader, and keeps it when it reads and the room
-/// has room; the caller removes what is not kept.
-fn keep(app: &App, staged: &Path, bytes: u64) -> Result<(String, usize), Refusal> {
+/// Reads the staged upload with the lib's reader, and keeps it when it reads, its seat is
+/// the sender's ([`super::seats`]) and the room has room; the caller removes what is not
+/// kept. A seat's first run hands it a token.
+fn keep(app: &App, staged: &Path, bytes: u64, role: Role, token: Option<&str>) -> Result<Kept, Refusal> {
     let failed = |error: anyhow::Error| {
         say(&format!("storing an upload failed: {error:#}"));
         refuse(StatusCode::INTERNAL_SERVER_ERROR, "the server could not store the pack; its output says why")
@@ -248,11 +206,29 @@ fn keep(app: &App, staged: &Path, bytes: u64) -> Result<(String, usize), Refusal
     let run =
         Run::load(staged).map_err(|error| refuse(StatusCode::BAD_REQUEST, as_upload(&error.to_string(), staged)))?;
     let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-    match room.keep(staged, run, bytes) {
-        Ok(label) => Ok((label, room.runs().len())),
-        Err(NotKept::Full(why)) => Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why)),
-        Err(NotKept::Refused(why)) => Err(refuse(StatusCode::BAD_REQUEST, why)),
-        Err(NotKept::Failed(error)) => Err(failed(error)),
+    let hand_out =
+        room.ledger().class.may_act(&run.label, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
+    let label = match room.keep(staged, run, bytes) {
+        Ok(label) => label,
+        Err(NotKept::Full(why)) => return Err(refuse(StatusCode::INSUFFICIENT_STORAGE, why)),
+        Err(NotKept::Refused(why)) => return Err(refuse(StatusCode::BAD_REQUEST, why)),
+        Err(NotKept::Failed(error)) => return Err(failed(error)),
+    };
+    let mut token = None;
+    if hand_out {
+        // The run is kept either way; a seat left without a token is free for its next send.
+        let handed = room.change_ledger(|ledger| ledger.class.hand_out(&label).map(|handed| token = Some(handed)));
+        if let Err(not_kept) = handed {
+            say(&format!("{label}'s run is kept, but its seat token was not: {:?}", not_kept_text(not_kept)));
+        }
+    }
+    Ok(Kept { label, runs: room.runs().len(), token })
+}
+
+fn not_kept_text(not_kept: NotKept) -> String {
+    match not_kept {
+        NotKept::Full(why) | NotKept::Refused(why) => why,
+        NotKept::Failed(error) => format!("{error:#}"),
     }
 }
 

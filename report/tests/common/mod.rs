@@ -11,9 +11,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// Runs `contention` with `args`.
+/// Runs `contention` with `args`, keeping any seat token in this test binary's own data
+/// folder ([`data_dir`]), not the user's.
 pub fn contention(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contention")).args(args).output().expect("the binary runs")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_contention"));
+    command.args(args).env("CONTENTION_DATA_DIR", data_dir()).output().expect("the binary runs")
+}
+
+/// The data folder this test binary's commands keep seat tokens in.
+pub fn data_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("contention-test-data-{}", std::process::id()))
 }
 
 /// Runs `contention` with `args`, and how long it took.

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 /// The code every test room takes.
 pub const CODE: &str = "test-room";
+/// The teacher key every test room takes.
+pub const KEY: &str = "test-teacher";
 
 /// A running room; stopped with SIGINT (Ctrl-C) when dropped.
 pub struct Server {
@@ -18,6 +20,8 @@ pub struct Server {
     pub dir: PathBuf,
     /// Everything the server printed so far.
     pub log: Arc<Mutex<String>>,
+    /// The seat tokens the room handed this test's uploads, by label: a laptop's own file.
+    tokens: Mutex<std::collections::HashMap<String, String>>,
 }
 
 impl Server {
@@ -36,7 +40,7 @@ impl Server {
 
     fn start_command(mut command: Command, dir: &Path, extra: &[&str]) -> Self {
         let mut child = command
-            .args(["room", "serve", "--port", "0", "--code", CODE, "--dir"])
+            .args(["room", "serve", "--port", "0", "--code", CODE, "--teacher-key", KEY, "--dir"])
             .arg(dir)
             .args(extra)
             .stdout(Stdio::piped())
@@ -55,7 +59,7 @@ impl Server {
             }
         });
         let port = port_or_panic(&mut child, &ports.recv_timeout(Duration::from_secs(30)));
-        Self { child, port, dir: dir.to_path_buf(), log }
+        Self { child, port, dir: dir.to_path_buf(), log, tokens: Mutex::default() }
     }
 
     pub fn url(&self) -> String {
@@ -98,9 +102,46 @@ impl Server {
         (status, String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// Posts `pack` with the room's code.
+    /// `method path` with `body` and `headers`: the status, the answer's head and its body.
+    pub fn request_with(&self, method: &str, path: &str, body: &[u8], headers: &[(&str, &str)]) -> Answer {
+        let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("the room answers");
+        http_with(stream, self.port, (method, path), body, headers)
+    }
+
+    /// Posts `pack` with the room's code, as one laptop does: with the seat token the room
+    /// handed its label before, keeping the one it hands now.
     pub fn upload(&self, pack: &[u8]) -> (u16, String) {
-        self.request("POST", &format!("/runs?code={CODE}"), pack)
+        let label = label_of(pack);
+        let token = label.as_ref().and_then(|label| self.tokens.lock().unwrap().get(label).cloned());
+        let headers: Vec<(&str, &str)> = token.iter().map(|token| ("X-Seat-Token", token.as_str())).collect();
+        let answer = self.request_with("POST", &format!("/runs?code={CODE}"), pack, &headers);
+        // Kept under the label sent and the label the room shows it as (composed, trimmed).
+        let shown =
+            answer.body.strip_prefix("stored as ").and_then(|rest| rest.split_once(" (")).map(|(shown, _)| shown);
+        if let Some(token) = answer.header("x-seat-token") {
+            for label in label.iter().map(String::as_str).chain(shown) {
+                self.tokens.lock().unwrap().insert(label.to_string(), token.clone());
+            }
+        }
+        (answer.status, answer.body)
+    }
+
+    /// The seat token this test's laptop holds for `seat`.
+    pub fn token(&self, seat: &str) -> Option<String> {
+        self.tokens.lock().unwrap().get(seat).cloned()
+    }
+
+    /// Posts `seat`'s guesses (`effect=figure` pairs) with the room's code, as one laptop
+    /// does: with the seat's token if it holds one, keeping the one the room hands out.
+    pub fn guess(&self, seat: &str, pairs: &str) -> (u16, String) {
+        let token = self.tokens.lock().unwrap().get(seat).cloned();
+        let headers: Vec<(&str, &str)> = token.iter().map(|token| ("X-Seat-Token", token.as_str())).collect();
+        let answer =
+            self.request_with("POST", &format!("/guesses?code={CODE}&seat={seat}"), pairs.as_bytes(), &headers);
+        if let Some(token) = answer.header("x-seat-token") {
+            self.tokens.lock().unwrap().insert(seat.to_string(), token);
+        }
+        (answer.status, answer.body)
     }
 
     /// The files the room keeps (not the staging folder).
@@ -139,6 +180,54 @@ fn port_or_panic(child: &mut Child, port: &Result<u16, std::sync::mpsc::RecvTime
             panic!("the room printed no address within 30 s: {:?}", child.wait());
         }
     }
+}
+
+/// The run label a pack's manifest gives (a test's packs are written pretty).
+pub fn label_of(pack: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(pack);
+    let after = text.split_once("\"label\": \"")?.1;
+    Some(after.split_once('"')?.0.to_string())
+}
+
+/// An answer: its status, head and body.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl Answer {
+    /// The value of header `name` (lowercase), if the answer has it.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().find_map(|line| {
+            let (header, value) = line.split_once(':')?;
+            header.trim().eq_ignore_ascii_case(name).then(|| value.trim().to_string())
+        })
+    }
+}
+
+/// One request with extra `headers` on `stream`, connected to the room at `port`.
+pub fn http_with(
+    mut stream: TcpStream,
+    port: u16,
+    (method, path): (&str, &str),
+    body: &[u8],
+    headers: &[(&str, &str)],
+) -> Answer {
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let extra: String = headers.iter().map(|(name, value)| format!("{name}: {value}\r\n")).collect();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body));
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("an HTTP answer with a head");
+    let head = String::from_utf8_lossy(&answer[..split]).into_owned();
+    let status = head.split(' ').nth(1).and_then(|code| code.parse().ok()).expect("a status code");
+    Answer { status, head, body: String::from_utf8_lossy(&answer[split + 4..]).into_owned() }
 }
 
 /// One HTTP/1.1 request on its own connection; a write the server cut short (it answered

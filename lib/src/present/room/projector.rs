@@ -36,7 +36,16 @@ pub struct Slide {
 pub struct Guesses<'a> {
     /// (seat, effect id, value in the effect's unit).
     pub all: &'a [(String, String, f64)],
+    /// Every effect's guesses are shown.
     pub revealed: bool,
+    /// The effects whose part's reveal the teacher opened (their guesses are shown).
+    pub revealed_effects: &'a [&'a str],
+}
+
+impl Guesses<'_> {
+    fn shown(&self, effect: &str) -> bool {
+        self.revealed || self.revealed_effects.contains(&effect)
+    }
 }
 
 /// One seat's figure: the bar runs from the axis to the median, the whisker over its interval.
@@ -108,7 +117,8 @@ fn slide(class: &ClassEffect, claims: &[ClaimReference], guesses: Guesses) -> Sl
         .filter(|(_, effect, _)| effect == class.effect.id)
         .map(|(seat, _, value)| (seat.as_str(), *value))
         .collect();
-    let shown_guesses = if guesses.revealed { guessed.as_slice() } else { &[] };
+    let revealed = guesses.shown(effect.id);
+    let shown_guesses = if revealed { guessed.as_slice() } else { &[] };
     let ends = class.measured.iter().flat_map(|(_, value)| [value.low, value.high, value.value]);
     let ends = ends.chain(article.iter().flat_map(|(_, low, high)| [*low, *high]));
     let scale = Scale::holding(ends.chain(shown_guesses.iter().map(|(_, value)| *value)));
@@ -145,7 +155,7 @@ fn slide(class: &ClassEffect, claims: &[ClaimReference], guesses: Guesses) -> Sl
             width_pct: format!("{:.2}", scale.share(high) - scale.share(low)),
         }),
         ticks: scale.ticks(unit),
-        guesses: guesses_text(class, &guessed, guesses.revealed),
+        guesses: guesses_text(class, &guessed, revealed),
     }
 }
 
@@ -190,7 +200,7 @@ mod tests {
             figures.iter().enumerate().map(|(i, v)| seat(&format!("s{i}"), "x86_64", Some(*v))).collect();
         let claims = crate::reference::claims().unwrap();
         let guesses = [("s0".to_string(), "false-sharing".to_string(), 2.1), ("s1".into(), "padded".into(), 9.0)];
-        let guesses = Guesses { all: &guesses, revealed: true };
+        let guesses = Guesses { all: &guesses, revealed: true, revealed_effects: &[] };
         slides(&class_effects(&seats), &claims, guesses).into_iter().find(|slide| slide.id == "false-sharing").unwrap()
     }
 
@@ -226,10 +236,20 @@ mod tests {
         let seats = vec![seat("s0", "x86_64", Some(2.0))];
         let all = [("s0".to_string(), "false-sharing".to_string(), 2.1)];
         let claims = crate::reference::claims().unwrap();
-        let hidden = slides(&class_effects(&seats), &claims, Guesses { all: &all, revealed: false });
+        let hidden =
+            slides(&class_effects(&seats), &claims, Guesses { all: &all, revealed: false, revealed_effects: &[] });
         let slide = hidden.iter().find(|slide| slide.id == "false-sharing").unwrap();
         assert!(slide.bars[0].guess.is_none());
         assert_eq!(slide.guesses, "1 seat guessed this effect; the guesses are shown at the reveal.");
+        let part = slides(
+            &class_effects(&seats),
+            &claims,
+            Guesses { all: &all, revealed: false, revealed_effects: &["false-sharing"] },
+        );
+        assert!(
+            part.iter().find(|slide| slide.id == "false-sharing").unwrap().bars[0].guess.is_some(),
+            "the part's reveal shows it"
+        );
     }
 
     #[test]
