@@ -111,7 +111,7 @@ fn keep_token(url: &str, seat: Option<&str>, token: Option<&str>) {
     match crate::seat_tokens::keep(url, seat, token) {
         Ok(path) => say(&format!("{seat}'s seat token is kept in {}: this laptop sends it back", path.display())),
         Err(error) => warn(&format!(
-            "{seat}'s seat token ({token}) could not be kept: {error:#}; later sends for {seat} need the teacher to              free it"
+            "{seat}'s seat token ({token}) could not be kept: {error:#}; later sends for {seat} need the teacher to free it"
         )),
     }
 }

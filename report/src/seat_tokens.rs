@@ -54,6 +54,10 @@ pub fn keep(url: &str, seat: &str, token: &str) -> Result<PathBuf> {
         all.remove(&first);
     }
     let json = serde_json::to_vec_pretty(&all).context("encoding the seat tokens")?;
+    // The data folder of a laptop that never kept a token does not exist yet.
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+    }
     crate::write::write_atomic(&path, &json)?;
     Ok(path)
 }
