@@ -1,7 +1,7 @@
 //! A request handler in place of the sweep's fixed operation: what a worker does with one
 //! request, and where it allocates. The sweep's own operation allocates Go's `Sign` objects
 //! around the work; a handler decides for itself what to allocate on the collected heap
-//! (the allocation challenge, [`crate::challenge`] a layer above, hands it to a student).
+//! (the allocation challenge, in the challenge module a layer above, hands it to a student).
 
 use std::fmt;
 
