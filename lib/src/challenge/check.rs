@@ -164,7 +164,17 @@ pub(crate) fn judge(samples: &[Sample]) -> Verdict {
         );
         return verdict(Some(goal), Some(speedup), Judgement::new(Status::NotMeasurable, why));
     }
-    let judgement = Judgement::effect(&speedup, Target::range(goal.low, goal.high));
+    // A fix is faster only beyond the noise: a speed-up whose interval includes 1x never reads
+    // as reaching a goal whose interval it merely overlaps.
+    let judgement = if speedup.clearly_below_one() {
+        let why = format!("slower than the baseline: {}", crate::format::ratio_with_interval(&speedup));
+        Judgement::new(Status::Differs, why)
+    } else if !speedup.clearly_above_one() {
+        let why = format!("the interval includes no difference: {}", crate::format::ratio_with_interval(&speedup));
+        Judgement::new(Status::NotBeyondNoise, why)
+    } else {
+        Judgement::effect(&speedup, Target::range(goal.low, goal.high))
+    };
     verdict(Some(goal), Some(speedup), judgement)
 }
 

@@ -26,12 +26,10 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::app::App;
-use super::keys::{authorize, authorize_teacher, token_of, Secrets, TOKEN_HEADER};
-use super::routes::text;
+use super::keys::{authorize, authorize_teacher, token_of, Secrets};
+use super::reply::{refuse, text, text_lines, with_token, Refusal};
 use super::say;
-use super::seats::guess_locked;
 use super::state::{NotKept, Room};
-use super::upload::{refuse, Refusal};
 
 /// The largest body of guesses read: every effect's pair, with room to spare.
 const MAX_GUESS_BYTES: usize = 4096;
@@ -204,7 +202,7 @@ fn keep_guesses(
     room: &mut Room,
     seat: &str,
     pairs: &[(String, f64)],
-    role: super::keys::Role,
+    role: super::reply::Role,
     token: Option<&str>,
 ) -> Result<(String, Option<String>), Refusal> {
     let seat = room.guessing_seat(seat).map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
@@ -223,25 +221,6 @@ fn keep_guesses(
     });
     changed.map_err(not_kept)?;
     Ok((seat.to_string(), handed))
-}
-
-/// `line`, and where a seat was handed a token, a second line saying so.
-pub fn text_lines(status: StatusCode, line: &str, token: Option<&str>) -> Response {
-    match token {
-        Some(token) => text(
-            status,
-            &format!("{line}\nseat token: {token} (this laptop keeps it: the seat's later sends and guesses need it)"),
-        ),
-        None => text(status, line),
-    }
-}
-
-/// The answer with the seat's new token in its [`TOKEN_HEADER`], if one was handed out.
-pub fn with_token(mut response: Response, token: Option<&str>) -> Response {
-    if let Some(value) = token.and_then(|token| axum::http::HeaderValue::from_str(token).ok()) {
-        response.headers_mut().insert(TOKEN_HEADER, value);
-    }
-    response
 }
 
 /// `effect=figure` pairs separated by spaces, `&` or new lines; at least one.
@@ -296,6 +275,22 @@ pub fn answer(done: Result<(), Refusal>, client: SocketAddr, what: &str, line: &
         }
         Err(refusal) => refusal.answer(client, what),
     }
+}
+
+/// Why `seat`'s guess of `effect` can no longer change, if it cannot.
+pub fn guess_locked(room: &Room, seat: &str, effect: &str) -> Option<String> {
+    if room.ledger().class.sealed {
+        return Some("the teacher has revealed the guesses: a guess is written before the answer is seen".into());
+    }
+    if let Some(part) = room.ledger().class.revealed_in(effect) {
+        return Some(format!("the teacher has opened the reveal of part {part}: a guess is written before it"));
+    }
+    let measured = room
+        .seats()
+        .iter()
+        .filter(|shown| shown.label() == seat)
+        .any(|shown| shown.effects.effect(effect).is_some_and(|value| value.value.is_some()));
+    measured.then(|| format!("{seat}'s run with {effect} has arrived: a guess is written before the measurement"))
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use super::actions::{answer, not_kept};
 use super::app::App;
 use super::keys::{authorize, Secrets};
 use super::ledger::{check_challenge, Ledger};
-use super::upload::refuse;
+use super::reply::refuse;
 
 /// The largest body read: a result is a few hundred bytes.
 const MAX_RESULT_BYTES: usize = 4096;

@@ -6,8 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ledger::Ledger;
-
 /// One pack the room kept, under the name the server gave it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -28,25 +26,4 @@ pub enum KeptStatus {
     Superseded,
     /// The teacher removed it.
     Removed,
-}
-
-impl Ledger {
-    /// The record of the kept pack `file`.
-    pub fn kept(&self, file: &str) -> Option<&KeptPack> {
-        self.packs.iter().find(|pack| pack.file == file)
-    }
-
-    /// Records `file` (or sets its record) as `status`.
-    pub fn record(&mut self, file: &str, label: &str, bytes: u64, status: KeptStatus) {
-        match self.packs.iter_mut().find(|pack| pack.file == file) {
-            Some(pack) => pack.status = status,
-            None => self.packs.push(KeptPack { file: file.into(), label: label.into(), bytes, status }),
-        }
-    }
-
-    /// Forgets the packs `files` (purged from the folder).
-    pub fn forget(&mut self, files: &[String]) {
-        self.packs.retain(|pack| !files.contains(&pack.file));
-        self.removed.retain(|file| !files.contains(file));
-    }
 }

@@ -17,25 +17,13 @@ use super::app::App;
 use super::code;
 use super::connections::client_of;
 use super::limit::GUESSES_PER_MINUTE;
-use super::upload::{refuse, Refusal};
-
-/// The header a seat's token travels in, both ways.
-pub const TOKEN_HEADER: &str = "x-seat-token";
+use super::reply::{refuse, Refusal, Role, TOKEN_HEADER};
 
 /// The secrets a request may carry in its query.
 #[derive(Debug, Default, Deserialize)]
 pub struct Secrets {
     pub code: Option<String>,
     pub key: Option<String>,
-}
-
-/// Whom the room takes a request from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The class code: a seat's own work.
-    Student,
-    /// The teacher key: anything.
-    Teacher,
 }
 
 /// A POST's address and page, then its secret: the class code or the teacher key.

@@ -13,6 +13,8 @@ use anyhow::{Context, Result};
 use contention::present::room::effects;
 use serde::{Deserialize, Serialize};
 
+use super::kept::{KeptPack, KeptStatus};
+
 const LEDGER: &str = ".room.json";
 const STAGED: &str = ".incoming/room.json";
 
@@ -30,7 +32,7 @@ pub struct Ledger {
     pub guesses: Vec<Guess>,
     /// Every pack the room kept, with its status ([`super::kept`]): a restart reads these.
     #[serde(default)]
-    pub packs: Vec<super::kept::KeptPack>,
+    pub packs: Vec<KeptPack>,
     /// Each seat's latest checked fix of each challenge ([`super::challenges`]).
     #[serde(default)]
     pub challenges: Vec<contention::challenge::ChallengeResult>,
@@ -148,6 +150,28 @@ fn written(value: f64) -> String {
         format!("{value}")
     } else {
         format!("{value:e}")
+    }
+}
+
+/// The records of the packs the room kept ([`KeptPack`]).
+impl Ledger {
+    /// The record of the kept pack `file`.
+    pub fn kept(&self, file: &str) -> Option<&KeptPack> {
+        self.packs.iter().find(|pack| pack.file == file)
+    }
+
+    /// Records `file` (or sets its record) as `status`.
+    pub fn record(&mut self, file: &str, label: &str, bytes: u64, status: KeptStatus) {
+        match self.packs.iter_mut().find(|pack| pack.file == file) {
+            Some(pack) => pack.status = status,
+            None => self.packs.push(KeptPack { file: file.into(), label: label.into(), bytes, status }),
+        }
+    }
+
+    /// Forgets the packs `files` (purged from the folder).
+    pub fn forget(&mut self, files: &[String]) {
+        self.packs.retain(|pack| !files.contains(&pack.file));
+        self.removed.retain(|file| !files.contains(file));
     }
 }
 

@@ -63,6 +63,7 @@ mod limit;
 mod origin;
 mod pages;
 mod parts;
+mod reply;
 mod routes;
 mod seats;
 mod serve;

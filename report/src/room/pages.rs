@@ -12,7 +12,7 @@ use axum::body::Bytes;
 use tokio::sync::Mutex;
 
 use super::class_file;
-use super::keys::Role;
+use super::reply::Role;
 use super::state::Room;
 use contention::present::room::class::Seat;
 use contention::present::room::part_screen::{part_screen, PartScreen};

@@ -11,19 +11,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use contention::present::room::part_screen::Screen;
 use contention::present::room::quantities::{part, PARTS};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::actions::{answer, change};
 use super::app::App;
-use super::upload::refuse;
-
-/// The open part and which of its three screens is up.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OpenPart {
-    pub id: String,
-    pub screen: Screen,
-}
+use super::reply::refuse;
+use super::seats::OpenPart;
 
 #[derive(Debug, Deserialize)]
 pub struct PartQuery {

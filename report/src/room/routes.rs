@@ -14,6 +14,7 @@ use super::actions::KeyQuery;
 use super::app::App;
 use super::keys::{authorize_teacher_get, viewer};
 use super::pages::{pack_href, read, Kind};
+use super::reply::text;
 use super::say;
 
 /// `GET /` (a student's), `GET /?key=KEY` (the teacher's): the live page.
@@ -181,12 +182,6 @@ pub async fn not_found() -> Response {
 }
 
 /// A one-line text answer.
-pub fn text(status: StatusCode, line: &str) -> Response {
-    let mut response = (status, format!("{line}\n")).into_response();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
-    response.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    response
-}
 
 /// What the room's pages may load: their own inline scripts and styles (the templates'),
 /// charts as inline SVG or `data:` images, and requests to the room itself; nothing from

@@ -8,11 +8,11 @@
 //! them). Tokens and the seal are kept in the room's ledger ([`ClassLoop`]), so a restart
 //! keeps who holds which seat.
 
+use contention::present::room::part_screen::Screen;
 use serde::{Deserialize, Serialize};
 
 use super::code;
-use super::keys::Role;
-use super::state::Room;
+use super::reply::Role;
 
 /// Seats a room hands tokens to: as many as the runs it holds (`state::MAX_RUNS`).
 const MAX_SEATS_HELD: usize = 500;
@@ -27,7 +27,7 @@ pub struct ClassLoop {
     pub sealed: bool,
     /// The part the teacher opened, and its screen ([`super::parts`]).
     #[serde(default)]
-    pub part: Option<super::parts::OpenPart>,
+    pub part: Option<OpenPart>,
     /// The parts whose reveal the teacher opened: their guesses are shown and locked.
     #[serde(default)]
     pub revealed_parts: Vec<String>,
@@ -100,20 +100,12 @@ impl ClassLoop {
     }
 }
 
-/// Why `seat`'s guess of `effect` can no longer change, if it cannot.
-pub fn guess_locked(room: &Room, seat: &str, effect: &str) -> Option<String> {
-    if room.ledger().class.sealed {
-        return Some("the teacher has revealed the guesses: a guess is written before the answer is seen".into());
-    }
-    if let Some(part) = room.ledger().class.revealed_in(effect) {
-        return Some(format!("the teacher has opened the reveal of part {part}: a guess is written before it"));
-    }
-    let measured = room
-        .seats()
-        .iter()
-        .filter(|shown| shown.label() == seat)
-        .any(|shown| shown.effects.effect(effect).is_some_and(|value| value.value.is_some()));
-    measured.then(|| format!("{seat}'s run with {effect} has arrived: a guess is written before the measurement"))
+/// The open part and which of its three screens is up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenPart {
+    pub id: String,
+    pub screen: Screen,
 }
 
 #[cfg(test)]

@@ -16,44 +16,20 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use contention::runs::Run;
 
-use super::actions::{text_lines, with_token};
 use super::app::{App, RECEIVING_SLOTS, RECEIVING_SLOTS_PER_CLIENT};
 use super::body::{self, NotReceived};
 use super::connections::client_of;
-use super::keys::{authorize, token_of, Role, Secrets};
+use super::keys::{authorize, token_of, Secrets};
 use super::pages::{bytes_text, pack_href};
-use super::routes::text;
+use super::reply::{refuse, text_lines, with_token, Refusal, Role, SLOT_WAIT};
 use super::state::NotKept;
 use super::{disk, say};
-
-/// How long an upload waits for one of the [`RECEIVING_SLOTS`] before it is told to retry.
-pub const SLOT_WAIT: Duration = Duration::from_secs(5);
-
-/// Why an upload was not kept, as its status and one line.
-pub struct Refusal {
-    pub status: StatusCode,
-    pub why: String,
-    /// When the client may try again (429, 503).
-    retry_after: Option<Duration>,
-}
-
-pub fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
-    let retry_after = (status == StatusCode::SERVICE_UNAVAILABLE).then_some(SLOT_WAIT);
-    Refusal { status, why: why.into(), retry_after }
-}
-
-impl Refusal {
-    pub fn retry_after(self, wait: Duration) -> Self {
-        Self { retry_after: Some(wait.max(Duration::from_secs(1))), ..self }
-    }
-}
 
 pub async fn upload(
     State(app): State<Arc<App>>,
@@ -73,19 +49,6 @@ pub async fn upload(
             response
         }
         Err(refusal) => refusal.answer(client, "an upload"),
-    }
-}
-
-impl Refusal {
-    /// The refusal's answer, logged as refusing `what` from `client`.
-    pub fn answer(self, client: SocketAddr, what: &str) -> Response {
-        let Refusal { status, why, retry_after } = self;
-        say(&format!("{}: refused {what} ({}): {why}", client.ip(), status.as_u16()));
-        let mut response = text(status, &format!("refused: {why}"));
-        if let Some(wait) = retry_after {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait.as_secs()));
-        }
-        response
     }
 }
 
