@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::room::{Server, CODE};
+use common::room::{Server, KEY};
 use common::seats::{seat_label, seat_pack};
 use common::*;
 
@@ -44,7 +44,7 @@ fn extreme_guesses_are_refused_and_kept_ones_stall_no_page() {
     for value in EXTREMES {
         let (status, answer) = server.request(
             "POST",
-            &format!("/guesses?code={CODE}&seat=seat-01"),
+            &format!("/guesses?key={KEY}&seat=seat-04"),
             format!("false-sharing={value}").as_bytes(),
         );
         assert_eq!(status, 400, "{value}: {answer}");
@@ -59,7 +59,7 @@ fn extreme_guesses_are_refused_and_kept_ones_stall_no_page() {
     assert!(projector.contains("Guesses: median"), "the kept guesses are drawn after the reveal");
 
     // A new guess makes the projector draw again; SIGTERM arrives while it is asked for.
-    let guess = server.request("POST", &format!("/guesses?code={CODE}&seat=seat-02"), b"padded=2");
+    let guess = server.request("POST", &format!("/guesses?key={KEY}&seat=seat-05"), b"padded=2");
     assert_eq!(guess.0, 200, "{}", guess.1);
     let port = server.port;
     let asking = std::thread::spawn(move || common::room::http(port, "GET", "/projector", b""));

@@ -12,7 +12,7 @@ mod common;
 use std::io::{Read as _, Write as _};
 
 use common::packs::{edit_manifest, file_mut, fixture_files};
-use common::room::{Server, CODE};
+use common::room::{Server, CODE, KEY};
 use common::seats::seat_pack;
 use common::*;
 
@@ -23,8 +23,14 @@ fn labelled(label: &str) -> Vec<u8> {
     contention::runs::pack::encode(&files).unwrap().into_bytes()
 }
 
+/// `seat`'s guesses with the class code, as its laptop sends them: with the seat's token once
+/// it holds one (its run's upload, through [`Server::upload`], keeps it).
 fn guess(server: &Server, seat: &str, body: &str) -> (u16, String) {
-    server.request("POST", &format!("/guesses?code={CODE}&seat={}", percent(seat)), body.as_bytes())
+    let token = server.token(seat);
+    let headers: Vec<(&str, &str)> = token.iter().map(|token| ("X-Seat-Token", token.as_str())).collect();
+    let path = format!("/guesses?code={CODE}&seat={}", percent(seat));
+    let answer = server.request_with("POST", &path, body.as_bytes(), &headers);
+    (answer.status, answer.body)
 }
 
 fn percent(text: &str) -> String {
@@ -49,9 +55,11 @@ fn ghosts_and_look_alikes_are_refused_and_roster_seats_guess() {
         assert!(answer.contains("is not on the roster"), "{answer}");
     }
     let (status, answer) = guess(&server, "seat-01", "false-sharing=2");
-    assert_eq!((status, answer.as_str()), (200, "kept 1 guesses of seat-01\n"), "a roster seat guesses before it runs");
+    assert_eq!(status, 200, "a roster seat guesses before it runs: {answer}");
+    assert!(answer.starts_with("kept 1 guesses of seat-01\n"), "{answer}");
     let (status, answer) = guess(&server, "Seat 7", "padded=1.5");
-    assert_eq!((status, answer.as_str()), (200, "kept 1 guesses of seat-07\n"), "a seat typed another way");
+    assert_eq!(status, 200, "a seat typed another way: {answer}");
+    assert!(answer.starts_with("kept 1 guesses of seat-07\n"), "{answer}");
 
     for look_alike in ["ѕеаt-01", "seat-O1"] {
         let (status, answer) = server.upload(&labelled(look_alike));
@@ -61,12 +69,14 @@ fn ghosts_and_look_alikes_are_refused_and_roster_seats_guess() {
         assert_eq!(status, 400, "{look_alike}: {answer}");
     }
     let (status, answer) = server.upload(&labelled("Seat 3"));
-    assert_eq!((status, answer.as_str()), (201, "stored as seat-03 (1 run in the room)\n"));
-    assert_eq!(server.upload(&labelled("ｓｅａｔ-05")).1, "stored as seat-05 (2 runs in the room)\n");
+    assert_eq!(status, 201, "{answer}");
+    assert!(answer.starts_with("stored as seat-03 (1 run in the room)\n"), "{answer}");
+    let (_, answer) = server.upload(&labelled("ｓｅａｔ-05"));
+    assert!(answer.starts_with("stored as seat-05 (2 runs in the room)\n"), "{answer}");
 
-    let (status, answer) = server.request("DELETE", &format!("/guesses?code={CODE}&seat=seat-07"), b"");
+    let (status, answer) = server.request("DELETE", &format!("/guesses?key={KEY}&seat=seat-07"), b"");
     assert_eq!((status, answer.as_str()), (200, "cleared 1 guesses\n"));
-    let (status, answer) = server.request("DELETE", &format!("/guesses?code={CODE}"), b"");
+    let (status, answer) = server.request("DELETE", &format!("/guesses?key={KEY}"), b"");
     assert_eq!((status, answer.as_str()), (200, "cleared 1 guesses\n"));
     assert_eq!(server.request("DELETE", "/guesses?code=wrong", b"").0, 401);
 }
@@ -79,7 +89,11 @@ fn without_a_roster_a_seat_guesses_once_it_sent_a_run() {
     assert_eq!(status, 400, "{answer}");
     assert!(answer.contains("a seat guesses once it has sent a run"), "{answer}");
     assert_eq!(server.upload(&seat_pack(1)).0, 201);
-    assert_eq!(guess(&server, "seat-01", "false-sharing=2").0, 200);
+    // Now a seat of the room, with its token: its guess is refused only because the answer
+    // it would guess has arrived with its run (a guess is written before the measurement).
+    let (status, answer) = guess(&server, "seat-01", "false-sharing=2");
+    assert_eq!(status, 409, "{answer}");
+    assert!(answer.contains("seat-01's guess is locked"), "{answer}");
 }
 
 /// The head of the answer to `GET path`, lowercase.
@@ -99,7 +113,7 @@ fn the_smaller_guards_hold() {
     let server = Server::start(&dir, &[]);
     assert_eq!(server.upload(&seat_pack(1)).0, 201);
 
-    let (status, answer) = server.request("DELETE", &format!("/runs/seat-01.contention-pack?code={CODE}"), b"");
+    let (status, answer) = server.request("DELETE", &format!("/runs/seat-01.contention-pack?key={KEY}"), b"");
     assert_eq!(status, 400, "{answer}");
     assert_eq!(server.runs()["runs"][0]["status"], "shown", "the removal named another label");
 

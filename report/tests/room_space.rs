@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::room::{Server, CODE};
+use common::room::{Server, KEY};
 use common::seats::seat_pack;
 use common::*;
 
@@ -23,7 +23,7 @@ fn a_removed_seat_stays_removed_across_a_restart() {
     let server = Server::start(&dir, &["--seats", "25"]);
     assert_eq!(server.upload(&seat_pack(8)).0, 201);
     assert_eq!(server.upload(&seat_pack(8)).0, 201);
-    let (status, answer) = server.request("DELETE", &format!("/runs/seat-08?code={CODE}"), b"");
+    let (status, answer) = server.request("DELETE", &format!("/runs/seat-08?key={KEY}"), b"");
     assert_eq!((status, answer.as_str()), (200, "removed seat-08\n"));
     assert_eq!(statuses(&server, "seat-08"), ["superseded", "removed"]);
     assert!(server.stop().success());
@@ -57,7 +57,7 @@ fn one_seats_resends_stop_at_its_share_and_a_purge_frees_them() {
 
     let (status, answer) = server.request("POST", "/purge?code=wrong-code", b"");
     assert_eq!(status, 401, "{answer}");
-    let (status, answer) = server.request("POST", &format!("/purge?code={CODE}"), b"");
+    let (status, answer) = server.request("POST", &format!("/purge?key={KEY}"), b"");
     assert_eq!(status, 200, "{answer}");
     assert!(answer.starts_with("purged 2 superseded or removed runs"), "{answer}");
     assert_eq!(statuses(&server, "seat-01"), ["shown"]);

@@ -42,7 +42,8 @@ fn small_run_writes_verified_rows_and_renders_both_sections() {
     let output = contention(&["report", "--from", run.to_str().unwrap(), "--out", page.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains("data-charts=\"2\""), "two charts: the control and the layouts");
+    assert!(html.contains("data-charts=\"3\""), "three charts: article A's headline figure, the control, the layouts");
+    assert!(html.contains("data-title=\"A. False sharing\""));
     assert!(html.contains("data-title=\"four-way control\"") && html.contains("data-title=\"counter layouts\""));
     assert!(html.contains("3.87x") && html.contains("50.95x faster for 16x the memory"), "the article's numbers");
     assert!(html.contains("100 000 counters"));

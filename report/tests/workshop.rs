@@ -201,7 +201,7 @@ fn the_room_table_from_three_runs_matches_its_snapshot() {
     let html = render("html");
     let section = html_section(&html, "room");
     assert!(section.contains("<table class=\"sortable\">"), "the room table sorts");
-    assert_eq!(section.matches("<figure class=\"chart\"").count(), 7, "one chart per effect measured");
+    assert_eq!(section.matches("<figure class=\"chart\"").count(), 9, "one chart per effect measured");
     assert!(html.contains("<script>") && html.matches("<script").count() == 1, "one inline script, no other");
     for run in &runs[1..] {
         std::fs::remove_dir_all(run.parent().unwrap()).unwrap();

@@ -27,11 +27,14 @@ impl Room {
 
     /// The seat a guess labelled `seat` comes from: with a roster, one of its seats; without
     /// one, a seat that sent a run. `Err` says why no other may guess.
-    pub fn guessing_seat(&self, seat: &str) -> Result<String, String> {
+    pub fn guessing_seat(&self, seat: &str, by_teacher: bool) -> Result<String, String> {
         let found = self.seat_of(seat)?;
         let may = match &self.roster {
             Some(roster) => roster.seats().contains(&found),
-            None => self.entries.iter().any(|entry| entry.label == found && entry.kept_status().is_some()),
+            // The teacher may guess for a seat before its run, as its laptop would with a roster.
+            None => {
+                by_teacher || self.entries.iter().any(|entry| entry.label == found && entry.kept_status().is_some())
+            }
         };
         match (may, &self.roster) {
             (true, _) => Ok(found),
