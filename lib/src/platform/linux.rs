@@ -82,6 +82,18 @@ pub fn cpu_frequency_root() -> Known<&'static Path> {
     Ok(Path::new("/sys/devices/system/cpu"))
 }
 
+/// Where a user's data lives: $XDG_DATA_HOME, else ~/.local/share.
+pub fn user_data_dir() -> Known<std::path::PathBuf> {
+    folder_of("XDG_DATA_HOME")
+        .or_else(|| folder_of("HOME").map(|home| home.join(".local").join("share")))
+        .ok_or(Unknown("neither XDG_DATA_HOME nor HOME is set"))
+}
+
+/// `name`'s value as a folder, when it is set and absolute.
+fn folder_of(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,15 +119,4 @@ mod tests {
         assert!(current_cpu().is_ok());
         assert!(physical_memory_bytes().unwrap() > 0);
     }
-}
-
-pub fn user_data_dir() -> Known<std::path::PathBuf> {
-    folder_of("XDG_DATA_HOME")
-        .or_else(|| folder_of("HOME").map(|home| home.join(".local").join("share")))
-        .ok_or(Unknown("neither XDG_DATA_HOME nor HOME is set"))
-}
-
-/// `name`'s value as a folder, when it is set and absolute.
-fn folder_of(name: &str) -> Option<std::path::PathBuf> {
-    std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())
 }

@@ -34,6 +34,9 @@ pub enum Kind {
     Projector,
 }
 
+/// A page's last rendering, with the room version it shows.
+type CachedPage = Mutex<Option<(u64, Arc<String>)>>;
+
 /// The last rendering of each page, with the room version it shows.
 #[derive(Debug)]
 pub struct Pages {
@@ -42,7 +45,7 @@ pub struct Pages {
     /// `--max-upload`, as the upload form says it.
     max_upload: u64,
     /// The class page and the projector, each a student's and the teacher's.
-    cached: [Mutex<Option<(u64, Arc<String>)>>; 4],
+    cached: [CachedPage; 4],
     /// The class archive ([`super::class_file`]), shared by the downloads in flight.
     class_tar: Mutex<Option<(u64, Bytes)>>,
 }

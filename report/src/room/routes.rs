@@ -181,8 +181,6 @@ pub async fn not_found() -> Response {
     text(StatusCode::NOT_FOUND, "no such page: the room serves /, /projector, /seats/<label>, /class.tar, /runs and /runs/<label>.contention-pack")
 }
 
-/// A one-line text answer.
-
 /// What the room's pages may load: their own inline scripts and styles (the templates'),
 /// charts as inline SVG or `data:` images, and requests to the room itself; nothing from
 /// elsewhere, and no page may frame them.
