@@ -75,6 +75,8 @@ SOLUTIONS_LINK = re.compile(r"\(solutions-([\w-]+)\.ipynb\)")
 LIB_DEP = ':dep contention = { path = "../lib", features = ["async"] }'
 FALLBACK_DEP = ':dep contention = { path = "../lib", features = ["async", "platform-fallback"] }'
 # What only the OS can tell: on the fallback, such a sentence turned an unknown into a figure.
+# How a solution names a run that is not the student's (data/examples).
+OTHERS_RUN = "the lab maintainers' run"
 FALLBACK_CLAIMS = re.compile(
     r"sleeps per op \d|No primitive slept|every waiter spun|virtual machine: (yes|no)\b|pinned to CPUs? \d"
 )
@@ -358,7 +360,9 @@ def fallback_claims(notebook):
     found = []
     for index, cell in enumerate(notebook.cells):
         text = "".join(output_text(output) for output in cell.get("outputs", []))
-        if match := FALLBACK_CLAIMS.search(text):
+        # A line about a kept run of the maintainers' machines (named so) may state its facts.
+        own = "\n".join(line for line in text.splitlines() if OTHERS_RUN not in line)
+        if match := FALLBACK_CLAIMS.search(own):
             found.append(f"cell {index}: claims a measurement the fallback cannot make ({match.group(0)!r}): {first_lines(text)}")
     return found
 
