@@ -102,6 +102,15 @@ impl Status {
         }
     }
 
+    /// "4 reproduced", "2 differ", "10 need more cores": `count` claims of this kind.
+    pub fn counted(self, count: usize) -> String {
+        match self {
+            Status::Differs => format!("{count} differ"),
+            Status::NeedsCores(_) => format!("{count} need more cores"),
+            _ => format!("{count} {}", self.kind()),
+        }
+    }
+
     /// One letter per kind, for a strip of tiles that must read in black and white and in a
     /// terminal: R reproduced, S smaller, L larger, D differs, N not beyond the noise, W too
     /// noisy (too wide), U unsettled, C needs more cores, P set up (put in by the lab), M not
@@ -171,11 +180,7 @@ pub fn tally(statuses: &[Status]) -> String {
         .iter()
         .map(|&kind| (kind, statuses.iter().filter(|status| status.same_kind(kind)).count()))
         .filter(|&(_, count)| count > 0)
-        .map(|(kind, count)| match kind {
-            Status::Differs => format!("{count} differ"),
-            Status::NeedsCores(_) => format!("{count} need more cores"),
-            _ => format!("{count} {}", kind.kind()),
-        })
+        .map(|(kind, count)| kind.counted(count))
         .collect();
     counts.join(", ")
 }

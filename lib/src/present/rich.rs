@@ -108,9 +108,9 @@ pub fn strip(strip: &Strip) -> Rich {
     let key: Vec<String> = strip
         .key
         .iter()
-        .map(|k| format!("{} {}", tile(k.letter, &k.color, &k.ink, &k.status), escape(&k.status)))
+        .map(|k| format!("{} {}", tile(k.letter, &k.color, &k.ink, &k.status), escape(&k.counted)))
         .collect();
-    let _ = write!(html, "<p>{}</p><p style=\"font-size:0.9em\">{}</p></div>", escape(&strip.tally), key.join(" "));
+    let _ = write!(html, "<p><b>Of the articles' {} claims:</b> {}</p></div>", strip.items, key.join(" "));
     Rich { html, plain: text::strip(strip) }
 }
 

@@ -172,7 +172,9 @@ pub struct Strip {
     pub groups: Vec<StripGroup>,
     /// How many of each status, in the same words as the table the tiles link to.
     pub tally: String,
-    /// What each letter means, one entry per letter shown.
+    /// How many items the tiles stand for.
+    pub items: usize,
+    /// What each letter means and how many tiles carry it, one entry per letter shown.
     pub key: Vec<StripKey>,
 }
 
@@ -193,11 +195,13 @@ pub struct Tile {
     pub ink: String,
 }
 
-/// A letter of the strip and the status it stands for, in its tile's colours.
+/// A letter of the strip, the status it stands for, and how many tiles carry it ("4
+/// reproduced"), in its tile's colours.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StripKey {
     pub letter: char,
     pub status: String,
+    pub counted: String,
     pub color: String,
     pub ink: String,
 }

@@ -20,21 +20,23 @@ pub(super) fn claims_strip(claims: &[ClaimReference], answers: &[Answer], articl
             _ => groups.push(StripGroup { label: label(&claim.article, articles), tiles: vec![tile] }),
         }
     }
-    let shown = |kind: &Status| answers.iter().any(|answer| answer.status.same_kind(*kind));
+    let judged = &answers[..claims.len().min(answers.len())];
+    let count = |kind: Status| judged.iter().filter(|answer| answer.status.same_kind(kind)).count();
     let key = Status::ALL
         .iter()
-        .filter(|kind| shown(kind))
+        .filter(|&&kind| count(kind) > 0)
         .map(|&kind| {
             let color = status_color(kind);
             StripKey {
                 letter: kind.letter(),
                 status: kind.kind().to_string(),
+                counted: kind.counted(count(kind)),
                 color: hex(color),
                 ink: hex(ink_on(color)),
             }
         })
         .collect();
-    Strip { groups, tally: tally(&answers[..claims.len().min(answers.len())]), key }
+    Strip { groups, tally: tally(judged), items: judged.len(), key }
 }
 
 fn tile(id: &str, status: Status) -> Tile {
