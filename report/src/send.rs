@@ -173,6 +173,14 @@ pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str, token: Opt
     post_once(room, &target, (pairs.as_bytes(), token), time_allowed(pairs.len()))
 }
 
+/// Posts `seat`'s `contention check` verdict line to the room's `/ready`, once; `Err` says
+/// why nothing was answered.
+pub fn post_ready(room: &Room, code: &str, seat: &str, line: &str, token: Option<&str>) -> Result<Answer, String> {
+    let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
+    let target = format!("{base}ready?code={}&seat={}", percent_encode(code), percent_encode(seat));
+    post_once(room, &target, (line.as_bytes(), token), time_allowed(line.len()))
+}
+
 /// Posts a seat's checked fix (a challenge result as JSON) to the room's `/challenges`, once;
 /// `Err` says why nothing was answered.
 pub fn post_challenge(room: &Room, code: &str, result: &[u8]) -> Result<Answer, String> {

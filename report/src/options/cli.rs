@@ -96,6 +96,13 @@ pub struct CheckArgs {
     /// Also check that the workshop's room answers at this URL, e.g. http://192.168.1.20:8765.
     #[arg(long, value_name = "URL")]
     pub room: Option<String>,
+    /// The room's code: with --label, the verdict is sent to the room as this seat's, so the
+    /// teacher sees the class's readiness on the roster.
+    #[arg(long, value_name = "CODE", requires_all = ["room", "label"])]
+    pub code: Option<String>,
+    /// This laptop's seat (with --code), e.g. seat-12.
+    #[arg(long, value_name = "SEAT", requires = "code")]
+    pub label: Option<String>,
     /// Folder of kept runs the quick report's time here is estimated from.
     #[arg(long, value_name = "DIR", default_value = "data/examples")]
     pub examples: PathBuf,

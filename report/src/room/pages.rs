@@ -151,7 +151,13 @@ impl Snapshot {
                 false => Vec::new(),
             },
             revealed: ledger.revealed,
-            roster: roster.filter(|_| !projector).map(|roster| roster.status(room.seats().iter().map(Seat::label))),
+            roster: roster.filter(|_| !projector).map(|roster| {
+                let checked: Vec<(String, String)> =
+                    ledger.class.readiness.iter().map(|checked| (checked.seat.clone(), checked.line.clone())).collect();
+                let mut status = roster.status(room.seats().iter().map(Seat::label));
+                status.readiness = roster.readiness(&checked);
+                status
+            }),
             skipped: if projector { Vec::new() } else { room.skipped() },
             live: (!projector).then(|| live_view(room, max_upload, teacher)),
             challenges: if projector { ledger.challenges.clone() } else { Vec::new() },
