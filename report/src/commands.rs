@@ -244,6 +244,8 @@ fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
         skipped: class.skipped,
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         live: None,
+        // A class's archive holds its runs, not the room's ledger: no fixes to show.
+        challenges: page::class::ChallengeInputs { results: &[], roster: None },
     })?;
     write_out(out, &text)
 }

@@ -2,7 +2,7 @@
 //! loopback: a seat's first result hands it a token; another laptop's result for that seat,
 //! with its own token or none, is refused (403, saying why) and the board keeps the seat's
 //! fix; the teacher key replaces it; a seat typed another way is the roster's seat and a
-//! look-alike is refused as its run is. From the command line, `contention challenge --result`
+//! look-alike is refused as its run is; the class page shows a line per seat's fix. From the command line, `contention challenge --result`
 //! keeps the token the room hands and sends it back, and another laptop's data folder is
 //! refused. Traffic is bounded (about 15 requests).
 
@@ -90,6 +90,15 @@ fn a_seats_result_is_replaced_only_by_its_laptop_or_the_teacher() {
     let (status, answer, _) = post(&server, &code, &result("guest", "a visitor's"), None);
     assert_eq!(status, 200, "a seat off the roster is kept and marked, as its runs are: {answer}");
     assert!(board(&server).contains("guest*"), "marked off the roster");
+
+    let (status, page) = server.request("GET", "/", b"");
+    assert_eq!(status, 200);
+    let start = page.find("<section id=\"challenges\"").expect("the class page's board");
+    let section = &page[start..start + page[start..].find("</section>").unwrap()];
+    let lines: Vec<&str> =
+        section.split("<li data-seat=\"").skip(1).map(|line| &line[..line.find('"').unwrap()]).collect();
+    assert_eq!(lines, ["seat-01", "seat-02", "seat-03", "guest"], "a line per seat's fix: {section}");
+    assert!(section.contains("a demonstration by the teacher") && section.contains("<b>guest*</b>"), "{section}");
 }
 
 /// `contention challenge false-sharing --result FILE --send URL --code CODE` from the laptop
