@@ -4,13 +4,20 @@
 //! fix; the teacher key replaces it; a seat typed another way is the roster's seat and a
 //! look-alike is refused as its run is; the class page shows a line per seat's fix. From the command line, `contention challenge --result`
 //! keeps the token the room hands and sends it back, and another laptop's data folder is
-//! refused. Traffic is bounded (about 15 requests).
+//! refused. In headless Chromium, an open class page shows the board when the class's first
+//! fix arrives (skipped only where Chromium is not installed and `CI` is not set). Traffic
+//! is bounded (about 30 requests).
+
+// A test's notes (a skip) go to its log: cargo test -- --nocapture.
+#![allow(clippy::print_stdout)]
 
 mod common;
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
 
+use common::proxy::Proxy;
 use common::room::{Server, CODE, KEY};
 use common::*;
 use contention::challenge::{Challenge, ChallengeResult};
@@ -128,4 +135,32 @@ fn the_command_line_keeps_the_seats_token_and_sends_it_back() {
     let output = send_from(&theirs, &saved, &server.url());
     assert!(!output.status.success(), "another laptop's send for seat-07");
     assert!(stderr(&output).contains("answered 403: refused: seat-07 is held by the laptop"), "{}", stderr(&output));
+}
+
+#[test]
+fn an_open_class_page_shows_the_first_fix_as_it_arrives() {
+    if Command::new("chromium").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "chromium is not installed, and CI must run this test");
+        println!("skipped: chromium is not installed (apt-get install chromium; .ci/run installs it)");
+        return;
+    }
+    let server = Server::start(&scratch("room-challenge-seats-browser").join("room"), &[]);
+    let (_, page) = server.request("GET", "/", b"");
+    assert!(!page.contains("id=\"challenges\""), "no board before a fix");
+    let proxy = Proxy::start(server.port, Arc::new(Mutex::new(None)), |room_port| {
+        let body = serde_json::to_vec(&result("seat-09", "per-thread sums")).unwrap();
+        let (status, _) = common::room::http(room_port, "POST", &format!("/challenges?code={CODE}"), &body);
+        assert_eq!(status, 200);
+    });
+    let dom = Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--virtual-time-budget=15000"])
+        .arg(format!("--user-data-dir={}", scratch("room-challenge-seats-profile").display()))
+        .args(["--dump-dom", &format!("http://127.0.0.1:{}/", proxy.port)])
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(*proxy.sent.lock().unwrap(), "the page polled and the fix arrived");
+    let start = dom.find("<section id=\"challenges\"").expect("the board merged into the open page");
+    assert!(dom[start..].contains("<b>seat-09</b>: 3.00x"), "{}", &dom[start..]);
+    assert!(start < dom.find("<section id=\"seats\"").unwrap(), "above the seats' table");
 }
