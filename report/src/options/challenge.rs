@@ -2,7 +2,7 @@
 //! a result goes.
 
 use anyhow::Result;
-use contention::challenge::Plan;
+use contention::challenge::{Challenge, Plan};
 
 use super::cli::ChallengeArgs;
 use crate::bad_flag::bad_flag;
@@ -13,7 +13,7 @@ use crate::send::Room;
 /// saved result without --send goes to the room the environment names, as a notebook's
 /// `contention send` does, or nowhere, saying why.
 pub fn challenge_options(args: ChallengeArgs) -> Result<ChallengeOptions> {
-    let challenge: contention::challenge::Challenge = args.name.parse()?;
+    let challenge: Challenge = args.name.parse()?;
     let send = match (args.send, args.code) {
         (Some(url), Some(code)) => {
             let room = Room::parse(&url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;

@@ -1,6 +1,7 @@
 //! The room's class pages (`contention room serve`): the class page (one sentence per
 //! effect across the class, the roster, the challenge board as a line per seat's fix, one
-//! short row per seat with its hardware, each seat's full report behind its link) and the projector view (one effect per screen).
+//! short row per seat with its hardware, each seat's full report behind its link) and the
+//! projector view (one effect per screen).
 //! The lib computes every figure and sentence ([`contention::present::room::class`] and
 //! [`contention::present::room::projector`]); this only fills them into templates.
 
