@@ -63,7 +63,7 @@ fn a_checks_verdict_reaches_the_roster_as_its_seats_own() {
     assert_eq!(status, 200);
     let verdict = match output.status.code() {
         Some(0) => "Checked before the day: 1 of 3 seats ready; not checked: seat-01, seat-03.".to_string(),
-        _ => format!("Checked before the day: 0 of 3 seats ready; not ready: seat-02 ("),
+        _ => "Checked before the day: 0 of 3 seats ready; not ready: seat-02 (".to_string(),
     };
     assert!(page.contains(&verdict), "the roster shows the check: {verdict}");
     // Another laptop (no seat token) cannot send seat-02's check; a line that is no verdict is refused.

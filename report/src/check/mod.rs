@@ -146,15 +146,14 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_check_makes_the_verdict_an_error_naming_it() {
+    fn a_failed_check_makes_the_verdict_name_it() {
         let checks = [check(Status::Ok), check(Status::Fail { fix: "rebuild".into() })];
-        let error = verdict(&checks, "1.0 s").unwrap_err().to_string();
-        assert_eq!(error, "not ready: fix build (the lines marked [x] above say how)");
+        assert_eq!(verdict(&checks, "1.0 s"), "not ready: fix build");
     }
 
     #[test]
     fn warnings_alone_are_ready() {
-        assert!(verdict(&[check(Status::Warn { fix: "install Go".into() })], "1 s").is_ok());
+        assert_eq!(verdict(&[check(Status::Warn { fix: "install Go".into() })], "1 s"), "ready");
     }
 
     #[test]
