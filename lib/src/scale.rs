@@ -33,7 +33,7 @@ pub fn clamped(value: f64) -> f64 {
 pub fn span(low: f64, high: f64) -> Range<f64> {
     let high = clamped(high).max(FLOOR * 10.0);
     let low = clamped(low);
-    let low = if low >= high { high / 10.0 } else { low.max(high / 10f64.powi(MAX_DECADES)) };
+    let low = if low >= high { high / 10.0 } else { low.max(high / decade(MAX_DECADES)) };
     low..high
 }
 
@@ -43,7 +43,7 @@ pub fn decade_span(low: f64, high: f64) -> Range<f64> {
     // Within FLOOR and CEILING, so the powers lie within ±30 and the casts are exact.
     let first = clamped(low).log10().floor() as i32;
     let last = (clamped(high).log10().ceil() as i32).max(first + 1);
-    10f64.powi(first.max(last - MAX_DECADES))..10f64.powi(last)
+    decade(first.max(last - MAX_DECADES))..decade(last)
 }
 
 /// The decades (powers of ten) below `low` and above `high`, both ends as [`span`] makes them.
@@ -59,7 +59,7 @@ pub fn marks_125(low: f64, high: f64) -> Vec<f64> {
     let Range { start, end } = span(low, high);
     let (first, last) = decades(start, end);
     (first..=last)
-        .flat_map(|power| [1.0, 2.0, 5.0].map(|step| step * 10f64.powi(power)))
+        .flat_map(|power| [1.0, 2.0, 5.0].map(|step| step * decade(power)))
         .filter(|mark| (start..=end).contains(mark))
         .collect()
 }
@@ -117,7 +117,17 @@ impl LogScale {
         }
         let (first, last) = decades(self.low, self.high);
         let inside = self.low..=self.high;
-        (first..=last).map(|power| 10f64.powi(power)).filter(|mark| inside.contains(mark)).collect()
+        (first..=last).map(decade).filter(|mark| inside.contains(mark)).collect()
+    }
+}
+
+/// 10 to the `power`, the nearest double to it: `powi` of a negative power is not correctly
+/// rounded everywhere (Windows' runtime gives 0.0010000000000000002 for 1e-3), so a negative
+/// power divides by the exact positive one.
+pub fn decade(power: i32) -> f64 {
+    match power >= 0 {
+        true => 10f64.powi(power),
+        false => 1.0 / 10f64.powi(-power),
     }
 }
 

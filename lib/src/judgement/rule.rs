@@ -38,7 +38,7 @@ pub fn half_unit(printed: &str) -> Option<f64> {
         return None;
     }
     let decimals = printed.split_once('.').map_or(0, |(_, fraction)| fraction.len());
-    Some(0.5 * 10f64.powi(-(decimals as i32)))
+    Some(0.5 * crate::scale::decade(-(decimals as i32)))
 }
 
 impl Target {

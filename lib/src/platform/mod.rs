@@ -108,7 +108,7 @@ pub struct ProcessTimes {
 pub struct MemoryInUse {
     /// Memory committed and touched (the resident set, Windows' working set).
     pub resident_bytes: u64,
-    /// The address space reserved (Linux VmSize, macOS virtual size, Windows' commit).
+    /// The address space reserved (Linux VmSize, macOS virtual size, Windows' virtual in use).
     pub reserved_bytes: u64,
 }
 

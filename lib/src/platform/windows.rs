@@ -75,19 +75,30 @@ pub fn process_times() -> Known<ProcessTimes> {
     Err(NO_SWITCHES)
 }
 
-/// The working set (resident) and the commit charge (reserved, `PagefileUsage`).
+/// The working set (resident) and the process's address space in use, reserved or committed
+/// (`GlobalMemoryStatusEx`'s total virtual less the available: what Linux's VmSize and
+/// macOS's virtual size count, and where a thread's reserved stack shows). The commit charge
+/// (`PagefileUsage`) is no such bound: the working set also holds shared pages.
 pub fn memory_in_use() -> Known<MemoryInUse> {
     // SAFETY: an all-zero PROCESS_MEMORY_COUNTERS is a valid value.
     let mut counters: PROCESS_MEMORY_COUNTERS = unsafe { std::mem::zeroed() };
     let size = std::mem::size_of::<PROCESS_MEMORY_COUNTERS>() as u32;
     counters.cb = size;
     // SAFETY: the pseudo-handle names this process; `counters` is writable for `size` bytes.
-    (unsafe { K32GetProcessMemoryInfo(GetCurrentProcess(), &mut counters, size) } != 0)
-        .then_some(MemoryInUse {
-            resident_bytes: counters.WorkingSetSize as u64,
-            reserved_bytes: counters.PagefileUsage as u64,
-        })
-        .ok_or(Unknown("K32GetProcessMemoryInfo refused"))
+    if unsafe { K32GetProcessMemoryInfo(GetCurrentProcess(), &mut counters, size) } == 0 {
+        return Err(Unknown("K32GetProcessMemoryInfo refused"));
+    }
+    // SAFETY: an all-zero MEMORYSTATUSEX is a valid value; its length is set before the call.
+    let mut status: MEMORYSTATUSEX = unsafe { std::mem::zeroed() };
+    status.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+    // SAFETY: `status` is writable and its dwLength says its size.
+    if unsafe { GlobalMemoryStatusEx(&mut status) } == 0 {
+        return Err(Unknown("GlobalMemoryStatusEx refused"));
+    }
+    Ok(MemoryInUse {
+        resident_bytes: counters.WorkingSetSize as u64,
+        reserved_bytes: status.ullTotalVirtual.saturating_sub(status.ullAvailVirtual),
+    })
 }
 
 /// Opened on the reparse point itself (`FILE_FLAG_OPEN_REPARSE_POINT`), never through it;

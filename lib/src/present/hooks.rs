@@ -38,11 +38,11 @@ impl Plausible {
     pub const NANOSECONDS: Self = Self { low_power: -3, high_power: 6 };
 
     pub fn low(&self) -> f64 {
-        10f64.powi(self.low_power)
+        crate::scale::decade(self.low_power)
     }
 
     pub fn high(&self) -> f64 {
-        10f64.powi(self.high_power)
+        crate::scale::decade(self.high_power)
     }
 
     /// Whether `value` lies within (NaN does not).

@@ -60,8 +60,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("contention-budget-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let pack = dir.join("big.contention-pack");
-        let file = std::fs::File::create(&pack).unwrap();
-        file.set_len(MAX_PAGE_BYTES / 2 + 1).unwrap();
+        // Closed before the folder is removed: Windows deletes no open file.
+        std::fs::File::create(&pack).unwrap().set_len(MAX_PAGE_BYTES / 2 + 1).unwrap();
         let mut budget = PageBudget::default();
         assert!(budget.take(&pack).is_ok());
         let error = budget.take(&pack).unwrap_err();
