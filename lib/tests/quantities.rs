@@ -45,7 +45,7 @@ fn every_prediction_cell_asks_a_quantity_the_room_shows() {
     for (notebook, variable, text) in &cells {
         let quantity = QUANTITIES
             .iter()
-            .find(|quantity| quantity.cell == Some((notebook.as_str(), variable.as_str())))
+            .find(|quantity| quantity.cell == (notebook.as_str(), variable.as_str()))
             .unwrap_or_else(|| panic!("{notebook} asks `{variable}`, which no quantity of the room's list names"));
         assert!(quantity.effect().is_some(), "{}: the room shows no effect of that id", quantity.id);
         let question = quantity.question.to_lowercase();
@@ -55,7 +55,7 @@ fn every_prediction_cell_asks_a_quantity_the_room_shows() {
         );
     }
     let asked: BTreeSet<(String, String)> = cells.iter().map(|(nb, var, _)| (nb.clone(), var.clone())).collect();
-    for (notebook, variable) in QUANTITIES.iter().filter_map(|quantity| quantity.cell) {
+    for (notebook, variable) in QUANTITIES.iter().map(|quantity| quantity.cell) {
         assert!(asked.contains(&(notebook.to_string(), variable.to_string())), "{notebook} has no cell `{variable}`");
     }
 }
@@ -63,7 +63,7 @@ fn every_prediction_cell_asks_a_quantity_the_room_shows() {
 #[test]
 fn every_prediction_cell_is_followed_by_the_cell_that_sends_its_guess_to_the_room() {
     for quantity in QUANTITIES {
-        let Some((notebook, variable)) = quantity.cell else { continue };
+        let (notebook, variable) = quantity.cell;
         let path = Path::new(NOTEBOOKS).join(format!("{notebook}.ipynb"));
         let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let cells = json["cells"].as_array().unwrap();
@@ -86,6 +86,6 @@ fn predictions_json_fills_the_cells_the_list_names() {
         }
     }
     let listed: BTreeSet<(String, String)> =
-        QUANTITIES.iter().filter_map(|q| q.cell).map(|(nb, var)| (nb.to_string(), var.to_string())).collect();
+        QUANTITIES.iter().map(|q| q.cell).map(|(nb, var)| (nb.to_string(), var.to_string())).collect();
     assert_eq!(in_file, listed);
 }

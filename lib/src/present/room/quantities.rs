@@ -19,9 +19,9 @@ pub struct Quantity {
     pub question: &'static str,
     /// The figures a guess may sensibly take (the form's hint; the room takes any positive one).
     pub plausible: (f64, f64),
-    /// The notebook whose prediction cell asks it, and the cell's variable; `None` where only
-    /// `room predict` and the class page ask.
-    pub cell: Option<(&'static str, &'static str)>,
+    /// The notebook whose prediction cell asks it, and the cell's variable (`room predict`
+    /// and the class page's form ask it too).
+    pub cell: (&'static str, &'static str),
 }
 
 impl Quantity {
@@ -50,64 +50,64 @@ pub const QUANTITIES: &[Quantity] = &[
         id: "two-threads",
         question: "How many times one thread's work do two threads that share nothing do in the same time?",
         plausible: (0.5, 2.5),
-        cell: Some(("00-your-machine", "predicted_speedup")),
+        cell: ("00-your-machine", "predicted_speedup"),
     },
     Quantity {
         id: "stride",
         question: "How many times slower is the smallest stride (8 B) than the best one?",
         plausible: (1.0, 100.0),
-        cell: Some(("01-false-sharing-stride-sweep", "predicted_penalty")),
+        cell: ("01-false-sharing-stride-sweep", "predicted_penalty"),
     },
     Quantity {
         id: "false-sharing",
         question: "How many times slower is false sharing than no sharing?",
         plausible: (1.0, 50.0),
-        cell: None,
+        cell: ("02-four-way-control", "predicted_false_over_none"),
     },
     Quantity {
         id: "false-over-true",
         question: "Two threads adding to two words of one cache line (false sharing) against two adding to the same \
                    word (true sharing): how many times true sharing's time does false sharing take?",
         plausible: (0.2, 5.0),
-        cell: Some(("02-four-way-control", "predicted_false_over_true")),
+        cell: ("02-four-way-control", "predicted_false_over_true"),
     },
     Quantity {
         id: "padded",
         question: "How many times faster than the compact array are cache-padded counters?",
         plausible: (1.0, 100.0),
-        cell: Some(("03-padded-counters", "predicted_padded_gain")),
+        cell: ("03-padded-counters", "predicted_padded_gain"),
     },
     Quantity {
         id: "gc-ratio",
         question: "At the most threads, how many times ratio 100's throughput will the fastest ratio give?",
         plausible: (1.0, 5.0),
-        cell: Some(("04-gc-ratio", "predicted_best_ratio_gain")),
+        cell: ("04-gc-ratio", "predicted_best_ratio_gain"),
     },
     Quantity {
         id: "pool-p99-8",
         question: "What p99 latency, in ms, will a pool of 8 threads per CPU (the fix's size) give?",
         plausible: (1.0, 10_000.0),
-        cell: None,
+        cell: ("05-pool-sizing", "predicted_fix_pool_p99"),
     },
     Quantity {
         id: "pool-p99-40",
         question: "What p99 latency, in ms, will a pool of 40 threads per CPU (the incident's 320 threads on 8 CPUs) \
                    give?",
         plausible: (1.0, 10_000.0),
-        cell: Some(("05-pool-sizing", "predicted_big_pool_p99")),
+        cell: ("05-pool-sizing", "predicted_big_pool_p99"),
     },
     Quantity {
         id: "optimistic-reads",
         question: "How many times the reads of an RwLock will optimistic (version-checked) reads do?",
         plausible: (0.5, 100.0),
-        cell: Some(("07-locks", "predicted_optimistic_gain")),
+        cell: ("07-locks", "predicted_optimistic_gain"),
     },
     Quantity {
         id: "lock-across-wait",
         question: "How many times the throughput of work done under a lock across a wait will the same work outside \
                    the lock give?",
         plausible: (1.0, 100.0),
-        cell: None,
+        cell: ("07-locks", "predicted_outside_lock_gain"),
     },
 ];
 
