@@ -27,7 +27,7 @@ pub trait MeasureVisitor {
 macro_rules! with_experiments {
     ($callback:ident) => {
         $callback! {
-            Machine => fitness::MachineCheck, present::machine;
+            Machine => machine_check::MachineCheck, present::machine;
             C2c => c2c::CoreToCore, present::c2c;
             Stride => stride::StrideSweep, present::stride;
             Sharing => sharing::FourWay, present::sharing;

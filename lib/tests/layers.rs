@@ -278,7 +278,7 @@ fn the_check_reads_the_modules_the_registry_declares() {
         let shown = vec!["present".to_string(), name.to_string()];
         assert!(lib.contains_key(&shown), "present::{name} is not read");
     }
-    for module in ["fitness", "c2c", "stride", "sharing", "counters", "gc", "pool", "locks", "refill"] {
+    for module in ["machine_check", "c2c", "stride", "sharing", "counters", "gc", "pool", "locks", "refill"] {
         assert!(lib.contains_key(&vec![module.to_string()]), "{module} is not read");
     }
     assert!(!lib.contains_key(&vec!["toy".to_string()]), "the test-only toy is left out");

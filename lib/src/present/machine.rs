@@ -15,8 +15,8 @@ use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Sect
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
 use crate::evidence::Evidence;
-use crate::fitness::conditions::Conditions;
-use crate::fitness::{scaling, Verdict, EXPERIMENT};
+use crate::machine_check::conditions::Conditions;
+use crate::machine_check::{scaling, Verdict, EXPERIMENT};
 use crate::format;
 use crate::runs::Run;
 
@@ -25,7 +25,7 @@ pub const TITLE: &str = "This machine: can it show contention?";
 const MAX_PAIRS_IN_TABLE: usize = 28;
 
 /// The machine check's section, which shows the core-to-core latency too.
-impl Present for crate::fitness::MachineCheck {
+impl Present for crate::machine_check::MachineCheck {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/machine.md");
 
@@ -305,8 +305,8 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::conditions::watched;
-    use crate::fitness::{verdict, Facts};
+    use crate::machine_check::conditions::watched;
+    use crate::machine_check::{verdict, Facts};
 
     fn facts(usable_cpus: usize) -> Facts {
         Facts {

@@ -7,9 +7,9 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fitness::clocks::Clocks;
-use crate::fitness::conditions::{Conditions, Snapshot};
 use crate::machine::utc_timestamp;
+use crate::machine_check::clocks::Clocks;
+use crate::machine_check::conditions::{Conditions, Snapshot};
 use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a

@@ -1,4 +1,4 @@
-//! Machine fitness: can this machine show a contention effect, and could it during this
+//! The machine check (the experiment `machine`): can this machine show a contention effect, and could it during this
 //! run? Facts come from the machine description, the core-to-core latency matrix
 //! ([`crate::c2c`]), the scaling and noise check ([`scaling`]) and what else the machine did
 //! while each experiment ran ([`conditions`]); [`judge::verdict`] turns them into `fit`,
