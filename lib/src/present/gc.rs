@@ -7,7 +7,8 @@ mod go;
 mod search;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline, Plausible};
+use super::effects::{Effect, EffectValue, Plausible};
+use super::headline_row::HeadlineRow;
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
@@ -54,12 +55,12 @@ impl Present for crate::gc::GcSweep {
     }
 
     /// B's best GOGC over GOGC=100 at 48 goroutines (the search, claim B6), from the reference data.
-    fn headline() -> Result<Option<Headline>, PresentError> {
+    fn headline() -> Result<Option<HeadlineRow>, PresentError> {
         let ratios = crate::reference::gc_ratios()?;
         let default = ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map_or(f64::NAN, |r| r.signatures_per_sec);
         let best = ratios.iter().max_by(|a, b| a.signatures_per_sec.total_cmp(&b.signatures_per_sec));
         let best_per_s = best.map_or(f64::NAN, |b| b.signatures_per_sec);
-        Ok(Some(Headline {
+        Ok(Some(HeadlineRow {
             name: "B. The collector's ratio",
             figure: format!(
                 "48 goroutines: GOGC={} ran {:.2}x GOGC=100 ({} vs {} signatures/s)",

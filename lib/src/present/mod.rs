@@ -5,9 +5,10 @@
 //! ([`rich`] for notebooks, [`text`] for terminals); none builds its own table.
 
 pub mod claims;
+mod effects;
 pub mod figures;
 pub mod headline;
-mod hooks;
+mod headline_row;
 mod measured;
 pub mod prediction;
 pub mod prose;
@@ -42,7 +43,8 @@ use crate::reference::ReferenceText;
 use crate::registry::Experiment;
 use crate::runs::RunsError;
 use crate::stats::Summary;
-use hooks::{Effect, EffectValue, Headline};
+use effects::{Effect, EffectValue};
+use headline_row::HeadlineRow;
 
 /// A section could not be built: reference data failed to read. A chart that cannot be
 /// drawn is no such error: it becomes a note in its section ([`Section::add_figure`]).
@@ -108,7 +110,7 @@ pub trait Present: Measure {
 
     /// Its article's row in the headline table ([`headline`]), when its section holds the
     /// article's headline figure: none unless it says so.
-    fn headline() -> Result<Option<Headline>, PresentError> {
+    fn headline() -> Result<Option<HeadlineRow>, PresentError> {
         Ok(None)
     }
 

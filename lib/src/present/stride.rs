@@ -2,7 +2,7 @@
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Plausible};
+use super::effects::{Effect, EffectValue, Plausible};
 use super::{
     cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
