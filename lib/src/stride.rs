@@ -29,7 +29,7 @@ crate::experiment::measure!(
     StrideSweep,
     about: "False sharing: counters at growing distances (article A).",
     summary: StrideSummary,
-    beside_row: crate::experiment::NoRows;
+    runtime_row: crate::experiment::NoRows;
     fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
     }

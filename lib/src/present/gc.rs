@@ -48,7 +48,7 @@ impl Present for crate::gc::GcSweep {
         let (threads, ratios) = (crate::reference::gc_threads()?, crate::reference::gc_ratios()?);
         let machines = Measured::from_runs(runs);
         let go: Vec<Option<&[GoRow]>> =
-            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.beside::<GoRow>()).collect();
+            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<GoRow>()).collect();
         let mut section = section_with_go(&machines, &go, GcArticle { threads: &threads, ratios: &ratios })?;
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))

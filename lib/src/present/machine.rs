@@ -262,7 +262,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
     let share = |share: Option<f64>| share.map_or("unknown".into(), format::percent);
     let took = |c: &Conditions| {
         let own = c.elapsed_s.map_or("unknown".into(), format::seconds);
-        match &c.beside_elapsed {
+        match &c.runtime_elapsed {
             Some((runtime, seconds)) => format!("{own} + {runtime} {}", format::seconds(*seconds)),
             None => own,
         }
@@ -405,8 +405,8 @@ mod tests {
     fn the_conditions_say_how_long_each_experiment_and_its_runtime_ran() {
         let (_, measured) = watched(|| ());
         let with_go =
-            Conditions { elapsed_s: Some(6.04), beside_elapsed: Some(("Go".into(), 6.46)), ..measured.clone() };
-        let unrecorded = Conditions { elapsed_s: None, beside_elapsed: None, ..measured };
+            Conditions { elapsed_s: Some(6.04), runtime_elapsed: Some(("Go".into(), 6.46)), ..measured.clone() };
+        let unrecorded = Conditions { elapsed_s: None, runtime_elapsed: None, ..measured };
         let table = conditions_table("vm", &[("gc".into(), with_go), ("stride".into(), unrecorded)]);
         assert_eq!(table.columns[1].label, "ran for");
         assert_eq!(table.rows[0][1].text, "6.0 s + Go 6.5 s");
