@@ -90,6 +90,7 @@ pub mod format;
 pub mod group;
 pub mod harness;
 pub mod judgement;
+pub mod kit;
 pub mod limits;
 pub mod machine;
 pub mod perf;

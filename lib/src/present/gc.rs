@@ -7,8 +7,8 @@ mod go;
 mod search;
 
 use super::claims::{Answer, Context};
-use super::effects::{Effect, EffectValue, Plausible};
-use super::headline_row::HeadlineRow;
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::kit::HeadlineRow;
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;

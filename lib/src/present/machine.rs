@@ -10,7 +10,7 @@ pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
 use super::claims::{Answer, Context};
-use super::effects::{Effect, EffectValue, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;

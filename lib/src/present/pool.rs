@@ -6,8 +6,8 @@ mod article;
 mod cases;
 
 use super::claims::{Answer, Context};
-use super::effects::{Effect, EffectValue, Plausible};
-use super::headline_row::HeadlineRow;
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::kit::HeadlineRow;
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};

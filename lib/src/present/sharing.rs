@@ -2,10 +2,10 @@
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
 use super::claims::{Answer, Context};
-use super::effects::{Effect, EffectValue, Plausible};
-use super::headline_row::HeadlineRow;
+use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
+use crate::kit::HeadlineRow;
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
 };
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};

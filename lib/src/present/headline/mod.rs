@@ -10,10 +10,10 @@ mod figure;
 mod strip;
 
 use super::claims::{settled_answers, Answer};
-use super::headline_row::HeadlineRow;
 use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visitor};
 use crate::assess::{assess, MachineRun};
 use crate::judgement::{legend, Status};
+use crate::kit::HeadlineRow;
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
 use crate::runs::Run;
