@@ -7,7 +7,7 @@ use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
 };
-use crate::chart::stride::{series_from_summaries, stride_chart};
+use crate::stride::chart::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::reference::{ReferenceText, StrideReference};
