@@ -91,6 +91,7 @@ pub mod group;
 pub mod harness;
 pub mod judgement;
 pub mod kit;
+pub mod lab_cli;
 pub mod limits;
 pub mod machine;
 pub mod perf;

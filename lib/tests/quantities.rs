@@ -1,7 +1,8 @@
 //! The notebooks' prediction cells ask only for quantities the room shows: each cell tagged
 //! `prediction` declares a variable that the lib's one list
 //! ([`contention::present::room::quantities`]) names for that notebook, its comment asks the
-//! list's question, every quantity the list gives a cell has one, and
+//! list's question, every quantity the list gives a cell has one, the cell after it sends
+//! the guess to the room under the list's id, and
 //! `notebooks/predictions.json` fills exactly those cells.
 
 use std::collections::BTreeSet;
@@ -56,6 +57,21 @@ fn every_prediction_cell_asks_a_quantity_the_room_shows() {
     let asked: BTreeSet<(String, String)> = cells.iter().map(|(nb, var, _)| (nb.clone(), var.clone())).collect();
     for (notebook, variable) in QUANTITIES.iter().filter_map(|quantity| quantity.cell) {
         assert!(asked.contains(&(notebook.to_string(), variable.to_string())), "{notebook} has no cell `{variable}`");
+    }
+}
+
+#[test]
+fn every_prediction_cell_is_followed_by_the_cell_that_sends_its_guess_to_the_room() {
+    for quantity in QUANTITIES {
+        let Some((notebook, variable)) = quantity.cell else { continue };
+        let path = Path::new(NOTEBOOKS).join(format!("{notebook}.ipynb"));
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cells = json["cells"].as_array().unwrap();
+        let at = cells.iter().position(|cell| cell["id"] == format!("prediction-{variable}")).unwrap();
+        let next = cells.get(at + 1).unwrap_or_else(|| panic!("{notebook} ends at its prediction cell"));
+        let text: String = next["source"].as_array().unwrap().iter().map(|line| line.as_str().unwrap()).collect();
+        let sends = format!("{variable}.send_to_room(\"{}\")", quantity.id);
+        assert!(text.contains(&sends), "{notebook}: the cell after `{variable}`'s prediction runs {sends}: {text}");
     }
 }
 

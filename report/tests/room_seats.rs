@@ -1,8 +1,8 @@
 //! Who the room takes a run or a guess from, over real HTTP on loopback: on a roster of 25,
 //! 490 guesses from made-up seats are refused and a roster seat still guesses; a seat typed
 //! another way (`Seat 3`) is the roster's seat, and a look-alike (`seat-O1`, a Cyrillic
-//! `ѕеаt-01`) is refused naming the seat it looks like; without a roster a seat guesses once
-//! it sent a run; the teacher clears guesses. And the smaller guards: a removal's path names
+//! `ѕеаt-01`) is refused naming the seat it looks like; without a roster a seat's first guess
+//! claims it (before its run), another laptop's guess for it is refused; the teacher clears guesses. And the smaller guards: a removal's path names
 //! one label, a manifest with a key twice is refused naming it, a seat's page names no server
 //! path, and the pages carry a Content-Security-Policy. Traffic is bounded (about 520
 //! requests, 490 of them one-line guesses).
@@ -82,18 +82,33 @@ fn ghosts_and_look_alikes_are_refused_and_roster_seats_guess() {
 }
 
 #[test]
-fn without_a_roster_a_seat_guesses_once_it_sent_a_run() {
+fn without_a_roster_a_seats_first_guess_claims_it_before_its_run() {
     let dir = scratch("room-seats-open").join("room");
     let server = Server::start(&dir, &[]);
-    let (status, answer) = guess(&server, "seat-01", "false-sharing=2");
+    // Before anything is measured: the first guess claims seat-01 and hands its laptop a token.
+    let (status, answer) = server.guess("seat-01", "false-sharing=2");
+    assert_eq!(status, 200, "{answer}");
+    assert!(server.token("seat-01").is_some(), "the seat's first guess hands out its token");
+    // Another laptop guessing for seat-01, without that token, is refused.
+    let (status, answer) = guess_without_token(&server, "seat-01", "false-sharing=9");
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.contains("seat-01 is held by the laptop that first sent or guessed for it"), "{answer}");
+    // A label no run could carry is no seat.
+    let (status, answer) = guess_without_token(&server, "\u{202e}seat-02", "false-sharing=2");
     assert_eq!(status, 400, "{answer}");
-    assert!(answer.contains("a seat guesses once it has sent a run"), "{answer}");
+    assert!(answer.contains("invalid seat"), "{answer}");
+    // The seat's own run arrives with its token: its guess is locked from then on (a guess is
+    // written before the measurement).
     assert_eq!(server.upload(&seat_pack(1)).0, 201);
-    // Now a seat of the room, with its token: its guess is refused only because the answer
-    // it would guess has arrived with its run (a guess is written before the measurement).
-    let (status, answer) = guess(&server, "seat-01", "false-sharing=2");
+    let (status, answer) = server.guess("seat-01", "false-sharing=3");
     assert_eq!(status, 409, "{answer}");
     assert!(answer.contains("seat-01's guess is locked"), "{answer}");
+}
+
+/// `seat`'s guesses with the class code and no seat token, as a second laptop sends them.
+fn guess_without_token(server: &Server, seat: &str, body: &str) -> (u16, String) {
+    let path = format!("/guesses?code={CODE}&seat={}", percent(seat));
+    server.request("POST", &path, body.as_bytes())
 }
 
 /// The head of the answer to `GET path`, lowercase.

@@ -21,6 +21,24 @@ impl Prediction {
         Self { value: value.into(), reason: reason.trim().to_string() }
     }
 
+    /// Sends this guess of the room's quantity `id` (`present::room::quantities`) to the
+    /// workshop's room through `contention guess`, before the measurement runs; says why
+    /// nothing was sent where the cell holds no value or the id is no quantity. What the
+    /// command printed, for the cell to print.
+    pub fn send_to_room(&self, id: &str) -> String {
+        if super::room::quantities::quantity(id).is_none() {
+            let ids: Vec<&str> = super::room::quantities::QUANTITIES.iter().map(|quantity| quantity.id).collect();
+            return format!("Not sent: {id:?} is no quantity the room shows; one of {}.\n", ids.join(", "));
+        }
+        match self.written() {
+            Some(value) => crate::lab_cli::run(&["guess", &format!("{id}={value}")]),
+            None => {
+                "Not sent: the prediction cell above holds no value yet (NAN): write yours, run it, then this cell.\n"
+                    .to_string()
+            }
+        }
+    }
+
     fn written(&self) -> Option<f64> {
         self.value.is_finite().then_some(self.value)
     }

@@ -38,6 +38,9 @@ pub enum Command {
     /// A notebook's experiments to the workshop's room: a quick run under $CONTENTION_LABEL,
     /// sent to $CONTENTION_ROOM with $CONTENTION_CODE (without a room, nothing is measured).
     Send(SendCellArgs),
+    /// A notebook's guesses to the workshop's room, before it measures: sent for
+    /// $CONTENTION_LABEL to $CONTENTION_ROOM with $CONTENTION_CODE (without a room, nothing is sent).
+    Guess(GuessCellArgs),
     /// A fix-it-yourself challenge: the built-in baseline against the lab's reference fix,
     /// checked and judged as a student's fix is (edit challenges/NAME.rs and run it with
     /// `cargo run --release --example challenge-NAME` to check your own).
@@ -52,6 +55,13 @@ pub struct SendCellArgs {
     /// Folder that receives the run's folder.
     #[arg(long, default_value = "data/runs")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct GuessCellArgs {
+    /// The guesses, e.g. false-over-true=0.9 (the room's quantities, in their units).
+    #[arg(value_name = "QUANTITY=VALUE", required = true)]
+    pub guesses: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -272,6 +272,7 @@ impl Options {
                 examples: args.examples,
             }),
             Command::Send(args) => send_cell::options(args)?,
+            Command::Guess(args) => send_cell::guess_options(args)?,
             Command::Challenge(args) => Options::Challenge(challenge::challenge_options(args)?),
             Command::Report(args) => {
                 let source = if let Some(from) = args.from {

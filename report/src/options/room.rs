@@ -137,7 +137,7 @@ impl Prediction {
 }
 
 /// One `EFFECT=VALUE`: an effect the room compares and a positive figure.
-fn guess(given: &str) -> Result<(String, f64)> {
+pub(super) fn guess(given: &str) -> Result<(String, f64)> {
     let effects = contention::present::room::effects();
     let ids: Vec<&str> = effects.iter().map(|effect| effect.id).collect();
     let allowed = || format!("EFFECT=VALUE, EFFECT one of {}", ids.join(", "));

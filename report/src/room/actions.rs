@@ -205,9 +205,7 @@ fn keep_guesses(
     role: super::reply::Role,
     token: Option<&str>,
 ) -> Result<(String, Option<String>), Refusal> {
-    let seat = room
-        .guessing_seat(seat, role == super::reply::Role::Teacher)
-        .map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
+    let seat = room.guessing_seat(seat).map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
     let seat = seat.as_str();
     let hand_out = room.ledger().class.may_act(seat, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
     if let Some(why) = pairs.iter().find_map(|(effect, _)| guess_locked(room, seat, effect)) {

@@ -26,25 +26,18 @@ impl Room {
     }
 
     /// The seat a guess labelled `seat` comes from: with a roster, one of its seats; without
-    /// one, a seat that sent a run. `Err` says why no other may guess.
-    pub fn guessing_seat(&self, seat: &str, by_teacher: bool) -> Result<String, String> {
+    /// one, any seat a run could be labelled (its first guess claims it, as a first send
+    /// would, and the room holds a bounded number of seats' tokens). `Err` says why not.
+    pub fn guessing_seat(&self, seat: &str) -> Result<String, String> {
         let found = self.seat_of(seat)?;
-        let may = match &self.roster {
-            Some(roster) => roster.seats().contains(&found),
-            // The teacher may guess for a seat before its run, as its laptop would with a roster.
-            None => {
-                by_teacher || self.entries.iter().any(|entry| entry.label == found && entry.kept_status().is_some())
-            }
-        };
-        match (may, &self.roster) {
-            (true, _) => Ok(found),
-            (false, Some(_)) => {
+        match &self.roster {
+            Some(roster) if !roster.seats().contains(&found) => {
                 Err(format!("{found:?} is not on the roster: a guess comes from one of the class's seats (--seats)"))
             }
-            (false, None) => Err(format!(
-                "no run of the room is labelled {found:?}: a seat guesses once it has sent a run (or the room has a \
-                 roster, --seats)"
-            )),
+            Some(_) => Ok(found),
+            None => contention::runs::check_label(&found)
+                .map(|()| found)
+                .map_err(|error| error.to_string().replacen("label", "seat", 1)),
         }
     }
 
