@@ -1,6 +1,6 @@
 //! What every challenge file's `main` does: check the student's version, print the answer,
 //! and, given `--seat SEAT` (and `--description "what you changed"`), save the result where
-//! `contention challenge NAME --result FILE --send URL --code CODE` sends it to the room.
+//! `contention challenge NAME --result FILE` sends it to the room (CONTENTION_ROOM's, or --send's).
 //! Arguments follow `--`: `cargo run --release --example challenge-NAME -- --quick --seat seat-07`.
 
 // A challenge file is a program whose answer is what it prints.
@@ -34,10 +34,15 @@ pub fn check_and_save(
         return ExitCode::SUCCESS;
     };
     let description = value_of("--description").unwrap_or_default();
-    match ChallengeResult::of(&checked, &seat, &description).map_err(|error| error.to_string()).and_then(save) {
+    let saved = ChallengeResult::of(&checked, &seat, &description)
+        .map_err(|error| error.to_string())
+        .and_then(|result| result.save(Path::new("data/challenges")));
+    match saved {
         Ok(path) => {
+            let path = path.display();
             println!(
-                "saved {path}; send it with: contention challenge {challenge} --result {path} --send URL --code CODE"
+                "saved {path}; send it with: contention challenge {challenge} --result {path} (to the room \
+                 CONTENTION_ROOM names, or add --send URL --code CODE)"
             );
             ExitCode::SUCCESS
         }
@@ -46,16 +51,4 @@ pub fn check_and_save(
             ExitCode::from(2)
         }
     }
-}
-
-/// Writes `result` whole to data/challenges/NAME.json (a staged file, then a rename).
-fn save(result: ChallengeResult) -> Result<String, String> {
-    let folder = Path::new("data/challenges");
-    std::fs::create_dir_all(folder).map_err(|error| format!("creating {}: {error}", folder.display()))?;
-    let path = folder.join(format!("{}.json", result.challenge));
-    let staged = folder.join(format!(".{}.json.staged", result.challenge));
-    let json = serde_json::to_vec_pretty(&result).map_err(|error| error.to_string())?;
-    std::fs::write(&staged, json).map_err(|error| format!("writing {}: {error}", staged.display()))?;
-    std::fs::rename(&staged, &path).map_err(|error| format!("keeping {}: {error}", path.display()))?;
-    Ok(path.display().to_string())
 }

@@ -19,7 +19,17 @@ pub struct ChallengeOptions {
     pub plan: Plan,
     /// A result a challenge file saved, sent instead of checking the reference fix.
     pub result: Option<PathBuf>,
-    pub send: Option<SendResult>,
+    pub send: Destination,
+}
+
+/// Where a checked or saved result goes.
+#[derive(Debug)]
+pub enum Destination {
+    Room(SendResult),
+    /// Why a saved result goes nowhere (no room is set): said, and the command succeeds.
+    NotSent(String),
+    /// A reference check sent nowhere, as asked.
+    Nowhere,
 }
 
 /// Where a result goes, under which seat and words.
@@ -27,6 +37,7 @@ pub struct ChallengeOptions {
 pub struct SendResult {
     pub room: Room,
     pub code: String,
+    /// The seat it is sent as (a saved result's own seat when `None`).
     pub seat: Option<String>,
     pub description: String,
 }
@@ -50,13 +61,20 @@ pub fn run(options: &ChallengeOptions) -> Result<()> {
             let checked = options.challenge.check_reference(&options.plan, &mut |event| reporter.update(event))?;
             reporter.finish();
             lines(&checked).iter().for_each(|line| say(line));
-            let seat = options.send.as_ref().and_then(|send| send.seat.as_deref());
-            let description = options.send.as_ref().map_or("", |send| send.description.as_str());
-            seat.map(|seat| ChallengeResult::of(&checked, seat, description)).transpose()?
+            match &options.send {
+                Destination::Room(SendResult { seat: Some(seat), description, .. }) => {
+                    Some(ChallengeResult::of(&checked, seat, description)?)
+                }
+                _ => None,
+            }
         }
     };
     match (&options.send, result) {
-        (Some(send), Some(result)) => post(send, &result),
+        (Destination::Room(send), Some(result)) => post(send, result),
+        (Destination::NotSent(why), Some(_)) => {
+            say(why);
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
@@ -73,14 +91,22 @@ fn saved(path: &std::path::Path, challenge: Challenge) -> Result<ChallengeResult
     Ok(result)
 }
 
-fn post(send: &SendResult, result: &ChallengeResult) -> Result<()> {
+/// Posts `result` as `send`'s seat (its own when `send` names none), with the token this
+/// laptop holds for that seat, keeping the one the room hands out.
+fn post(send: &SendResult, mut result: ChallengeResult) -> Result<()> {
+    if let Some(seat) = &send.seat {
+        result.seat = seat.trim().to_string();
+        result.validate()?;
+    }
     let url = &send.room.url;
-    let json = serde_json::to_vec(result).context("encoding the result")?;
-    let answer = crate::send::post_challenge(&send.room, &send.code, &json)
+    let json = serde_json::to_vec(&result).context("encoding the result")?;
+    let token = crate::seat_tokens::kept(url, &result.seat);
+    let answer = crate::send::post_challenge(&send.room, &send.code, &json, token.as_deref())
         .map_err(|why| anyhow::anyhow!("the result was not sent to {url}: {why}"))?;
     match answer.status {
         200 => {
             say(&format!("sent to {url}: {}", answer.line));
+            crate::commands::keep_token(url, Some(&result.seat), answer.token.as_deref());
             Ok(())
         }
         status => Err(anyhow::anyhow!("the result was not kept: {url} answered {status}: {}", answer.line)),

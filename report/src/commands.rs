@@ -106,7 +106,7 @@ fn predict(prediction: &Prediction) -> Result<()> {
 
 /// Keeps the token a room handed `seat`, saying where; a token not kept is named, not fatal
 /// (the seat's next send then needs the teacher to free it).
-fn keep_token(url: &str, seat: Option<&str>, token: Option<&str>) {
+pub(crate) fn keep_token(url: &str, seat: Option<&str>, token: Option<&str>) {
     let (Some(seat), Some(token)) = (seat, token) else { return };
     match crate::seat_tokens::keep(url, seat, token) {
         Ok(path) => say(&format!("{seat}'s seat token is kept in {}: this laptop sends it back", path.display())),
@@ -244,6 +244,8 @@ fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
         skipped: class.skipped,
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         live: None,
+        // A class's archive holds its runs, not the room's ledger: no fixes to show.
+        challenges: page::class::ChallengeInputs { results: &[], roster: None },
     })?;
     write_out(out, &text)
 }

@@ -173,12 +173,20 @@ pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str, token: Opt
     post_once(room, &target, (pairs.as_bytes(), token), time_allowed(pairs.len()))
 }
 
-/// Posts a seat's checked fix (a challenge result as JSON) to the room's `/challenges`, once;
-/// `Err` says why nothing was answered.
-pub fn post_challenge(room: &Room, code: &str, result: &[u8]) -> Result<Answer, String> {
+/// Posts `seat`'s `contention check` verdict line to the room's `/ready`, once; `Err` says
+/// why nothing was answered.
+pub fn post_ready(room: &Room, code: &str, seat: &str, line: &str, token: Option<&str>) -> Result<Answer, String> {
+    let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
+    let target = format!("{base}ready?code={}&seat={}", percent_encode(code), percent_encode(seat));
+    post_once(room, &target, (line.as_bytes(), token), time_allowed(line.len()))
+}
+
+/// Posts a seat's checked fix (a challenge result as JSON) to the room's `/challenges`, once,
+/// with the seat's token if this laptop holds one; `Err` says why nothing was answered.
+pub fn post_challenge(room: &Room, code: &str, result: &[u8], token: Option<&str>) -> Result<Answer, String> {
     let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
     let target = format!("{base}challenges?code={}", percent_encode(code));
-    post_once(room, &target, (result, None), time_allowed(result.len()))
+    post_once(room, &target, (result, token), time_allowed(result.len()))
 }
 
 /// One POST of `pack` to `target` (path and query), with the seat's token if one is held,

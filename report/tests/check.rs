@@ -1,12 +1,13 @@
 //! `contention check`: one line per check, then "ready" or what to fix, within a minute;
-//! `--room` against a room on loopback, and a bad or silent room named.
+//! `--room` against a room on loopback (with `--code --label`, the verdict on its roster), and a
+//! bad or silent room named.
 
 mod common;
 
 use std::path::Path;
 use std::time::Duration;
 
-use common::room::Server;
+use common::room::{Server, CODE, KEY};
 use common::{scratch, stderr, stdout, timed};
 
 const CHECKS: [&str; 7] = ["build", "threads", "timer", "kernel settings", "Go", "JDK", "quick report"];
@@ -46,6 +47,31 @@ fn a_room_on_loopback_answers_the_check() {
     let printed = stdout(&output);
     let line = printed.lines().find(|line| line.contains(" room ")).unwrap_or_else(|| panic!("{printed}"));
     assert_eq!(line, format!("[ok] room             {} answers: 0 runs in the room", room.url()));
+    room.stop();
+}
+
+#[test]
+fn a_checks_verdict_reaches_the_roster_as_its_seats_own() {
+    let dir = scratch("check-ready");
+    let room = Server::start(&dir.join("room"), &["--seats", "3"]);
+    let url = room.url();
+    let send = ["check", "--room", url.as_str(), "--code", CODE, "--label", "Seat 2", "--examples"];
+    let output = common::contention(&[&send[..], &[examples().as_str()]].concat());
+    let printed = stdout(&output);
+    assert!(printed.contains(&format!("sent to {url}: kept seat-02's check")), "{printed}{}", stderr(&output));
+    let (status, page) = room.request("GET", &format!("/?key={KEY}"), b"");
+    assert_eq!(status, 200);
+    let verdict = match output.status.code() {
+        Some(0) => "Checked before the day: 1 of 3 seats ready; not checked: seat-01, seat-03.".to_string(),
+        _ => "Checked before the day: 0 of 3 seats ready; not ready: seat-02 (".to_string(),
+    };
+    assert!(page.contains(&verdict), "the roster shows the check: {verdict}");
+    // Another laptop (no seat token) cannot send seat-02's check; a line that is no verdict is refused.
+    let (status, answer) = room.request("POST", &format!("/ready?code={CODE}&seat=seat-02"), b"ready");
+    assert_eq!(status, 403, "{answer}");
+    let (status, answer) = room.request("POST", &format!("/ready?code={CODE}&seat=seat-03"), b"all good <b>");
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("invalid readiness = \"all good <b>\": `ready` or `not ready: ...`"), "{answer}");
     room.stop();
 }
 

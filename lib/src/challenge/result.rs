@@ -2,6 +2,8 @@
 //! if not, what it lost), the speed-up with its interval, the goal, the reading, and a short
 //! description the student gives. The room stores only a result that passes [`ChallengeResult::validate`].
 
+use std::path::{Path, PathBuf};
+
 use serde::{Deserialize, Serialize};
 
 use super::check::{reading, Checked};
@@ -50,6 +52,18 @@ impl ChallengeResult {
         };
         result.validate()?;
         Ok(result)
+    }
+
+    /// Writes the result whole to `folder/NAME.json` (a staged file, then a rename), where
+    /// `contention challenge NAME --result FILE` reads it; the file written.
+    pub fn save(&self, folder: &Path) -> Result<PathBuf, String> {
+        std::fs::create_dir_all(folder).map_err(|error| format!("creating {}: {error}", folder.display()))?;
+        let path = folder.join(format!("{}.json", self.challenge));
+        let staged = folder.join(format!(".{}.json.staged", self.challenge));
+        let json = serde_json::to_vec_pretty(self).map_err(|error| format!("encoding the result: {error}"))?;
+        std::fs::write(&staged, json).map_err(|error| format!("writing {}: {error}", staged.display()))?;
+        std::fs::rename(&staged, &path).map_err(|error| format!("keeping {}: {error}", path.display()))?;
+        Ok(path)
     }
 
     /// A correct fix the rule read as faster (reaching, short of or past the goal).

@@ -25,6 +25,9 @@ use crate::send::Room;
 pub struct CheckOptions {
     /// `--room URL`: whether this room answers.
     pub room: Option<Room>,
+    /// `--code CODE --label SEAT` beside `--room`: the verdict is sent to the room as that
+    /// seat's, so the teacher reads the class's readiness on the roster.
+    pub send_as: Option<(String, String)>,
     /// Where the runs kept to estimate the quick report's time are (`data/examples`).
     pub examples: PathBuf,
 }
@@ -89,11 +92,21 @@ pub fn run(options: &CheckOptions) -> Result<()> {
         record(probes::room(room));
     }
     let took = contention::format::seconds(started.elapsed().as_secs_f64());
-    verdict(&checks, &took)
+    let line = verdict(&checks, &took);
+    if let (Some(room), Some((code, seat))) = (&options.room, &options.send_as) {
+        send_verdict(room, code, seat, &line);
+    }
+    match line.as_str() {
+        "ready" => {
+            say("ready");
+            Ok(())
+        }
+        not_ready => anyhow::bail!("{not_ready} (the lines marked [x] above say how)"),
+    }
 }
 
-/// The tally, then "ready", or the error that names what to fix.
-fn verdict(checks: &[Check], took: &str) -> Result<()> {
+/// Prints the tally; the verdict line: "ready", or "not ready: fix " and what to fix.
+fn verdict(checks: &[Check], took: &str) -> String {
     let failed: Vec<&str> =
         checks.iter().filter(|check| matches!(check.status, Status::Fail { .. })).map(|check| check.name).collect();
     let warned = checks.iter().filter(|check| matches!(check.status, Status::Warn { .. })).count();
@@ -102,11 +115,26 @@ fn verdict(checks: &[Check], took: &str) -> Result<()> {
         "checked in {took}: {fine} fine, {warned} with a warning (that part is skipped or shown as unknown), {} to fix",
         failed.len()
     ));
-    if !failed.is_empty() {
-        anyhow::bail!("not ready: fix {} (the lines marked [x] above say how)", failed.join(", "));
+    match failed.is_empty() {
+        true => "ready".to_string(),
+        false => format!("not ready: fix {}", failed.join(", ")),
     }
-    say("ready");
-    Ok(())
+}
+
+/// Sends the verdict line to the room as `seat`'s, with the seat's token; a room that does
+/// not keep it is named (the room line above already says whether it answers).
+fn send_verdict(room: &Room, code: &str, seat: &str, line: &str) {
+    let token = crate::seat_tokens::kept(&room.url, seat);
+    match crate::send::post_ready(room, code, seat, line, token.as_deref()) {
+        Ok(answer) if answer.status == 200 => {
+            say(&format!("sent to {}: {}", room.url, answer.line));
+            crate::commands::keep_token(&room.url, Some(seat), answer.token.as_deref());
+        }
+        Ok(answer) => {
+            say(&format!("the room did not keep this check: {} answered {}: {}", room.url, answer.status, answer.line))
+        }
+        Err(why) => say(&format!("this check was not sent to {}: {why}", room.url)),
+    }
 }
 
 #[cfg(test)]
@@ -118,15 +146,14 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_check_makes_the_verdict_an_error_naming_it() {
+    fn a_failed_check_makes_the_verdict_name_it() {
         let checks = [check(Status::Ok), check(Status::Fail { fix: "rebuild".into() })];
-        let error = verdict(&checks, "1.0 s").unwrap_err().to_string();
-        assert_eq!(error, "not ready: fix build (the lines marked [x] above say how)");
+        assert_eq!(verdict(&checks, "1.0 s"), "not ready: fix build");
     }
 
     #[test]
     fn warnings_alone_are_ready() {
-        assert!(verdict(&[check(Status::Warn { fix: "install Go".into() })], "1 s").is_ok());
+        assert_eq!(verdict(&[check(Status::Warn { fix: "install Go".into() })], "1 s"), "ready");
     }
 
     #[test]

@@ -2,25 +2,35 @@
 //! a result goes.
 
 use anyhow::Result;
-use contention::challenge::Plan;
+use contention::challenge::{Challenge, Plan};
 
 use super::cli::ChallengeArgs;
 use crate::bad_flag::bad_flag;
-use crate::challenge::{ChallengeOptions, SendResult};
+use crate::challenge::{ChallengeOptions, Destination, SendResult};
 use crate::send::Room;
 
-/// The options of `args`; a bad name, URL or a --send without a seat is a usage error.
+/// The options of `args`; a bad name, URL or a --send without a seat is a usage error. A
+/// saved result without --send goes to the room the environment names, as a notebook's
+/// `contention send` does, or nowhere, saying why.
 pub fn challenge_options(args: ChallengeArgs) -> Result<ChallengeOptions> {
-    let challenge = args.name.parse()?;
+    let challenge: Challenge = args.name.parse()?;
     let send = match (args.send, args.code) {
         (Some(url), Some(code)) => {
             let room = Room::parse(&url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
             if args.result.is_none() && args.seat.is_none() {
                 return Err(bad_flag("--send needs --seat SEAT (whose result it is) or --result FILE"));
             }
-            Some(SendResult { room, code, seat: args.seat, description: args.description })
+            Destination::Room(SendResult { room, code, seat: args.seat, description: args.description })
         }
-        _ => None,
+        _ if args.result.is_some() => {
+            match super::send_cell::room_from_environment(&format!("your {challenge} result"))? {
+                Ok((room, code, seat)) => {
+                    Destination::Room(SendResult { room, code, seat: Some(seat), description: args.description })
+                }
+                Err(why) => Destination::NotSent(why),
+            }
+        }
+        _ => Destination::Nowhere,
     };
     let plan = if args.quick { Plan::quick() } else { Plan::default() };
     Ok(ChallengeOptions { challenge, plan, result: args.result, send })

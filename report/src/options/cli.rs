@@ -72,9 +72,10 @@ pub struct ChallengeArgs {
     /// Five smaller trials a side, in seconds (ten by default).
     #[arg(long)]
     pub quick: bool,
-    /// Send a result a challenge file saved (data/challenges/NAME.json) instead of checking
-    /// the reference fix; with --send.
-    #[arg(long, value_name = "FILE", requires = "send")]
+    /// Send a result a challenge file or notebook saved (data/challenges/NAME.json) instead of
+    /// checking the reference fix: to --send's room, else to the room CONTENTION_ROOM names (as
+    /// `contention send` finds it), else nowhere, saying so.
+    #[arg(long, value_name = "FILE")]
     pub result: Option<PathBuf>,
     /// Send the result to a live room, e.g. http://192.168.1.20:8765 (with --code, and --seat
     /// unless --result names a saved result).
@@ -83,7 +84,8 @@ pub struct ChallengeArgs {
     /// The room's code, as `contention room serve` printed it.
     #[arg(long, value_name = "CODE", requires = "send")]
     pub code: Option<String>,
-    /// Whose fix this is: the seat's label (the reference fix's result, sent for a demonstration).
+    /// Whose fix this is: the seat's label (the reference fix's result, sent for a demonstration;
+    /// with --result, the seat it is sent as).
     #[arg(long, value_name = "SEAT", requires = "send")]
     pub seat: Option<String>,
     /// What the fix changed, in a line (at most 120 characters).
@@ -96,6 +98,13 @@ pub struct CheckArgs {
     /// Also check that the workshop's room answers at this URL, e.g. http://192.168.1.20:8765.
     #[arg(long, value_name = "URL")]
     pub room: Option<String>,
+    /// The room's code: with --label, the verdict is sent to the room as this seat's, so the
+    /// teacher sees the class's readiness on the roster.
+    #[arg(long, value_name = "CODE", requires_all = ["room", "label"])]
+    pub code: Option<String>,
+    /// This laptop's seat (with --code), e.g. seat-12.
+    #[arg(long, value_name = "SEAT", requires = "code")]
+    pub label: Option<String>,
     /// Folder of kept runs the quick report's time here is estimated from.
     #[arg(long, value_name = "DIR", default_value = "data/examples")]
     pub examples: PathBuf,

@@ -269,6 +269,7 @@ impl Options {
                             .map_err(|why| crate::bad_flag::bad_flag(format!("invalid room = {url}: {why}")))
                     })
                     .transpose()?,
+                send_as: check_send_as(args.code, args.label)?,
                 examples: args.examples,
             }),
             Command::Send(args) => send_cell::options(args)?,
@@ -333,6 +334,15 @@ impl MeasureOptions {
             ),
         })
     }
+}
+
+/// `check --code CODE --label SEAT`, both checked before anything is probed.
+fn check_send_as(code: Option<String>, label: Option<String>) -> Result<Option<(String, String)>> {
+    let (Some(code), Some(seat)) = (code, label) else { return Ok(None) };
+    crate::room::code::check(&code)?;
+    contention::runs::check_label(&seat)
+        .map_err(|error| crate::bad_flag::bad_flag(error.to_string().replacen("label", "seat", 1)))?;
+    Ok(Some((code, seat)))
 }
 
 #[cfg(test)]

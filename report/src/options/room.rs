@@ -75,7 +75,7 @@ fn roster(given: &str) -> Result<Roster> {
     }
     let invalid = |why: String| bad_flag(format!("invalid seats = {given}: {why}"));
     let file = std::fs::File::open(given).map_err(|error| {
-        invalid(format!("{error}; a count of seats (1 to {MAX_SEATS}) or a file of names, one a line"))
+        invalid(format!("{error}; a count of seats (1 to {MAX_SEATS}) or a file of seats, one a line (`seat-07: Ana, Ben` names a pair)"))
     })?;
     let mut text = String::new();
     std::io::Read::take(file, MAX_ROSTER_BYTES + 1)

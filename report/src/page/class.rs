@@ -1,10 +1,12 @@
 //! The room's class pages (`contention room serve`): the class page (one sentence per
-//! effect across the class, the roster, one short row per seat with its hardware, each
-//! seat's full report behind its link) and the projector view (one effect per screen).
+//! effect across the class, the roster, the challenge board as a line per seat's fix, one
+//! short row per seat with its hardware, each seat's full report behind its link) and the
+//! projector view (one effect per screen).
 //! The lib computes every figure and sentence ([`contention::present::room::class`] and
 //! [`contention::present::room::projector`]); this only fills them into templates.
 
 use anyhow::{Context, Result};
+use contention::present::room::challenge_board::{board, BoardScreen};
 use contention::present::room::class::{class_columns, class_effects, class_row, ClassCell, Seat};
 use contention::present::room::part_screen::PartScreen;
 use contention::present::room::projector::{slides, Guesses, Slide};
@@ -28,6 +30,8 @@ pub struct ClassInputs<'a> {
     pub generated_utc: String,
     /// The live room's list, form and script; `None` on a page written to a file.
     pub live: Option<LiveView>,
+    /// The seats' checked fixes: the challenge board, a line per fix.
+    pub challenges: ChallengeInputs<'a>,
 }
 
 #[derive(Debug, Serialize)]
@@ -41,6 +45,8 @@ struct ClassView {
     roster: Option<RosterStatus>,
     skipped: Vec<String>,
     live: Option<LiveView>,
+    /// The challenges some seat sent a fix of, as the projector's board shows them.
+    challenges: Vec<BoardScreen>,
 }
 
 #[derive(Debug, Serialize)]
@@ -83,8 +89,18 @@ pub fn render_class(inputs: ClassInputs) -> Result<String> {
         roster: inputs.roster,
         skipped: inputs.skipped,
         live: inputs.live,
+        challenges: board_of(inputs.challenges)?
+            .into_iter()
+            .filter(|screen| !screen.fixes.is_empty() || !screen.wrong.is_empty())
+            .collect(),
     };
     templates()?.get_template("class.html")?.render(context! { page => view }).context("rendering the class page")
+}
+
+/// The challenge board of `challenges`: a screen per challenge, against the articles' claims.
+fn board_of(challenges: ChallengeInputs) -> Result<Vec<BoardScreen>> {
+    let claims = contention::reference::claims().context("reading the articles' claims")?;
+    Ok(board(challenges.results, &claims, challenges.roster))
 }
 
 /// What the projector shows: the seats and their guesses, the open part's screen.
@@ -121,7 +137,7 @@ struct ProjectorView {
     shown: String,
     slides: Vec<Slide>,
     /// The challenge board: one more screen per challenge, after the effects'.
-    challenges: Vec<contention::present::room::challenge_board::BoardScreen>,
+    challenges: Vec<BoardScreen>,
     part: Option<PartScreen>,
     teacher: bool,
     parts: Vec<(&'static str, &'static str)>,
@@ -146,11 +162,7 @@ pub fn render_projector(inputs: ProjectorInputs) -> Result<String> {
         part: inputs.part,
         teacher: inputs.teacher,
         parts: contention::present::room::quantities::PARTS.iter().map(|part| (part.id, part.title)).collect(),
-        challenges: contention::present::room::challenge_board::board(
-            inputs.challenges.results,
-            &claims,
-            inputs.challenges.roster,
-        ),
+        challenges: board(inputs.challenges.results, &claims, inputs.challenges.roster),
     };
     templates()?.get_template("projector.html")?.render(context! { page => view }).context("rendering the projector")
 }

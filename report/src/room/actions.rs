@@ -11,6 +11,7 @@
 //! | `POST /free?key=KEY&seat=SEAT` | frees a seat: its next send or guess gets a new token |
 //! | `POST /guesses?code=CODE&seat=SEAT` | the body: `effect=figure` pairs (`false-sharing=3 padded=2`); the seat's token in `X-Seat-Token` |
 //! | `DELETE /guesses?key=KEY` (`&seat=SEAT`: one seat's) | the teacher clears the guesses |
+//! | `POST /ready?code=CODE&seat=SEAT` | the body: the seat's `contention check` verdict line ([`super::readiness`]) |
 //! | `POST /purge?key=KEY` | the teacher deletes the superseded and removed packs, freeing their space |
 //!
 //! A guess comes from a seat that can exist ([`Room::guessing_seat`]). The teacher's
@@ -149,9 +150,9 @@ pub async fn reveal(
 
 #[derive(Debug, Deserialize)]
 pub struct GuessQuery {
-    code: Option<String>,
-    key: Option<String>,
-    seat: Option<String>,
+    pub code: Option<String>,
+    pub key: Option<String>,
+    pub seat: Option<String>,
 }
 
 /// `POST /guesses?code=CODE&seat=SEAT`, the body `effect=figure` pairs: the seat's own

@@ -63,6 +63,7 @@ mod limit;
 mod origin;
 mod pages;
 mod parts;
+mod readiness;
 mod reply;
 mod routes;
 mod seats;

@@ -113,7 +113,7 @@ struct Snapshot {
     roster: Option<RosterStatus>,
     skipped: Vec<String>,
     live: Option<LiveView>,
-    /// The seats' checked fixes, for the projector's challenge board.
+    /// The seats' checked fixes, for the challenge board (the projector's and the class page's).
     challenges: Vec<contention::challenge::ChallengeResult>,
     /// The roster's seats, which mark the board's seats it does not name.
     roster_seats: Option<Vec<String>>,
@@ -151,11 +151,17 @@ impl Snapshot {
                 false => Vec::new(),
             },
             revealed: ledger.revealed,
-            roster: roster.filter(|_| !projector).map(|roster| roster.status(room.seats().iter().map(Seat::label))),
+            roster: roster.filter(|_| !projector).map(|roster| {
+                let checked: Vec<(String, String)> =
+                    ledger.class.readiness.iter().map(|checked| (checked.seat.clone(), checked.line.clone())).collect();
+                let mut status = roster.status(room.seats().iter().map(Seat::label));
+                status.readiness = roster.readiness(&checked);
+                status
+            }),
             skipped: if projector { Vec::new() } else { room.skipped() },
             live: (!projector).then(|| live_view(room, max_upload, teacher)),
-            challenges: if projector { ledger.challenges.clone() } else { Vec::new() },
-            roster_seats: roster.filter(|_| projector).map(|roster| roster.seats().to_vec()),
+            challenges: ledger.challenges.clone(),
+            roster_seats: roster.map(|roster| roster.seats().to_vec()),
         }
     }
 
@@ -179,6 +185,7 @@ impl Snapshot {
                 skipped: self.skipped,
                 generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
                 live: self.live,
+                challenges: ChallengeInputs { results: &self.challenges, roster: self.roster_seats.as_deref() },
             }),
         }
     }

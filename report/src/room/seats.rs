@@ -31,6 +31,17 @@ pub struct ClassLoop {
     /// The parts whose reveal the teacher opened: their guesses are shown and locked.
     #[serde(default)]
     pub revealed_parts: Vec<String>,
+    /// Each seat's last `contention check` verdict before the day ([`super::readiness`]).
+    #[serde(default)]
+    pub readiness: Vec<Readiness>,
+}
+
+/// A seat's `contention check` verdict line: "ready", or "not ready: fix build, threads".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Readiness {
+    pub seat: String,
+    pub line: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,6 +59,11 @@ impl ClassLoop {
             if code::check(&held.token).is_err() {
                 return Err(format!("a seat token for {} that the room did not hand out", held.seat));
             }
+        }
+        for checked in &self.readiness {
+            contention::runs::check_label(&checked.seat).map_err(|error| format!("a readiness of {error}"))?;
+            super::readiness::check_line(&checked.line)
+                .map_err(|why| format!("{}'s readiness: {why}", checked.seat))?;
         }
         let parts = self.part.iter().map(|part| part.id.as_str()).chain(self.revealed_parts.iter().map(String::as_str));
         for id in parts {

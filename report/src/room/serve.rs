@@ -160,6 +160,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/runs/{file}", get(routes::pack).delete(actions::remove))
         .route("/reveal", post(actions::reveal))
         .route("/guesses", post(actions::guesses).delete(actions::clear_guesses))
+        .route("/ready", post(super::readiness::ready))
         .route("/purge", post(actions::purge))
         .route("/challenges", post(challenges::send))
         .route("/free", post(actions::free))

@@ -153,7 +153,8 @@ fn arrivals(
             guessed
         }
     };
-    let missing: Vec<String> = expected.iter().filter(|seat| !arrived.contains(&seat.as_str())).cloned().collect();
+    let named = |seat: &String| roster.map_or_else(|| seat.clone(), |roster| roster.named(seat));
+    let missing: Vec<String> = expected.iter().filter(|seat| !arrived.contains(&seat.as_str())).map(named).collect();
     let of = match roster {
         Some(_) => format!(" of {}", expected.len()),
         None => String::new(),

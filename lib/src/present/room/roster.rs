@@ -11,10 +11,13 @@ use crate::ConfigError;
 /// The most seats a roster names: the runs a room holds.
 pub const MAX_SEATS: usize = 500;
 
-/// The seats a class expects, in the teacher's order.
+/// The seats a class expects, in the teacher's order, and who sits at each where the roster
+/// file says (two students sharing a laptop are one seat: `seat-07: Ana, Ben`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Roster {
     seats: Vec<String>,
+    /// The people at each seat, in the seats' order (none for a numbered roster).
+    people: Vec<Vec<String>>,
 }
 
 /// Who of the roster has sent, as the class page shows it.
@@ -26,6 +29,8 @@ pub struct RosterStatus {
     pub missing: Vec<String>,
     /// Shown runs whose label the roster does not name.
     pub not_on_roster: Vec<String>,
+    /// The laptops' `contention check` before the day ([`Roster::readiness`]), once one sent.
+    pub readiness: Option<String>,
 }
 
 impl Roster {
@@ -34,35 +39,56 @@ impl Roster {
         if !(1..=MAX_SEATS).contains(&count) {
             return Err(ConfigError::new("seats", count, format!("1 to {MAX_SEATS} seats, or a file of names")));
         }
-        Ok(Self { seats: (1..=count).map(|seat| format!("seat-{seat:02}")).collect() })
+        Ok(Self { seats: (1..=count).map(|seat| format!("seat-{seat:02}")).collect(), people: vec![Vec::new(); count] })
     }
 
-    /// One seat per line of `text` (blank lines skipped, spaces around a name trimmed);
-    /// `Err` names the line and why (a name that is no label, a name given twice, none, or
-    /// more than [`MAX_SEATS`]).
+    /// One seat per line of `text`, optionally with the people at it after a colon
+    /// (`seat-07: Ana, Ben`: a pair sharing a laptop); blank lines skipped, spaces around a
+    /// name trimmed. `Err` names the line and why (a name that is no label, a seat given
+    /// twice, none, or more than [`MAX_SEATS`]).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut seats: Vec<String> = Vec::new();
+        let mut roster = Self { seats: Vec::new(), people: Vec::new() };
         for (number, line) in text.lines().enumerate().map(|(index, line)| (index + 1, line.trim())) {
             if line.is_empty() {
                 continue;
             }
-            check_label(line).map_err(|error| format!("line {number}: {error}"))?;
-            if seats.iter().any(|seat| seat_key(seat) == seat_key(line)) {
-                return Err(format!("line {number}: {line:?} is named twice; each seat once"));
+            let (seat, people) = line.split_once(':').map_or((line, ""), |(seat, people)| (seat.trim(), people));
+            check_label(seat).map_err(|error| format!("line {number}: {error}"))?;
+            let people: Vec<String> =
+                people.split(',').map(str::trim).filter(|name| !name.is_empty()).map(String::from).collect();
+            if let Some(name) = people.iter().find(|name| check_label(name).is_err()) {
+                return Err(format!(
+                    "line {number}: the name {:?} is not printable text: a seat, then a colon and the names at it \
+                     separated by commas (seat-07: Ana, Ben)",
+                    crate::runs::visible(name)
+                ));
             }
-            if seats.len() == MAX_SEATS {
+            if roster.seats.iter().any(|known| seat_key(known) == seat_key(seat)) {
+                return Err(format!("line {number}: {seat:?} is named twice; each seat once"));
+            }
+            if roster.seats.len() == MAX_SEATS {
                 return Err(format!("more than {MAX_SEATS} seats; a room holds at most {MAX_SEATS} runs"));
             }
-            seats.push(line.to_string());
+            roster.seats.push(seat.to_string());
+            roster.people.push(people);
         }
-        if seats.is_empty() {
+        if roster.seats.is_empty() {
             return Err("no seat named: one name per line, as each laptop's --label gives it".into());
         }
-        Ok(Self { seats })
+        Ok(roster)
     }
 
     pub fn seats(&self) -> &[String] {
         &self.seats
+    }
+
+    /// `seat` as the teacher reads it: "seat-07 (Ana, Ben)" where the roster names the
+    /// people at it, else the seat.
+    pub fn named(&self, seat: &str) -> String {
+        match self.seats.iter().position(|known| known == seat).map(|index| &self.people[index]) {
+            Some(people) if !people.is_empty() => format!("{seat} ({})", people.join(", ")),
+            _ => seat.to_string(),
+        }
     }
 
     /// The roster's seat a run or a guess labelled `label` comes from, where the label names
@@ -87,18 +113,55 @@ impl Roster {
     /// Who has sent, given the labels of the shown runs.
     pub fn status<'a>(&self, shown: impl IntoIterator<Item = &'a str> + Clone) -> RosterStatus {
         let sent = |seat: &str| shown.clone().into_iter().any(|label| label == seat);
-        let missing: Vec<String> = self.seats.iter().filter(|seat| !sent(seat)).cloned().collect();
+        let missing: Vec<String> = self.seats.iter().filter(|seat| !sent(seat)).map(|seat| self.named(seat)).collect();
         let not_on_roster =
             shown.into_iter().filter(|label| !self.seats.iter().any(|seat| seat == label)).map(String::from).collect();
         let expected = self.seats.len();
         let seats = if expected == 1 { "seat has" } else { "seats have" };
         let summary = format!("{} of {expected} {seats} sent a run.", expected - missing.len());
-        RosterStatus { summary, missing, not_on_roster }
+        RosterStatus { summary, missing, not_on_roster, readiness: None }
+    }
+
+    /// "Checked before the day: 18 of 25 seats ready; not ready: seat-03 (fix build);
+    /// not checked: seat-04, seat-09." from each seat's `contention check` verdict line
+    /// (`(seat, line)`); `None` before any seat sent one.
+    pub fn readiness(&self, checked: &[(String, String)]) -> Option<String> {
+        if checked.is_empty() {
+            return None;
+        }
+        let line_of = |seat: &str| checked.iter().find(|(at, _)| at == seat).map(|(_, line)| line.as_str());
+        let ready = self.seats.iter().filter(|seat| line_of(seat) == Some("ready")).count();
+        let not_ready: Vec<String> = self
+            .seats
+            .iter()
+            .filter_map(|seat| {
+                let line = line_of(seat).filter(|line| *line != "ready")?;
+                Some(format!("{} ({})", self.named(seat), line.trim_start_matches("not ready: ")))
+            })
+            .collect();
+        let unchecked: Vec<String> =
+            self.seats.iter().filter(|seat| line_of(seat).is_none()).map(|seat| self.named(seat)).collect();
+        let mut text = format!("Checked before the day: {ready} of {} seats ready", self.seats.len());
+        if !not_ready.is_empty() {
+            text.push_str(&format!("; not ready: {}", not_ready.join(", ")));
+        }
+        if !unchecked.is_empty() {
+            text.push_str(&format!("; not checked: {}", unchecked.join(", ")));
+        }
+        text.push('.');
+        Some(text)
     }
 
     /// The roster as a file of names (what [`Self::parse`] reads back).
     pub fn to_text(&self) -> String {
-        self.seats.iter().map(|seat| format!("{seat}\n")).collect()
+        self.seats
+            .iter()
+            .zip(&self.people)
+            .map(|(seat, people)| match people.is_empty() {
+                true => format!("{seat}\n"),
+                false => format!("{seat}: {}\n", people.join(", ")),
+            })
+            .collect()
     }
 }
 
@@ -129,6 +192,22 @@ mod tests {
         assert_eq!(
             Roster::parse(" \n").unwrap_err(),
             "no seat named: one name per line, as each laptop's --label gives it"
+        );
+        let pairs = Roster::parse("seat-01: Ana, Ben\nseat-02\n seat-03 : Chen \n").unwrap();
+        assert_eq!(pairs.seats(), ["seat-01", "seat-02", "seat-03"]);
+        assert_eq!(
+            [pairs.named("seat-01"), pairs.named("seat-02"), pairs.named("seat-03")],
+            ["seat-01 (Ana, Ben)", "seat-02", "seat-03 (Chen)"]
+        );
+        assert_eq!(Roster::parse(&pairs.to_text()).unwrap(), pairs);
+        assert_eq!(pairs.status(["seat-02"]).missing, ["seat-01 (Ana, Ben)", "seat-03 (Chen)"]);
+        assert!(Roster::parse("seat-01: Ana, B\u{202e}en\n").unwrap_err().starts_with("line 1: the name "));
+        let checked = |seat: &str, line: &str| (seat.to_string(), line.to_string());
+        assert_eq!(pairs.readiness(&[]), None);
+        assert_eq!(
+            pairs.readiness(&[checked("seat-02", "ready"), checked("seat-01", "not ready: fix build")]).unwrap(),
+            "Checked before the day: 1 of 3 seats ready; not ready: seat-01 (Ana, Ben) (fix build); not checked: \
+             seat-03 (Chen)."
         );
         let many: String = (0..=MAX_SEATS).map(|seat| format!("s{seat}\n")).collect();
         assert_eq!(Roster::parse(&many).unwrap_err(), "more than 500 seats; a room holds at most 500 runs");

@@ -20,7 +20,9 @@ impl Room {
         Ok(run)
     }
 
-    fn seat_of(&self, label: &str) -> Result<String, String> {
+    /// The seat `label` names: the roster's name for it however it was typed, else `label`
+    /// normalised; `Err` when it only looks like a roster seat.
+    pub fn seat_of(&self, label: &str) -> Result<String, String> {
         let on_roster = self.roster.as_ref().map(|roster| roster.seat_for(label)).transpose()?.flatten();
         Ok(on_roster.map_or_else(|| normalised(label), String::from))
     }

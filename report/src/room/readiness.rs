@@ -1,0 +1,104 @@
+//! Before the day, each laptop's `contention check --room URL --code CODE --label SEAT`
+//! sends its verdict line here, as the seat's own (its token, as a send or guess), so the
+//! teacher reads the class's readiness on the roster ([`Roster::readiness`]) and knows that
+//! the laptop reached the room over the network it will use.
+//!
+//! [`Roster::readiness`]: contention::present::room::roster::Roster::readiness
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+
+use super::actions::{not_kept, GuessQuery};
+use super::app::App;
+use super::keys::{authorize, token_of, Secrets};
+use super::reply::{refuse, text_lines, with_token, Refusal, Role};
+use super::say;
+use super::seats::Readiness;
+use super::state::Room;
+
+/// The longest verdict line kept: "not ready: fix" and every check's name.
+const MAX_LINE_CHARS: usize = 200;
+
+/// `Err` says why `line` is no verdict of `contention check`.
+pub fn check_line(line: &str) -> Result<(), String> {
+    let verdict = line == "ready" || line.starts_with("not ready: ");
+    let printable = line.chars().count() <= MAX_LINE_CHARS && !line.chars().any(char::is_control);
+    match verdict && printable {
+        true => Ok(()),
+        false => Err(format!(
+            "invalid readiness = {:?}: `ready` or `not ready: ...`, one line of at most {MAX_LINE_CHARS} characters",
+            contention::runs::visible(&line.chars().take(MAX_LINE_CHARS).collect::<String>())
+        )),
+    }
+}
+
+/// `POST /ready?code=CODE&seat=SEAT`, the body the check's verdict line: kept as the seat's
+/// (its token in `X-Seat-Token` once it holds one), or any seat's with `?key=KEY`.
+pub async fn ready(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Query(query): Query<GuessQuery>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let Some(seat) = query.seat.clone() else {
+        return refuse(StatusCode::BAD_REQUEST, "say whose check this is: ?seat=SEAT (the seat's label)")
+            .answer(client, "readiness");
+    };
+    let line = match to_bytes(body, MAX_LINE_CHARS * 4).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_string(),
+        Err(_) => {
+            return refuse(StatusCode::BAD_REQUEST, "the verdict is longer than one line").answer(client, "readiness")
+        }
+    };
+    if let Err(why) = check_line(&line) {
+        return refuse(StatusCode::BAD_REQUEST, why).answer(client, "readiness");
+    }
+    let secrets = Secrets { code: query.code, key: query.key };
+    let role = match authorize(&app, client, &headers, &secrets) {
+        Ok(role) => role,
+        Err(refusal) => return refusal.answer(client, "readiness"),
+    };
+    let kept = {
+        let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        keep(&mut room, &seat, line, role, token_of(&headers).as_deref())
+    };
+    match kept {
+        Ok((seat, handed)) => {
+            let said = format!("kept {seat}'s check");
+            say(&format!("{}: {said}", client.ip()));
+            with_token(text_lines(StatusCode::OK, &said, handed.as_deref()), handed.as_deref())
+        }
+        Err(refusal) => refusal.answer(client, "readiness"),
+    }
+}
+
+/// Checks the seat and its token, then keeps its line (replacing its last one) and the token
+/// handed to a free seat in one change of the ledger.
+fn keep(
+    room: &mut Room,
+    seat: &str,
+    line: String,
+    role: Role,
+    token: Option<&str>,
+) -> Result<(String, Option<String>), Refusal> {
+    let seat = room.guessing_seat(seat).map_err(|why| refuse(StatusCode::BAD_REQUEST, why))?;
+    let hand_out = room.ledger().class.may_act(&seat, role, token).map_err(|why| refuse(StatusCode::FORBIDDEN, why))?;
+    let mut handed = None;
+    room.change_ledger(|ledger| {
+        let readiness = &mut ledger.class.readiness;
+        readiness.retain(|checked| checked.seat != seat);
+        readiness.push(Readiness { seat: seat.clone(), line });
+        if hand_out {
+            handed = Some(ledger.class.hand_out(&seat)?);
+        }
+        Ok(())
+    })
+    .map_err(not_kept)?;
+    Ok((seat, handed))
+}
