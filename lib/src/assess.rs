@@ -1,16 +1,16 @@
 //! Everything one run says about the machine's fitness, summarised once: the facts, the
 //! verdict, the checks behind it in words, and whether the hardware counters counted. It
 //! reads a saved run's rows, so it sits above the run reader; the machine check it
-//! summarises ([`crate::fitness`]) is an experiment below it.
+//! summarises ([`crate::machine_check`]) is an experiment below it.
 
 use serde::Serialize;
 
 use crate::c2c::PairSummary;
 use crate::experiment::Measure;
-use crate::fitness::clocks::describe_change;
-use crate::fitness::conditions::Conditions;
-use crate::fitness::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
-use crate::fitness::{self, gather_facts, scaling, Facts, ScalingSummary};
+use crate::machine_check::clocks::describe_change;
+use crate::machine_check::conditions::Conditions;
+use crate::machine_check::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
+use crate::machine_check::{self, gather_facts, scaling, Facts, ScalingSummary};
 use crate::perf::CounterReading;
 use crate::registry::{Experiment, MeasureVisitor};
 use crate::runs::Run;
@@ -25,7 +25,7 @@ pub struct MachineRun<'a> {
     pub c2c: Option<&'a [crate::c2c::Row]>,
     /// Samples each c2c pair was to take (its config), to tell a budget cut from a plan.
     pub c2c_samples_planned: Option<u64>,
-    pub scaling: Option<&'a [fitness::Row]>,
+    pub scaling: Option<&'a [machine_check::Row]>,
     /// Each experiment's name and what the machine did while it ran.
     pub conditions: Vec<(String, Conditions)>,
     /// Every cache-miss reading the run's trials took ([`Measure::cache_misses`]).
@@ -53,7 +53,7 @@ impl<'a> MachineRun<'a> {
                 .manifest
                 .record(crate::c2c::EXPERIMENT)
                 .and_then(|record| record.config.get("samples_per_pair")?.as_u64()),
-            scaling: run.rows::<fitness::Row>(),
+            scaling: run.rows::<machine_check::Row>(),
             conditions: run
                 .manifest
                 .experiments
@@ -117,7 +117,7 @@ pub fn assess(run: &MachineRun<'_>) -> Assessment {
     let mut facts = gather_facts(run.machine, c2c.as_deref(), scaling.as_deref(), &run.conditions);
     facts.placement = run.placement.clone();
     Assessment {
-        verdict: fitness::verdict(&facts),
+        verdict: machine_check::verdict(&facts),
         facts,
         hardware_counters: counters_seen(&run.counter_readings),
         measured_under_load: run

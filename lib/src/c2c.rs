@@ -46,7 +46,7 @@ crate::experiment::measure!(
     CoreToCore,
     about: "Core-to-core latency: a cache line passed between every pair of CPUs.",
     summary: PairSummary,
-    beside_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows,
     const MAY_HAVE_NO_ROWS: bool = true,
 );
 

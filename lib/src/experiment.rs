@@ -30,9 +30,9 @@ pub trait Measure: 'static {
     const ABOUT: &'static str;
     /// The key its summaries have in the JSON export.
     const SUMMARY_KEY: &'static str = Self::NAME;
-    /// A real runtime measured beside a model (Go beside the GC model), when the
+    /// The real runtime measured beside the model (Go beside the GC model), when the
     /// experiment has one.
-    const BESIDE: Option<Beside> = None;
+    const REAL_RUNTIME: Option<RealRuntime> = None;
     /// Whether a complete run may hold no rows (core-to-core latency on one CPU: no pair).
     const MAY_HAVE_NO_ROWS: bool = false;
     /// Whether its trials last set wall-clock times (arrival windows, seconds per trial), so
@@ -43,8 +43,8 @@ pub trait Measure: 'static {
     type Config: Serialize + Clone + Debug + Default + Send + Sync;
     /// One row per trial, saved as `<NAME>.csv`.
     type Row: SavedRow;
-    /// The rows of [`Measure::BESIDE`]'s runtime ([`NoRows`] when there is none).
-    type BesideRow: SavedRow;
+    /// The rows of [`Measure::REAL_RUNTIME`]'s runtime ([`NoRows`] when there is none).
+    type RuntimeRow: SavedRow;
     /// Medians with their intervals, per case.
     type Summary: Serialize;
 
@@ -67,13 +67,14 @@ pub trait Measure: 'static {
     }
 }
 
-/// Where a real runtime's rows sit beside the model's: the manifest records, under the
+/// A real runtime an experiment measures beside its Rust model (Go beside the GC model, the
+/// JVM beside the locks), and where its rows sit: the manifest records, under the
 /// experiment's config key `key`, `{"status": "ran", "file": ..., "rows": ...}` once it ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Beside {
+pub struct RealRuntime {
     pub key: &'static str,
     /// What pages call the runtime, e.g. "Go".
-    pub runtime: &'static str,
+    pub name: &'static str,
     /// The file when the record names none.
     pub file: &'static str,
 }
@@ -98,7 +99,7 @@ impl CheckedRow for NoRows {
 /// then, after a `;`, the hooks it overrides (`fn placements`, `fn cache_misses`).
 macro_rules! measure {
     (
-        $kind:ty, about: $about:expr, summary: $summary:ty, beside_row: $beside:ty
+        $kind:ty, about: $about:expr, summary: $summary:ty, runtime_row: $runtime_row:ty
         $(, const $name:ident: $type:ty = $value:expr)* $(,)?
         $(; $($hook:item)*)?
     ) => {
@@ -108,7 +109,7 @@ macro_rules! measure {
             $(const $name: $type = $value;)*
             type Config = Config;
             type Row = Row;
-            type BesideRow = $beside;
+            type RuntimeRow = $runtime_row;
             type Summary = $summary;
 
             fn quick() -> Config {

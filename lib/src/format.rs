@@ -95,6 +95,16 @@ pub fn bytes(bytes: u64) -> String {
     }
 }
 
+/// A limit in bytes, exactly, never rounded: "16 MiB" when it is whole, else "1500 bytes"
+/// (a limit a flag set is shown as it was given; a measured size is [`bytes`]).
+pub fn exact_bytes(bytes: u64) -> String {
+    match bytes {
+        bytes if bytes >= 1 << 20 && bytes % (1 << 20) == 0 => format!("{} MiB", bytes >> 20),
+        bytes if bytes >= 1 << 10 && bytes % (1 << 10) == 0 => format!("{} KiB", bytes >> 10),
+        bytes => format!("{bytes} bytes"),
+    }
+}
+
 /// How a run is named in charts and tables: its hostname and when it started, to the
 /// minute ("vm (2026-11-29 21:58 UTC)").
 pub fn run_label(hostname: &str, started_utc: &str) -> String {
@@ -175,6 +185,9 @@ mod tests {
         assert_eq!(bytes(48 * 1024), "48 KiB");
         assert_eq!(bytes(1536 * 1024), "1.5 MiB");
         assert_eq!(bytes(64), "64 B");
+        assert_eq!(exact_bytes(16 << 20), "16 MiB");
+        assert_eq!(exact_bytes(48 << 10), "48 KiB");
+        assert_eq!(exact_bytes(1500), "1500 bytes");
     }
 
     #[test]

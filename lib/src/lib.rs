@@ -21,7 +21,7 @@
 //!    [`verdict`], and [`experiment`] (what an experiment is to the rest).
 //! 3. The experiments, which import nothing above them and no other experiment but one: [`c2c`],
 //!    [`stride`], [`sharing`], [`counters`], [`gc`], [`pool`], [`locks`], [`refill`], and
-//!    [`fitness`] (the machine check, which reads the core-to-core summaries); then
+//!    [`machine_check`] (the machine check, which reads the core-to-core summaries); then
 //!    [`transfers`], which counts a penalty in core-to-core transfers.
 //! 4. The [`registry`], which names every experiment once.
 //! 5. The run format and its reader, [`runs`], which reads rows through the registry.
@@ -90,6 +90,7 @@ pub mod format;
 pub mod group;
 pub mod harness;
 pub mod judgement;
+pub mod kit;
 pub mod lab_cli;
 pub mod limits;
 pub mod machine;

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::experiment::{Beside, Measure};
+use crate::experiment::{Measure, RealRuntime};
 
 /// Code generic over an experiment's measuring type, run for one [`Experiment`] by
 /// [`Experiment::visit_measure`].
@@ -27,7 +27,7 @@ pub trait MeasureVisitor {
 macro_rules! with_experiments {
     ($callback:ident) => {
         $callback! {
-            Machine => fitness::MachineCheck, present::machine;
+            Machine => machine_check::MachineCheck, present::machine;
             C2c => c2c::CoreToCore, present::c2c;
             Stride => stride::StrideSweep, present::stride;
             Sharing => sharing::FourWay, present::sharing;
@@ -72,7 +72,7 @@ with_experiments!(registry);
 struct Constants {
     name: &'static str,
     about: &'static str,
-    beside: Option<Beside>,
+    real_runtime: Option<RealRuntime>,
     may_have_no_rows: bool,
     clock_paced: bool,
 }
@@ -85,7 +85,7 @@ impl MeasureVisitor for ReadConstants {
         Constants {
             name: K::NAME,
             about: K::ABOUT,
-            beside: K::BESIDE,
+            real_runtime: K::REAL_RUNTIME,
             may_have_no_rows: K::MAY_HAVE_NO_ROWS,
             clock_paced: K::CLOCK_PACED,
         }
@@ -108,8 +108,8 @@ impl Experiment {
     }
 
     /// Where its real runtime's rows sit beside the model's, when it has one.
-    pub fn beside(self) -> Option<Beside> {
-        self.constants().beside
+    pub fn real_runtime(self) -> Option<RealRuntime> {
+        self.constants().real_runtime
     }
 
     /// Whether a complete run of it may hold no rows (`c2c` on one CPU: no pair).

@@ -37,7 +37,7 @@ crate::experiment::measure!(
     FourWay,
     about: "False sharing: one total four ways (single, true, false, no sharing) (article A).",
     summary: CaseSummary,
-    beside_row: crate::experiment::NoRows;
+    runtime_row: crate::experiment::NoRows;
     fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
     }

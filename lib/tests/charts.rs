@@ -42,7 +42,7 @@ fn summary(value: f64) -> Summary {
 fn draw_every_chart(values: &[f64]) {
     let doubling = |index: usize| 8.0 * 2f64.powi(index as i32);
     let category = |index: usize| (index % 4) as f64;
-    let _ = chart::stride::stride_chart("stride", &series(values, doubling));
+    let _ = contention::stride::chart::stride_chart("stride", &series(values, doubling));
     let _ = chart::counters::counters_chart("counters", &series(values, category));
     let _ = chart::sharing::sharing_chart("sharing", &series(values, category));
     let _ = chart::gc::threads::throughput_by_threads_chart("gc", &series(values, doubling));
@@ -122,8 +122,8 @@ fn charts_from_adversarial_rows_return_within_a_second() {
         let started = Instant::now();
         let rows = [row(8, low), row(64, high), row(u64::MAX, 1.0)];
         let summaries = contention::stride::summarize(&rows);
-        let series = chart::stride::series_from_summaries("hostile", &summaries);
-        let drawn = chart::stride::stride_chart("stride", &[series]);
+        let series = contention::stride::chart::series_from_summaries("hostile", &summaries);
+        let drawn = contention::stride::chart::stride_chart("stride", &[series]);
         let c2c_rows = [(0, 1, low), (0, 4095, high)].map(|(cpu_a, cpu_b, one_way_ns)| contention::c2c::Row {
             cpu_a,
             cpu_b,

@@ -2,6 +2,8 @@
 //! between the files of any one folder, no import leads back where it started. The edges
 //! are the `crate::` and `super::` paths in the code (comments and `#[cfg(test)]` parts
 //! left out); a circle fails the test, naming one of its edges and where it is written.
+//! The presentation is drawn in two: the kit (`kit`) stands below the experiments, the
+//! assembly (`present`) above the registry; an edge from the kit upwards fails the test.
 
 mod common;
 
@@ -269,6 +271,36 @@ fn the_lib_and_the_report_import_one_way() {
     assert!(problems.is_empty(), "import circles:\n{}", problems.join("\n"));
 }
 
+/// What the kit may not import: the experiments (their modules, as the registry declares
+/// them), the registry itself, the runs it reads, and the presentation above it.
+fn above_the_kit(src: &Path) -> BTreeSet<String> {
+    let mut above: BTreeSet<String> =
+        registry_declared(src).into_iter().filter(|module| module.len() == 1).map(|module| module[0].clone()).collect();
+    above.extend(["registry", "runs", "assess", "present", "experiment"].map(String::from));
+    above
+}
+
+/// The kit's edges that reach above it, each as "from -> to (file)".
+fn kit_reaching_up(src: &Path) -> Vec<String> {
+    let above = above_the_kit(src);
+    edges(src)
+        .into_iter()
+        .filter(|(from, to, _)| from.first().is_some_and(|top| top == "kit") && above.contains(&to[0]))
+        .map(|(from, to, file)| format!("{} -> {} ({})", from.join("::"), to.join("::"), file.display()))
+        .collect()
+}
+
+/// An experiment can use the kit from its own folder only if the kit never reaches back up.
+#[test]
+fn the_kit_stands_below_the_experiments() {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert!(modules(&lib).contains_key(&vec!["kit".to_string()]), "the kit is read");
+    let above = above_the_kit(&lib);
+    assert!(above.contains("stride") && above.contains("present"), "{above:?}");
+    let reaching = kit_reaching_up(&lib);
+    assert!(reaching.is_empty(), "the kit imports from above it:\n{}", reaching.join("\n"));
+}
+
 /// The experiments' modules and their presentations are declared from the registry's list,
 /// not by `mod` lines: the check must read them all the same.
 #[test]
@@ -278,7 +310,7 @@ fn the_check_reads_the_modules_the_registry_declares() {
         let shown = vec!["present".to_string(), name.to_string()];
         assert!(lib.contains_key(&shown), "present::{name} is not read");
     }
-    for module in ["fitness", "c2c", "stride", "sharing", "counters", "gc", "pool", "locks", "refill"] {
+    for module in ["machine_check", "c2c", "stride", "sharing", "counters", "gc", "pool", "locks", "refill"] {
         assert!(lib.contains_key(&vec![module.to_string()]), "{module} is not read");
     }
     assert!(!lib.contains_key(&vec!["toy".to_string()]), "the test-only toy is left out");
@@ -294,7 +326,14 @@ fn the_check_sees_a_circle_and_names_its_edge() {
     std::fs::write(folder.join("b/inner.rs"), "use super::other::X;\npub struct Thing;\n").unwrap();
     std::fs::write(folder.join("b/other.rs"), "use crate::{a::Y, b::inner};\npub struct X;\n").unwrap();
     let problems = check(&folder);
+    std::fs::create_dir_all(folder.join("kit")).unwrap();
+    std::fs::write(folder.join("lib.rs"), "mod kit;\nmod present;\n").unwrap();
+    std::fs::write(folder.join("kit/mod.rs"), "use crate::present::Section;\n").unwrap();
+    std::fs::write(folder.join("present.rs"), "pub struct Section;\n").unwrap();
+    let reaching = kit_reaching_up(&folder);
     std::fs::remove_dir_all(&folder).unwrap();
+    assert_eq!(reaching.len(), 1, "{reaching:?}");
+    assert!(reaching[0].starts_with("kit -> present ("), "{reaching:?}");
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].contains("top level: a circle of 2: a, b; e.g. a -> b"), "{problems:?}");
     assert!(problems[1].contains("b: a circle of 2: inner, other; e.g. inner -> other"), "{problems:?}");

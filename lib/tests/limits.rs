@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use contention::limits::{self, MAX_BUDGET, MAX_INCREMENTS_PER_TRIAL, MAX_ROUND_TRIPS_PER_PAIR, MAX_ROWS, MAX_TRIALS};
-use contention::{c2c, counters, fitness, gc, pool, sharing, stride, ConfigError};
+use contention::{c2c, counters, gc, machine_check, pool, sharing, stride, ConfigError};
 use proptest::prelude::*;
 
 /// Small values, values near the limits and anything at all.
@@ -123,7 +123,7 @@ proptest! {
         threads in size(), stride_bytes in size(), iters in count(), trials in size(),
         warmup in duration(), budget in duration(),
     ) {
-        let config = fitness::Config { max_threads: threads, stride_bytes, iters_per_thread: iters, trials, warmup, budget };
+        let config = machine_check::Config { max_threads: threads, stride_bytes, iters_per_thread: iters, trials, warmup, budget };
         match config.validate() {
             Err(error) => refusal_is_clear(&error)?,
             Ok(()) => {

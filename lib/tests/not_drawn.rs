@@ -84,7 +84,7 @@ fn each_case(figure: &str, draw: impl Fn(&[f64]) -> Result<String, ChartError>) 
 
 #[test]
 fn stride_chart_draws_or_notes() {
-    each_case("stride", |values| svg(chart::stride::stride_chart("t", &series(values, same_x))));
+    each_case("stride", |values| svg(contention::stride::chart::stride_chart("t", &series(values, same_x))));
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::rust_files;
-use contention::experiment::Beside;
+use contention::experiment::RealRuntime;
 use contention::present::{Present, Visitor};
 use contention::reference::ReferenceText;
 use contention::Experiment;
@@ -19,7 +19,7 @@ fn root() -> PathBuf {
 /// An experiment's constants that name files.
 struct Named {
     prose: &'static str,
-    beside: Option<Beside>,
+    real_runtime: Option<RealRuntime>,
     references: &'static [ReferenceText],
 }
 
@@ -28,7 +28,7 @@ struct ReadNamed;
 impl Visitor for ReadNamed {
     type Output = Named;
     fn visit<K: Present>(self) -> Named {
-        Named { prose: K::PROSE, beside: K::BESIDE, references: K::REFERENCES }
+        Named { prose: K::PROSE, real_runtime: K::REAL_RUNTIME, references: K::REFERENCES }
     }
 }
 
@@ -40,9 +40,9 @@ fn every_experiment_has_its_fixture_and_prose_files() {
         let named = experiment.visit(ReadNamed);
         let rows = fixture.join(format!("{name}.csv"));
         assert!(rows.is_file(), "{name}: no fixture rows at {}", rows.display());
-        if let Some(beside) = named.beside {
-            let file = fixture.join(beside.file);
-            assert!(file.is_file(), "{name}: no fixture rows of {} at {}", beside.runtime, file.display());
+        if let Some(real_runtime) = named.real_runtime {
+            let file = fixture.join(real_runtime.file);
+            assert!(file.is_file(), "{name}: no fixture rows of {} at {}", real_runtime.name, file.display());
         }
         let prose = root().join(format!("data/prose/{name}.md"));
         match named.prose {

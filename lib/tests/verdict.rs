@@ -1,8 +1,8 @@
 //! The verdict's rules on synthetic facts: a healthy machine is fit, and each reason fires
 //! alone when only its fact is bad.
 
-use contention::fitness::judge::{verdict, Disturbance, Facts, ARTICLE_THREADS, MIN_SPEEDUP_AT_TWO_THREADS};
-use contention::fitness::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
+use contention::machine_check::judge::{verdict, Disturbance, Facts, ARTICLE_THREADS, MIN_SPEEDUP_AT_TWO_THREADS};
+use contention::machine_check::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
 use contention::verdict::{Fitness, ReasonKind, SLOW_ONE_WAY_NS};
 use contention::Machine;
 
@@ -149,7 +149,7 @@ fn unmeasured_facts_are_listed_as_unchecked_not_as_reasons() {
     let verdict = verdict(&facts);
     assert_eq!(verdict.fitness, Fitness::Fit);
     assert_eq!(verdict.unchecked.len(), 4, "{:?}", verdict.unchecked);
-    let unplaced = contention::fitness::verdict(&Facts { placement: None, clock_change: None, ..healthy() });
+    let unplaced = contention::machine_check::verdict(&Facts { placement: None, clock_change: None, ..healthy() });
     assert_eq!(unplaced.unchecked.len(), 2, "{:?}", unplaced.unchecked);
     assert!(verdict.unchecked[0].contains("contention run c2c"));
     assert!(verdict.headline().starts_with("fit; not checked: core-to-core latency"), "{}", verdict.headline());

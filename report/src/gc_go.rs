@@ -26,6 +26,14 @@ const WARMUP_SECONDS: f64 = 0.1;
 /// A cell's process before its warm-up: exec, a P-256 key, the metrics' names.
 const CELL_START: Duration = Duration::from_millis(100);
 
+/// What `contention check` advises when `go version` does not answer.
+pub const GO_UNANSWERED: &str = "`go version` did not answer: reinstall Go, or run without it";
+
+/// What a machine without Go loses, and how to add it (`contention check`'s advice).
+pub fn without_go() -> String {
+    format!("the GC section runs its model alone; {}", contention::platform::installers().go)
+}
+
 /// Runs the Go benchmark over `config`'s grid into `dir/gc-go.csv`, unless `wanted` is
 /// false or no `go` is on PATH, within `config.budget` ([`SideClock`]). A failure (a timeout
 /// among them) is reported in the status, never as an error: the model's rows, already

@@ -26,6 +26,14 @@ const DONT_INLINE: &str = "-XX:CompileCommand=dontinline,Locks$*::op*";
 /// A JVM's start before `Locks.java`'s clock does: the VM, its classes, the JIT's threads.
 const JVM_START: Duration = Duration::from_millis(500);
 
+/// What `contention check` advises when `java -version` does not answer.
+pub const JAVA_UNANSWERED: &str = "`java -version` did not answer: reinstall the JDK, or run with --no-java";
+
+/// What a machine without a JDK loses, and how to add one (`contention check`'s advice).
+pub fn without_jdk() -> String {
+    format!("the JVM's locks are skipped; {}", contention::platform::installers().jdk)
+}
+
 /// Runs `Locks.java` over `config`'s cases into `dir/locks-java.csv`, unless `wanted` is
 /// false or no `java` and `javac` are on PATH, within `config.budget` ([`SideClock`]). A
 /// failure (a timeout among them) is reported in the status, never as an error: the Rust

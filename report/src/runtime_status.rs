@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 /// them: serde's attributes take literals only).
 pub const GO_VERSION_KEY: &str = "go_version";
 pub const JAVA_VERSION_KEY: &str = "java_version";
-pub use contention::runs::BESIDE_NOTE_KEY as NOTE_KEY;
+pub use contention::runs::RUNTIME_NOTE_KEY as NOTE_KEY;
 
 /// One runtime's side of a run; the model's rows are kept whatever it says.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -59,8 +59,8 @@ mod tests {
     use super::*;
 
     /// The real runtimes beside the models, in the registry's order (Go, then the JVM).
-    fn besides() -> Vec<contention::experiment::Beside> {
-        contention::Experiment::ALL.iter().filter_map(|experiment| experiment.beside()).collect()
+    fn real_runtimes() -> Vec<contention::experiment::RealRuntime> {
+        contention::Experiment::ALL.iter().filter_map(|experiment| experiment.real_runtime()).collect()
     }
 
     /// The saved fixture run's statuses, as an older run wrote them.
@@ -70,7 +70,7 @@ mod tests {
         let experiments = manifest["experiments"].as_array().unwrap();
         let configs = experiments.iter().map(|experiment| &experiment["config"]);
         configs
-            .flat_map(|config| besides().into_iter().map(move |beside| &config[beside.key]))
+            .flat_map(|config| real_runtimes().into_iter().map(move |runtime| &config[runtime.key]))
             .filter(|status| !status.is_null())
             .cloned()
             .collect()
@@ -84,13 +84,13 @@ mod tests {
             saved.iter().map(|status| serde_json::from_value(status.clone()).unwrap()).collect();
         let go = RuntimeStatus::Ran {
             version: "go version go1.19.8 linux/amd64".into(),
-            file: besides()[0].file.into(),
+            file: real_runtimes()[0].file.into(),
             rows: 48,
             note: None,
         };
         let java = RuntimeStatus::Ran {
             version: "openjdk version \"17.0.15\" 2025-04-15".into(),
-            file: besides()[1].file.into(),
+            file: real_runtimes()[1].file.into(),
             rows: 160,
             note: None,
         };

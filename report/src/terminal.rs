@@ -11,19 +11,19 @@ use contention::Experiment;
 /// what another section shows.
 pub fn finished(run: &Run, experiment: Experiment) -> Result<Option<String>> {
     let section = present::section(std::slice::from_ref(run), experiment)?;
-    let whole_run = |section: &present::Section| section.experiment == contention::fitness::EXPERIMENT;
+    let whole_run = |section: &present::Section| section.experiment == contention::machine_check::EXPERIMENT;
     Ok(section.filter(|section| !whole_run(section)).map(|section| text::section(&section)))
 }
 
 /// Whether `run` holds the machine check, whose verdict [`machine`] prints over the run.
 pub fn checked_machine(run: &Run) -> bool {
-    run.rows::<contention::fitness::Row>().is_some()
+    run.rows::<contention::machine_check::Row>().is_some()
 }
 
 /// The machine section over the whole run: its description, the checks and the verdict.
 pub fn machine(run: &Run) -> Result<String> {
     let sections = present::sections(std::slice::from_ref(run))?;
-    let section = sections.into_iter().find(|section| section.experiment == contention::fitness::EXPERIMENT);
+    let section = sections.into_iter().find(|section| section.experiment == contention::machine_check::EXPERIMENT);
     let facts = contention::present::machine::facts_table(&[(&run.label(), &run.manifest.machine)]);
     let mut text = section.map(|section| text::section(&section)).unwrap_or_default();
     text.push_str("\n\n");

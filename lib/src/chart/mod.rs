@@ -1,10 +1,11 @@
 //! Charts: functions from plain data to an SVG string, one chart per file, sharing the
-//! style below. The same functions draw the report's figures and the notebooks' inline ones.
+//! style below (an experiment that is one folder draws its chart there: `stride::chart`).
+//! The same functions draw the report's figures and the notebooks' inline ones.
 
 pub mod c2c;
 mod categorical;
 pub mod counters;
-mod frame;
+pub(crate) mod frame;
 pub mod gc;
 pub mod headline;
 pub mod locks;
@@ -13,7 +14,6 @@ pub mod pool_switches;
 pub mod refill;
 pub mod room;
 pub mod sharing;
-pub mod stride;
 pub mod style;
 
 use plotters::prelude::*;
@@ -85,6 +85,17 @@ impl IntervalPoint {
 pub struct Series {
     pub label: String,
     pub points: Vec<IntervalPoint>,
+}
+
+/// A value as an axis label: "0.5", "20", "2400".
+pub(crate) fn format_axis_number(value: f64) -> String {
+    if value >= 10.0 {
+        format!("{value:.0}")
+    } else if value >= 1.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
 }
 
 /// The range covering every interval of every series, padded by a factor on a log axis
@@ -159,7 +170,7 @@ mod tests {
     fn no_two_series_of_any_chart_share_colour_and_dash() {
         use crate::gc::GcRatio;
         let ten = many(10, &[1.0, 2.0, 4.0, 8.0]);
-        distinct("stride", &stride::stride_chart("t", &many(12, &[8.0, 64.0, 256.0])).unwrap(), 12);
+        distinct("stride", &crate::stride::chart::stride_chart("t", &many(12, &[8.0, 64.0, 256.0])).unwrap(), 12);
         distinct("counters", &counters::counters_chart("t", &many(10, &[0.0, 1.0, 6.0])).unwrap(), 10);
         distinct("sharing", &sharing::sharing_chart("t", &many(10, &[0.0, 1.0, 3.0])).unwrap(), 10);
         distinct("gc threads", &gc::threads::throughput_by_threads_chart("t", &ten).unwrap(), 10);

@@ -84,7 +84,7 @@ pub fn pool_latency_chart(
             .y_desc("latency, arrival to completion (ms, log scale)")
             .x_labels(20)
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| super::stride::format_axis_number(*y))
+            .y_label_formatter(&|y| super::format_axis_number(*y))
             .label_style((FONT, LABEL_PX))
             .light_line_style(WHITE.mix(0.0))
             .draw()

@@ -47,7 +47,7 @@ crate::experiment::measure!(
     CounterLayouts,
     about: "Hot-counter fixes side by side with their memory: padded, striped, local flush (A, C).",
     summary: LayoutSummary,
-    beside_row: crate::experiment::NoRows;
+    runtime_row: crate::experiment::NoRows;
     fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
     }

@@ -52,7 +52,7 @@ crate::experiment::measure!(
     GcSweep,
     about: "GC ratio x threads with a small stop-the-world collector (article B).",
     summary: CellSummary,
-    beside_row: GoRow,
-    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "go", runtime: "Go", file: GO_CSV }),
+    runtime_row: GoRow,
+    const REAL_RUNTIME: Option<crate::experiment::RealRuntime> = Some(crate::experiment::RealRuntime { key: "go", name: "Go", file: GO_CSV }),
     const CLOCK_PACED: bool = true,
 );

@@ -78,8 +78,8 @@ crate::experiment::measure!(
     LockCases,
     about: "Locks: uncontended cost, sleeping hand-offs, barging vs FIFO, optimistic reads, a lock across a wait (C).",
     summary: CellSummary,
-    beside_row: JavaRow,
-    const BESIDE: Option<crate::experiment::Beside> = Some(crate::experiment::Beside { key: "java", runtime: "JVM", file: JAVA_CSV }),
+    runtime_row: JavaRow,
+    const REAL_RUNTIME: Option<crate::experiment::RealRuntime> = Some(crate::experiment::RealRuntime { key: "java", name: "JVM", file: JAVA_CSV }),
     const CLOCK_PACED: bool = true,
 );
 

@@ -74,7 +74,7 @@ crate::experiment::measure!(
     PoolSizing,
     about: "Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).",
     summary: PoolSummary,
-    beside_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows,
     const CLOCK_PACED: bool = true,
 );
 

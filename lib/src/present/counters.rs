@@ -3,7 +3,7 @@
 //! counters, the chart, and the sentences the data supports.
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
 use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
     PresentError, Section, Table,

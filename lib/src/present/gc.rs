@@ -7,7 +7,8 @@ mod go;
 mod search;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::kit::HeadlineRow;
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
 use crate::chart::gc::ratio::throughput_by_ratio_chart;
 use crate::chart::gc::threads::throughput_by_threads_chart;
@@ -47,19 +48,19 @@ impl Present for crate::gc::GcSweep {
         let (threads, ratios) = (crate::reference::gc_threads()?, crate::reference::gc_ratios()?);
         let machines = Measured::from_runs(runs);
         let go: Vec<Option<&[GoRow]>> =
-            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.beside::<GoRow>()).collect();
+            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<GoRow>()).collect();
         let mut section = section_with_go(&machines, &go, GcArticle { threads: &threads, ratios: &ratios })?;
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 
     /// B's best GOGC over GOGC=100 at 48 goroutines (the search, claim B6), from the reference data.
-    fn headline() -> Result<Option<Headline>, PresentError> {
+    fn headline() -> Result<Option<HeadlineRow>, PresentError> {
         let ratios = crate::reference::gc_ratios()?;
         let default = ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map_or(f64::NAN, |r| r.signatures_per_sec);
         let best = ratios.iter().max_by(|a, b| a.signatures_per_sec.total_cmp(&b.signatures_per_sec));
         let best_per_s = best.map_or(f64::NAN, |b| b.signatures_per_sec);
-        Ok(Some(Headline {
+        Ok(Some(HeadlineRow {
             name: "B. The collector's ratio",
             figure: format!(
                 "48 goroutines: GOGC={} ran {:.2}x GOGC=100 ({} vs {} signatures/s)",

@@ -7,7 +7,7 @@
 mod tables;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
@@ -48,7 +48,7 @@ impl Present for crate::locks::LockCases {
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let java: Vec<Option<&[JavaRow]>> =
-            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.beside::<JavaRow>()).collect();
+            runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<JavaRow>()).collect();
         let mut section = section(&Measured::from_runs(runs), &crate::reference::locks()?, &java)?;
         section.status = super::runs::status(runs, &[EXPERIMENT]);
         Ok(Some(section))

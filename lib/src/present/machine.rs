@@ -10,13 +10,13 @@ pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
 use crate::chart::c2c::c2c_heatmap;
 use crate::evidence::Evidence;
-use crate::fitness::conditions::Conditions;
-use crate::fitness::{scaling, Verdict, EXPERIMENT};
+use crate::machine_check::conditions::Conditions;
+use crate::machine_check::{scaling, Verdict, EXPERIMENT};
 use crate::format;
 use crate::runs::Run;
 
@@ -25,7 +25,7 @@ pub const TITLE: &str = "This machine: can it show contention?";
 const MAX_PAIRS_IN_TABLE: usize = 28;
 
 /// The machine check's section, which shows the core-to-core latency too.
-impl Present for crate::fitness::MachineCheck {
+impl Present for crate::machine_check::MachineCheck {
     const TITLE: &'static str = TITLE;
     const PROSE: &'static str = include_str!("../../../data/prose/machine.md");
 
@@ -262,7 +262,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
     let share = |share: Option<f64>| share.map_or("unknown".into(), format::percent);
     let took = |c: &Conditions| {
         let own = c.elapsed_s.map_or("unknown".into(), format::seconds);
-        match &c.beside_elapsed {
+        match &c.runtime_elapsed {
             Some((runtime, seconds)) => format!("{own} + {runtime} {}", format::seconds(*seconds)),
             None => own,
         }
@@ -305,8 +305,8 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::conditions::watched;
-    use crate::fitness::{verdict, Facts};
+    use crate::machine_check::conditions::watched;
+    use crate::machine_check::{verdict, Facts};
 
     fn facts(usable_cpus: usize) -> Facts {
         Facts {
@@ -405,8 +405,8 @@ mod tests {
     fn the_conditions_say_how_long_each_experiment_and_its_runtime_ran() {
         let (_, measured) = watched(|| ());
         let with_go =
-            Conditions { elapsed_s: Some(6.04), beside_elapsed: Some(("Go".into(), 6.46)), ..measured.clone() };
-        let unrecorded = Conditions { elapsed_s: None, beside_elapsed: None, ..measured };
+            Conditions { elapsed_s: Some(6.04), runtime_elapsed: Some(("Go".into(), 6.46)), ..measured.clone() };
+        let unrecorded = Conditions { elapsed_s: None, runtime_elapsed: None, ..measured };
         let table = conditions_table("vm", &[("gc".into(), with_go), ("stride".into(), unrecorded)]);
         assert_eq!(table.columns[1].label, "ran for");
         assert_eq!(table.rows[0][1].text, "6.0 s + Go 6.5 s");

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::Finding;
 use crate::assess::{assess, MachineRun};
 use crate::experiment::SavedRow;
-use crate::fitness::Verdict;
+use crate::machine_check::Verdict;
 use crate::runs::Run;
 use crate::transfers::OneWay;
 

@@ -6,7 +6,8 @@ mod article;
 mod cases;
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::kit::HeadlineRow;
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
 use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
 use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
@@ -60,11 +61,11 @@ impl Present for crate::pool::PoolSizing {
     }
 
     /// C's incident p99 over the fix's (claim C1), from the reference data.
-    fn headline() -> Result<Option<Headline>, PresentError> {
+    fn headline() -> Result<Option<HeadlineRow>, PresentError> {
         let pool = crate::reference::pool()?;
         let value = |key: &str| pool.iter().find(|r| r.key == key).map_or(f64::NAN, |r| r.value);
         let (incident_s, fix_ms) = (value("incident_p99"), value("fix_p99"));
-        Ok(Some(Headline {
+        Ok(Some(HeadlineRow {
             name: "C. Thread-pool sizing",
             figure: format!(
                 "p99 at the incident's 320 threads {incident_s} s vs {fix_ms} ms at the fix's 64 ({:.1}x)",

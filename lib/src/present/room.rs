@@ -15,7 +15,7 @@ mod summary;
 
 use serde::Serialize;
 
-pub use super::hooks::{estimate_text, Effect, EffectValue, Plausible};
+pub use crate::kit::{estimate_text, Effect, EffectValue, Plausible};
 pub use summary::{room_section, ROOM_MEDIAN};
 
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table, Visitor};

@@ -17,7 +17,7 @@ pub fn status(runs: &[Run], experiments: &[&str]) -> Vec<Finding> {
         // What a real runtime beside the experiment left out (cells past its budget, a cell
         // that timed out), as its run recorded it.
         let records = experiments.iter().filter_map(|name| run.manifest.record(name));
-        for note in records.filter_map(|record| record.beside_note()) {
+        for note in records.filter_map(|record| record.runtime_note()) {
             let text = if runs.len() > 1 { format!("{}: {note}", run.label) } else { note };
             status.push(Finding::about(&run.label, text));
         }

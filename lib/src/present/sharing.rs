@@ -2,9 +2,10 @@
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Headline, Plausible};
+use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
+use crate::kit::HeadlineRow;
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
 };
 use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
@@ -48,11 +49,11 @@ impl Present for crate::sharing::FourWay {
     }
 
     /// A's 13.7x as printed (2.264 s over 166 ms, claim A1).
-    fn headline() -> Result<Option<Headline>, PresentError> {
+    fn headline() -> Result<Option<HeadlineRow>, PresentError> {
         use crate::sharing::{
             ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS, ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
         };
-        Ok(Some(Headline {
+        Ok(Some(HeadlineRow {
             name: "A. False sharing",
             figure: format!(
                 "{ARTICLE_HEADLINE_THREADS} goroutines on {ARTICLE_HEADLINE_THREADS} adjacent shards took \

@@ -2,12 +2,12 @@
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
 use super::claims::{Answer, Context};
-use super::hooks::{Effect, EffectValue, Plausible};
+use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
 use super::{
-    cache_miss_note, config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
+    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
 };
-use crate::chart::stride::{series_from_summaries, stride_chart};
+use crate::stride::chart::{series_from_summaries, stride_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::reference::{ReferenceText, StrideReference};

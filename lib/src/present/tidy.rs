@@ -68,7 +68,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
     let mut tables = Vec::new();
     for experiment in Experiment::ALL {
         let (rows, beside) = experiment.visit_measure(RowsOf { runs });
-        let beside_name = experiment.beside().map(|beside| beside.file.trim_end_matches(".csv").to_string());
+        let beside_name = experiment.real_runtime().map(|runtime| runtime.file.trim_end_matches(".csv").to_string());
         tables.extend(table(experiment.name().to_string(), &machines, rows));
         tables.extend(beside_name.and_then(|name| table(name, &machines, beside)));
     }
@@ -87,7 +87,7 @@ impl MeasureVisitor for RowsOf<'_> {
 
     fn visit<K: Measure>(self) -> Self::Output {
         let rows = self.runs.iter().map(|run| run.rows::<K::Row>().map(named_rows)).collect();
-        let beside = self.runs.iter().map(|run| run.beside::<K::BesideRow>().map(named_rows)).collect();
+        let beside = self.runs.iter().map(|run| run.runtime_rows::<K::RuntimeRow>().map(named_rows)).collect();
         (rows, beside)
     }
 }

@@ -18,7 +18,7 @@ pub fn run_seconds(run: &Run) -> f64 {
         .iter()
         .map(|record| {
             let conditions = record.conditions();
-            conditions.elapsed_s.unwrap_or(0.0) + conditions.beside_elapsed.map_or(0.0, |(_, seconds)| seconds)
+            conditions.elapsed_s.unwrap_or(0.0) + conditions.runtime_elapsed.map_or(0.0, |(_, seconds)| seconds)
         })
         .sum()
 }

@@ -43,7 +43,7 @@ crate::experiment::measure!(
     CacheRefill,
     about: "Cache refill after a context switch: ns per line, warm and after (article C).",
     summary: CaseSummary,
-    beside_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows,
 );
 
 /// One trial of one case: a working set walked warm, then again after the switch.

@@ -60,7 +60,7 @@ pub(super) fn check_manifest(path: &Path, manifest: &Manifest) -> Result<(), Run
                 return Err(invalid(index, field, format!("{}: a share from 0 to 1", number_text(share))));
             }
         }
-        let beside = record.beside_elapsed().map(|(_, seconds)| seconds);
+        let beside = record.runtime_elapsed().map(|(_, seconds)| seconds);
         for (field, seconds) in [("elapsed_s", record.elapsed_s), ("config's runtime elapsed_s", beside)] {
             if let Some(seconds) = seconds.filter(|seconds| !(0.0..=MAX_ELAPSED_S).contains(seconds)) {
                 let message = format!("{}: seconds from 0 to {MAX_ELAPSED_S}", number_text(seconds));

@@ -7,9 +7,9 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fitness::clocks::Clocks;
-use crate::fitness::conditions::{Conditions, Snapshot};
 use crate::machine::utc_timestamp;
+use crate::machine_check::clocks::Clocks;
+use crate::machine_check::conditions::{Conditions, Snapshot};
 use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
@@ -195,30 +195,30 @@ impl ExperimentRecord {
             clocks_before: self.clocks_before.clone(),
             clocks_after: self.clocks_after.clone(),
             elapsed_s: self.elapsed_s,
-            beside_elapsed: self.beside_elapsed(),
+            runtime_elapsed: self.runtime_elapsed(),
         }
     }
 
     /// The real runtime run beside this experiment and its seconds, when it was tried.
-    pub(crate) fn beside_elapsed(&self) -> Option<(String, f64)> {
-        let beside = crate::registry::Experiment::from_name(&self.name)?.beside()?;
-        let seconds = self.config.get(beside.key)?.get(BESIDE_ELAPSED_KEY)?.as_f64()?;
-        Some((beside.runtime.to_string(), seconds))
+    pub(crate) fn runtime_elapsed(&self) -> Option<(String, f64)> {
+        let runtime = crate::registry::Experiment::from_name(&self.name)?.real_runtime()?;
+        let seconds = self.config.get(runtime.key)?.get(RUNTIME_ELAPSED_KEY)?.as_f64()?;
+        Some((runtime.name.to_string(), seconds))
     }
 
     /// What the real runtime run beside this experiment left out and why (cells past its
     /// budget, a cell that timed out), as its status recorded it; `None` when it left nothing out.
-    pub fn beside_note(&self) -> Option<String> {
-        let beside = crate::registry::Experiment::from_name(&self.name)?.beside()?;
-        let note = self.config.get(beside.key)?.get(BESIDE_NOTE_KEY)?.as_str()?;
-        Some(format!("{}: {note}", beside.runtime))
+    pub fn runtime_note(&self) -> Option<String> {
+        let runtime = crate::registry::Experiment::from_name(&self.name)?.real_runtime()?;
+        let note = self.config.get(runtime.key)?.get(RUNTIME_NOTE_KEY)?.as_str()?;
+        Some(format!("{}: {note}", runtime.name))
     }
 }
 
 /// Where a real runtime's status (under the experiment's config) records the seconds it ran.
-pub const BESIDE_ELAPSED_KEY: &str = "elapsed_s";
+pub const RUNTIME_ELAPSED_KEY: &str = "elapsed_s";
 /// Where it records what it left out and why.
-pub const BESIDE_NOTE_KEY: &str = "note";
+pub const RUNTIME_NOTE_KEY: &str = "note";
 
 #[cfg(test)]
 mod tests {
@@ -231,16 +231,16 @@ mod tests {
         record.finish(3, false);
         let elapsed = record.elapsed_s.expect("a finished record knows how long it ran");
         assert!((0.02..60.0).contains(&elapsed), "{elapsed}");
-        assert_eq!(record.conditions().beside_elapsed, None, "Go did not run");
+        assert_eq!(record.conditions().runtime_elapsed, None, "Go did not run");
 
-        record.config = serde_json::json!({"go": {"status": "ran", BESIDE_ELAPSED_KEY: 6.5}});
-        assert_eq!(record.conditions().beside_elapsed, Some(("Go".to_string(), 6.5)));
-        assert_eq!(record.beside_note(), None, "Go left nothing out");
-        record.config["go"][BESIDE_NOTE_KEY] = "3 of 9 cells".into();
-        assert_eq!(record.beside_note().as_deref(), Some("Go: 3 of 9 cells"));
+        record.config = serde_json::json!({"go": {"status": "ran", RUNTIME_ELAPSED_KEY: 6.5}});
+        assert_eq!(record.conditions().runtime_elapsed, Some(("Go".to_string(), 6.5)));
+        assert_eq!(record.runtime_note(), None, "Go left nothing out");
+        record.config["go"][RUNTIME_NOTE_KEY] = "3 of 9 cells".into();
+        assert_eq!(record.runtime_note().as_deref(), Some("Go: 3 of 9 cells"));
         // An experiment with no runtime beside it shows none, whatever its config holds.
         record.name = crate::stride::EXPERIMENT.into();
-        assert_eq!(record.conditions().beside_elapsed, None);
+        assert_eq!(record.conditions().runtime_elapsed, None);
     }
 
     #[test]

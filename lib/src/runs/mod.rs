@@ -25,8 +25,8 @@ pub use error::RunsError;
 use files::RunFiles;
 pub use label::{check_label, default_label, disambiguate, normalize_label, MAX_LABEL_CHARS};
 pub use manifest::{
-    ExperimentRecord, Manifest, Profile, State, BESIDE_ELAPSED_KEY, BESIDE_NOTE_KEY, FORMAT_VERSION, MANIFEST,
-    OLDEST_READ_VERSION,
+    ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION, RUNTIME_ELAPSED_KEY,
+    RUNTIME_NOTE_KEY,
 };
 pub use notes::{ExperimentNote, NoteKind};
 pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
@@ -102,9 +102,9 @@ impl Run {
     }
 
     /// The rows of a real runtime measured beside a model (Go's beside the GC's), by type.
-    pub fn beside<R: SavedRow>(&self) -> Option<&[R]> {
-        let beside = self.loaded.iter().filter_map(|loaded| loaded.beside.as_ref());
-        beside.into_iter().find_map(|rows| rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
+    pub fn runtime_rows<R: SavedRow>(&self) -> Option<&[R]> {
+        let runtime_rows = self.loaded.iter().filter_map(|loaded| loaded.runtime_rows.as_ref());
+        runtime_rows.into_iter().find_map(|rows| rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
     }
 
     /// The rows of type `R`, an experiment's or a runtime's beside it, to reshape: what a
@@ -112,11 +112,11 @@ impl Run {
     #[doc(hidden)]
     pub fn rows_mut<R: SavedRow>(&mut self) -> Option<&mut Vec<R>> {
         self.loaded.iter_mut().find_map(|loaded| {
-            let Loaded { rows, beside, .. } = loaded;
+            let Loaded { rows, runtime_rows, .. } = loaded;
             if rows.as_any().is::<Vec<R>>() {
                 return rows.as_any_mut().downcast_mut::<Vec<R>>();
             }
-            beside.as_mut().and_then(|beside| beside.as_any_mut().downcast_mut::<Vec<R>>())
+            runtime_rows.as_mut().and_then(|runtime_rows| runtime_rows.as_any_mut().downcast_mut::<Vec<R>>())
         })
     }
 
@@ -156,13 +156,13 @@ impl MeasureVisitor for ReadRows<'_> {
     type Output = Result<Loaded, RunsError>;
 
     fn visit<K: Measure>(self) -> Result<Loaded, RunsError> {
-        // The beside rows first: the model's are kept only when both read.
-        let beside = match beside_file(self.record) {
-            Some((file, rows)) => Some(boxed(self.read::<K::BesideRow>(&file, rows)?)),
+        // The real runtime's rows first: the model's are kept only when both read.
+        let runtime_rows = match runtime_file(self.record) {
+            Some((file, rows)) => Some(boxed(self.read::<K::RuntimeRow>(&file, rows)?)),
             None => None,
         };
         let rows = boxed(self.read::<K::Row>(&self.record.file, self.expected)?);
-        Ok(Loaded { experiment: self.experiment, rows, beside })
+        Ok(Loaded { experiment: self.experiment, rows, runtime_rows })
     }
 }
 
@@ -195,7 +195,7 @@ fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>
     let mut files = Vec::new();
     for record in &manifest.experiments {
         files.push(record.file.clone());
-        files.extend(beside_file(record).map(|(file, _)| file));
+        files.extend(runtime_file(record).map(|(file, _)| file));
     }
     match files.iter().find(|file| !pack::is_run_file_name(file)) {
         Some(file) => Err(RunsError::FileName { path: shown(manifest_path), file: visible(file) }),
@@ -204,14 +204,14 @@ fn listed_files(manifest: &Manifest, manifest_path: &Path) -> Result<Vec<String>
 }
 
 /// The file of the real runtime measured beside `record`'s experiment and its row count,
-/// when the record says it ran (its config's `BESIDE.key`, written by the CLI).
-fn beside_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
-    let beside = Experiment::from_name(&record.name)?.beside()?;
-    let status = &record.config[beside.key];
+/// when the record says it ran (its config's `REAL_RUNTIME.key`, written by the CLI).
+fn runtime_file(record: &ExperimentRecord) -> Option<(String, Option<usize>)> {
+    let runtime = Experiment::from_name(&record.name)?.real_runtime()?;
+    let status = &record.config[runtime.key];
     if status["status"] != "ran" {
         return None;
     }
-    let file = status["file"].as_str().unwrap_or(beside.file).to_string();
+    let file = status["file"].as_str().unwrap_or(runtime.file).to_string();
     Some((file, status["rows"].as_u64().map(|rows| rows as usize)))
 }
 

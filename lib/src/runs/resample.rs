@@ -69,7 +69,7 @@ impl Run {
         let rounds = self
             .loaded
             .iter()
-            .map(|loaded| (Rounds::of(loaded.rows.as_ref()), loaded.beside.as_deref().map(Rounds::of)))
+            .map(|loaded| (Rounds::of(loaded.rows.as_ref()), loaded.runtime_rows.as_deref().map(Rounds::of)))
             .collect();
         Bootstrap { run: self, rounds, state: seed }
     }
@@ -85,13 +85,13 @@ impl Iterator for Bootstrap<'_> {
             .loaded
             .iter()
             .zip(&self.rounds)
-            .map(|(loaded, (rows, beside))| Loaded {
+            .map(|(loaded, (rows, runtime_rows))| Loaded {
                 experiment: loaded.experiment,
                 rows: loaded.rows.select(&rows.draw(state)),
-                beside: loaded
-                    .beside
+                runtime_rows: loaded
+                    .runtime_rows
                     .as_ref()
-                    .zip(beside.as_ref())
+                    .zip(runtime_rows.as_ref())
                     .map(|(saved, rounds)| saved.select(&rounds.draw(state))),
             })
             .collect();
@@ -124,7 +124,7 @@ impl Run {
             .map(|loaded| Loaded {
                 experiment: loaded.experiment,
                 rows: twice(loaded.rows.as_ref()),
-                beside: loaded.beside.as_deref().map(twice),
+                runtime_rows: loaded.runtime_rows.as_deref().map(twice),
             })
             .collect();
         Run { loaded, ..self.without_rows() }
@@ -154,7 +154,7 @@ mod tests {
                 assert_eq!(round % 4, 0, "a round keeps its four cases together");
             }
             changed |= drawn != rows;
-            assert!(resample.beside::<crate::gc::GoRow>().is_some_and(|go| !go.is_empty()), "Go's rows too");
+            assert!(resample.runtime_rows::<crate::gc::GoRow>().is_some_and(|go| !go.is_empty()), "Go's rows too");
         }
         assert!(changed, "five resamples are not all the run itself");
     }

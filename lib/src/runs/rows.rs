@@ -63,7 +63,7 @@ pub(super) fn boxed<R: SavedRow>(rows: Vec<R>) -> Box<dyn AnyRows> {
 pub(super) struct Loaded {
     pub experiment: Experiment,
     pub rows: Box<dyn AnyRows>,
-    pub beside: Option<Box<dyn AnyRows>>,
+    pub runtime_rows: Option<Box<dyn AnyRows>>,
 }
 
 impl Clone for Loaded {
@@ -71,18 +71,18 @@ impl Clone for Loaded {
         Self {
             experiment: self.experiment,
             rows: self.rows.clone_box(),
-            beside: self.beside.as_ref().map(|rows| rows.clone_box()),
+            runtime_rows: self.runtime_rows.as_ref().map(|rows| rows.clone_box()),
         }
     }
 }
 
 impl PartialEq for Loaded {
     fn eq(&self, other: &Self) -> bool {
-        let beside = match (&self.beside, &other.beside) {
+        let runtime_rows = match (&self.runtime_rows, &other.runtime_rows) {
             (Some(a), Some(b)) => a.equals(b.as_ref()),
             (None, None) => true,
             _ => false,
         };
-        self.experiment == other.experiment && self.rows.equals(other.rows.as_ref()) && beside
+        self.experiment == other.experiment && self.rows.equals(other.rows.as_ref()) && runtime_rows
     }
 }

@@ -21,7 +21,7 @@ crate::experiment::measure!(
     Toy,
     about: "A toy: the time to sum a slice of numbers (tests only).",
     summary: Summary,
-    beside_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows,
 );
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

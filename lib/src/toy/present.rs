@@ -3,7 +3,7 @@
 
 use super::{summarize, Row, EXPERIMENT};
 use crate::format;
-use crate::present::room::{Effect, EffectValue, Plausible};
+use crate::kit::{Effect, EffectValue, Plausible};
 use crate::present::{Finding, Present, PresentError, Section};
 use crate::runs::Run;
 use crate::stats::Ratio;

@@ -55,7 +55,7 @@ impl KeptTimes {
                 true => kept.paced_s += elapsed_s,
                 false => kept.scaled_s += elapsed_s,
             }
-            kept.beside.extend(conditions.beside_elapsed);
+            kept.beside.extend(conditions.runtime_elapsed);
         }
         Some(kept)
     }

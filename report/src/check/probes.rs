@@ -4,11 +4,11 @@
 use std::time::{Duration, Instant};
 
 use contention::build_info::BuildInfo;
-use contention::fitness::clocks::Clocks;
-use contention::fitness::conditions::CpuTimes;
 use contention::format::short_number;
 use contention::harness::{clock_resolution, run_team};
 use contention::machine::{available_cpu_ids, load_average, Machine};
+use contention::machine_check::clocks::Clocks;
+use contention::machine_check::conditions::CpuTimes;
 use contention::placement::cpu_list;
 
 use super::{Check, Status};
@@ -144,14 +144,8 @@ pub fn kernel_settings() -> Check {
 pub fn go() -> Check {
     match crate::gc_go::go_version(Instant::now() + PROBE_TIME) {
         Ok(Some(version)) => check("Go", version, Status::Ok),
-        Ok(None) => check(
-            "Go",
-            "no `go` on PATH",
-            warn(format!("the GC section runs its model alone; {}", contention::platform::installers().go)),
-        ),
-        Err(error) => {
-            check("Go", format!("{error:#}"), warn("`go version` did not answer: reinstall Go, or run without it"))
-        }
+        Ok(None) => check("Go", "no `go` on PATH", warn(crate::gc_go::without_go())),
+        Err(error) => check("Go", format!("{error:#}"), warn(crate::gc_go::GO_UNANSWERED)),
     }
 }
 
@@ -162,16 +156,10 @@ pub fn jdk() -> Check {
     let javac = crate::locks_java::version_of("javac", deadline);
     match (java, javac) {
         (Ok(Some(java)), Ok(Some(_))) => check("JDK", java, Status::Ok),
-        (Err(error), _) | (_, Err(error)) => check(
-            "JDK",
-            format!("{error:#}"),
-            warn("`java -version` did not answer: reinstall the JDK, or run with --no-java"),
-        ),
-        _ => check(
-            "JDK",
-            "no `java` and `javac` on PATH",
-            warn(format!("the JVM's locks are skipped; {}", contention::platform::installers().jdk)),
-        ),
+        (Err(error), _) | (_, Err(error)) => {
+            check("JDK", format!("{error:#}"), warn(crate::locks_java::JAVA_UNANSWERED))
+        }
+        _ => check("JDK", "no `java` and `javac` on PATH", warn(crate::locks_java::without_jdk())),
     }
 }
 

@@ -50,7 +50,12 @@ impl ExperimentOptions for GcOptions {
     }
 
     /// The real Go benchmark over the same grid, unless `--no-go` or no `go` on PATH.
-    fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
+    fn measure_runtime(
+        config: &Config,
+        args: &MeasureArgs,
+        dir: &Path,
+        progress: Progress,
+    ) -> Option<serde_json::Value> {
         Some(
             crate::gc_go::measure_beside(config, !args.experiments.gc.no_go, dir, progress).to_manifest(GO_VERSION_KEY),
         )

@@ -54,7 +54,12 @@ impl ExperimentOptions for LocksOptions {
     }
 
     /// The JVM's own primitives over the same cases, unless `--no-java` or no JDK on PATH.
-    fn beside(config: &Config, args: &MeasureArgs, dir: &Path, progress: Progress) -> Option<serde_json::Value> {
+    fn measure_runtime(
+        config: &Config,
+        args: &MeasureArgs,
+        dir: &Path,
+        progress: Progress,
+    ) -> Option<serde_json::Value> {
         let wanted = !args.experiments.locks.no_java;
         Some(crate::locks_java::measure_beside(config, wanted, dir, progress).to_manifest(JAVA_VERSION_KEY))
     }

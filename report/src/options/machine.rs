@@ -1,7 +1,7 @@
 //! The machine experiment's scaling and noise check on the command line: flags to config.
 
 use anyhow::Result;
-use contention::fitness::Config;
+use contention::machine_check::Config;
 
 use super::cli::MeasureArgs;
 use super::ExperimentOptions;
@@ -11,7 +11,7 @@ use super::ExperimentOptions;
 pub struct MachineOptions {}
 
 impl ExperimentOptions for MachineOptions {
-    type Kind = contention::fitness::MachineCheck;
+    type Kind = contention::machine_check::MachineCheck;
     const SHARED: &'static [&'static str] = &["iters", "trials"];
 
     /// `--iters` and `--trials`.

@@ -30,7 +30,7 @@ use contention::experiment::Measure;
 use contention::harness::Progress;
 use contention::present::Present;
 use contention::runs::pack::PACK_EXTENSION;
-use contention::runs::{Profile, BESIDE_ELAPSED_KEY};
+use contention::runs::{Profile, RUNTIME_ELAPSED_KEY};
 use contention::Experiment;
 
 use crate::output::Format;
@@ -70,8 +70,8 @@ pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync 
 
     /// Measures the real runtime beside the model once the model's rows are saved (the Go
     /// benchmark beside the GC model), returning what the manifest records under
-    /// `Kind::BESIDE`'s key; `None` for an experiment without one.
-    fn beside(
+    /// `Kind::REAL_RUNTIME`'s key; `None` for an experiment without one.
+    fn measure_runtime(
         _config: &<Self::Kind as Measure>::Config,
         _args: &MeasureArgs,
         _dir: &Path,
@@ -101,16 +101,16 @@ impl<O: ExperimentOptions> Planned for Plan<O> {
     fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()> {
         run.save::<O::Kind>(&self.config, &mut *progress)?;
         let started = Instant::now();
-        match (<O::Kind as Measure>::BESIDE, O::beside(&self.config, &self.args, run.dir(), progress)) {
-            (Some(beside), Some(mut status)) => {
+        match (<O::Kind as Measure>::REAL_RUNTIME, O::measure_runtime(&self.config, &self.args, run.dir(), progress)) {
+            (Some(runtime), Some(mut status)) => {
                 // A skipped runtime took no time worth showing.
                 if let Some(fields) = status
                     .as_object_mut()
                     .filter(|fields| fields.get("status").and_then(|s| s.as_str()) != Some("skipped"))
                 {
-                    fields.insert(BESIDE_ELAPSED_KEY.into(), started.elapsed().as_secs_f64().into());
+                    fields.insert(RUNTIME_ELAPSED_KEY.into(), started.elapsed().as_secs_f64().into());
                 }
-                run.update(|record| record.config[beside.key] = status)
+                run.update(|record| record.config[runtime.key] = status)
             }
             _ => Ok(()),
         }

@@ -17,7 +17,7 @@ pub struct LiveView {
     /// The room's disk use against its cap, in words.
     pub space: String,
     /// The effects a seat may guess, in column order.
-    pub effects: Vec<contention::present::room::Effect>,
+    pub effects: Vec<contention::kit::Effect>,
     /// The teacher's screen (the teacher key given): the teacher's controls are shown.
     pub teacher: bool,
     /// The workshop's parts, (id, title), in the guide's order, for the teacher's controls.

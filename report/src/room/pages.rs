@@ -215,7 +215,7 @@ fn live_view(room: &Room, max_upload: u64, teacher: bool) -> LiveView {
     LiveView {
         version: room.version(),
         runs,
-        max_upload: bytes_text(max_upload),
+        max_upload: contention::format::exact_bytes(max_upload),
         space: room.space().text(room.used()),
         effects: contention::present::room::effects(),
         teacher,
@@ -232,13 +232,4 @@ pub fn pack_href(label: &str) -> String {
 /// Where the page of the seat labelled `label` is, relative to the room's page.
 pub fn seat_href(label: &str) -> String {
     format!("seats/{}", percent_encode(label))
-}
-
-/// "16 MiB", "1500 bytes".
-pub fn bytes_text(bytes: u64) -> String {
-    match bytes {
-        bytes if bytes >= 1 << 20 && bytes % (1 << 20) == 0 => format!("{} MiB", bytes >> 20),
-        bytes if bytes >= 1 << 10 && bytes % (1 << 10) == 0 => format!("{} KiB", bytes >> 10),
-        bytes => format!("{bytes} bytes"),
-    }
 }

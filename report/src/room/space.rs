@@ -3,7 +3,7 @@
 //! sent, shown, superseded or removed, so no seat's re-sends can fill the room for the
 //! others. The teacher's purge frees the superseded and removed packs.
 
-use contention::format::bytes as bytes_text;
+use contention::format;
 
 /// `--max-room-bytes`'s default: a class of 200 seats sending three default runs each (a few
 /// hundred KiB a pack) stays well below; held as rows, shown packs take about 2.5 times
@@ -44,9 +44,9 @@ impl Space {
         Err(format!(
             "the room is full: it holds {} of packs and takes at most {} (--max-room-bytes on the server); the \
              teacher's purge frees {} of superseded and removed runs",
-            bytes_text(used.all),
-            bytes_text(self.room),
-            bytes_text(used.purgeable)
+            format::bytes(used.all),
+            format::bytes(self.room),
+            format::bytes(used.purgeable)
         ))
     }
 
@@ -59,8 +59,8 @@ impl Space {
         Err(format!(
             "{label} has sent {} of packs (superseded and removed ones count), and a seat's share of the room is {} \
              (--max-seat-bytes on the server): ask the teacher to purge its old runs",
-            bytes_text(sent),
-            bytes_text(self.seat)
+            format::bytes(sent),
+            format::bytes(self.seat)
         ))
     }
 
@@ -69,10 +69,10 @@ impl Space {
     pub fn text(&self, used: Used) -> String {
         format!(
             "{} of {} ({} superseded or removed, which the teacher's purge frees; each seat's share: {})",
-            bytes_text(used.all),
-            bytes_text(self.room),
-            bytes_text(used.purgeable),
-            bytes_text(self.seat)
+            format::bytes(used.all),
+            format::bytes(self.room),
+            format::bytes(used.purgeable),
+            format::bytes(self.seat)
         )
     }
 }

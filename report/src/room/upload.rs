@@ -26,7 +26,7 @@ use super::app::{App, RECEIVING_SLOTS, RECEIVING_SLOTS_PER_CLIENT};
 use super::body::{self, NotReceived};
 use super::connections::client_of;
 use super::keys::{authorize, token_of, Secrets};
-use super::pages::{bytes_text, pack_href};
+use super::pages::pack_href;
 use super::reply::{refuse, text_lines, with_token, Refusal, Role, SLOT_WAIT};
 use super::state::NotKept;
 use super::{disk, say};
@@ -150,7 +150,7 @@ async fn stage(app: &App, body: axum::body::Body, staged: &Path) -> Result<u64, 
 
 /// 413, saying how large the upload is (`size`) and the room's limit.
 fn too_large(app: &App, size: &str) -> Refusal {
-    let limit = match bytes_text(app.max_upload) {
+    let limit = match contention::format::exact_bytes(app.max_upload) {
         text if text.ends_with(" bytes") => text,
         text => format!("{text} ({} bytes)", app.max_upload),
     };

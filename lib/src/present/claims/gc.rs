@@ -13,7 +13,7 @@ use crate::stats::Ratio;
 pub fn answer(id: &str, context: &Context) -> Answer {
     let Some(rows) = context.run.rows::<Row>() else { return Answer::not_in_run(EXPERIMENT) };
     let model = summarize(rows);
-    let go = context.run.beside::<GoRow>().map(summarize_go).filter(|cells| !cells.is_empty());
+    let go = context.run.runtime_rows::<GoRow>().map(summarize_go).filter(|cells| !cells.is_empty());
     let (cpus, target) = (context.cpus, |fallback| context.target_or(fallback));
     let cores = context.run.manifest.machine.physical_cores.map_or(cpus, |cores| cores as u64);
     let both = |judge: &dyn Fn(&dyn Side) -> Answer| -> Answer {

@@ -16,7 +16,7 @@ use crate::{counters, evidence};
 const ARTICLE_THREADS: u64 = 16;
 
 pub fn answer(id: &str, context: &Context) -> Answer {
-    let java = context.run.beside::<JavaRow>().filter(|rows| !rows.is_empty()).map(summarize_java);
+    let java = context.run.runtime_rows::<JavaRow>().filter(|rows| !rows.is_empty()).map(summarize_java);
     if id == "C15" {
         return adders(context, java.as_deref());
     }

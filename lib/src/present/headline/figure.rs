@@ -1,7 +1,7 @@
 //! One article's headline as a figure: its claim's answer turned into the plain data the
 //! headline chart draws ([`crate::chart::headline`]).
 
-use super::Headline;
+use super::HeadlineRow;
 use crate::chart::headline::{headline_chart, HeadlineMark};
 use crate::format;
 use crate::judgement::Status;
@@ -13,7 +13,7 @@ use crate::view::{Figure, NotDrawn};
 /// machine's estimate as a dot and its interval, the status in words; `machine` names the
 /// run when two are compared.
 pub(super) fn headline_figure(
-    headline: &Headline,
+    headline: &HeadlineRow,
     claims: &[ClaimReference],
     answer: Option<&Answer>,
     machine: Option<&str>,

@@ -10,10 +10,10 @@ mod figure;
 mod strip;
 
 use super::claims::{settled_answers, Answer};
-use super::hooks::Headline;
 use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visitor};
 use crate::assess::{assess, MachineRun};
 use crate::judgement::{legend, Status};
+use crate::kit::HeadlineRow;
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
 use crate::runs::Run;
@@ -27,7 +27,7 @@ pub const TITLE: &str = "The articles' headlines on this machine";
 /// One article: its section's anchor and its experiment's headline row.
 struct Article {
     anchor: &'static str,
-    headline: Headline,
+    headline: HeadlineRow,
 }
 
 /// The articles' rows, in the registry's order: each experiment's [`Present::headline`].
@@ -44,7 +44,7 @@ fn articles() -> Result<Vec<Article>, PresentError> {
 struct HeadlineOf;
 
 impl Visitor for HeadlineOf {
-    type Output = Result<Option<Headline>, PresentError>;
+    type Output = Result<Option<HeadlineRow>, PresentError>;
     fn visit<K: Present>(self) -> Self::Output {
         K::headline()
     }

@@ -1,9 +1,9 @@
 //! The checks behind a machine's verdict, in words: one (label, value) per check.
 
 use crate::assess::Assessment;
-use crate::fitness::judge::{Disturbance, Facts};
-use crate::fitness::placement_seen::PlacementSeen;
-use crate::fitness::scaling;
+use crate::machine_check::judge::{Disturbance, Facts};
+use crate::machine_check::placement_seen::PlacementSeen;
+use crate::machine_check::scaling;
 
 /// The checks behind the verdict, as (label, value) in words.
 pub fn check_rows(assessment: &Assessment) -> Vec<(String, String)> {
@@ -15,7 +15,7 @@ pub fn check_rows(assessment: &Assessment) -> Vec<(String, String)> {
             (Some(pairs), Some(ns)) => format!(
                 "{ns:.0} ns one way, typical of {} pair(s){}",
                 pairs.len(),
-                crate::fitness::judge::unpinned_label(facts)
+                crate::machine_check::judge::unpinned_label(facts)
             ),
             (Some(pairs), None) if pairs.is_empty() => {
                 "no pair: fewer than two CPUs, or threads the OS could neither pin nor say where they ran".into()

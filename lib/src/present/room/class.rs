@@ -224,7 +224,7 @@ pub fn verdict_counts(seats: &[Seat]) -> String {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::present::room::EffectValue;
+    use crate::kit::EffectValue;
     use crate::runs::Profile;
 
     /// A seat that measured only false sharing, at `figure` (interval ±10%), on `arch`.

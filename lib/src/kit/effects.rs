@@ -1,6 +1,7 @@
-//! What an experiment's [`super::Present`] hands the report beside its section: a number the
-//! room compares across machines ([`Effect`]) and one machine's value of it ([`EffectValue`],
-//! from [`super::Present::effect_values`]), and its article's headline row ([`Headline`]).
+//! The effects an experiment's [`crate::present::Present`] hands the report beside its section: a
+//! number the room compares across machines ([`Effect`]), the values it could take
+//! ([`Plausible`]) and one machine's value of it ([`EffectValue`], from
+//! [`crate::present::Present::effect_values`]).
 
 use serde::Serialize;
 
@@ -79,17 +80,6 @@ impl EffectValue {
             _ => text,
         }
     }
-}
-
-/// An article's row in the headline table: its name, the article's headline figure in
-/// words and its setting, and the claim whose answer is the row.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Headline {
-    pub name: &'static str,
-    pub figure: String,
-    /// The article's setting, short, as its cell in the headline table says it ("8 goroutines").
-    pub setting: String,
-    pub claim: &'static str,
 }
 
 /// A value of `effect` with its interval, in the effect's unit.

@@ -5,10 +5,10 @@
 
 use plotters::prelude::*;
 
-use super::frame::framed_plot;
-use super::style::{draw_with_intervals, Chart, Legend};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
-use crate::stride::StrideSummary;
+use super::StrideSummary;
+use crate::chart::frame::framed_plot;
+use crate::chart::style::{draw_with_intervals, Chart, Legend};
+use crate::chart::{format_axis_number, log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 
 const CHART: &str = "stride";
 
@@ -48,15 +48,4 @@ pub fn stride_chart(title: &str, series: &[Series]) -> Result<Chart, ChartError>
         }
         Ok(())
     })
-}
-
-/// A value as an axis label: "0.5", "20", "2400".
-pub(crate) fn format_axis_number(value: f64) -> String {
-    if value >= 10.0 {
-        format!("{value:.0}")
-    } else if value >= 1.0 {
-        format!("{value:.1}")
-    } else {
-        format!("{value:.2}")
-    }
 }

@@ -100,7 +100,7 @@ pub struct Conditions {
     pub elapsed_s: Option<f64>,
     /// The real runtime run beside it (e.g. "Go") and the seconds that took.
     #[serde(default)]
-    pub beside_elapsed: Option<(String, f64)>,
+    pub runtime_elapsed: Option<(String, f64)>,
 }
 
 impl Conditions {
@@ -126,7 +126,7 @@ impl Conditions {
             clocks_before: before.clocks.clone(),
             clocks_after: after.clocks.clone(),
             elapsed_s: Some(after.at.saturating_duration_since(before.at).as_secs_f64()),
-            beside_elapsed: None,
+            runtime_elapsed: None,
         }
     }
 

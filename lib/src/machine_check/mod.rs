@@ -1,4 +1,4 @@
-//! Machine fitness: can this machine show a contention effect, and could it during this
+//! The machine check (the experiment `machine`): can this machine show a contention effect, and could it during this
 //! run? Facts come from the machine description, the core-to-core latency matrix
 //! ([`crate::c2c`]), the scaling and noise check ([`scaling`]) and what else the machine did
 //! while each experiment ran ([`conditions`]); [`judge::verdict`] turns them into `fit`,
@@ -31,7 +31,7 @@ crate::experiment::measure!(
     MachineCheck,
     about: "Can this machine show contention? Scaling and noise check, then the verdict.",
     summary: ScalingSummary,
-    beside_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows,
     const SUMMARY_KEY: &str = "scaling";
     fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
@@ -96,7 +96,7 @@ mod tests {
             clocks_before: clocks::Clocks::default(),
             clocks_after: clocks::Clocks::default(),
             elapsed_s: None,
-            beside_elapsed: None,
+            runtime_elapsed: None,
         }
     }
 
