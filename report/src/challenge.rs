@@ -106,7 +106,7 @@ fn post(send: &SendResult, mut result: ChallengeResult) -> Result<()> {
     match answer.status {
         200 => {
             say(&format!("sent to {url}: {}", answer.line));
-            crate::commands::keep_token(url, Some(&result.seat), answer.token.as_deref());
+            crate::seat_tokens::keep_and_say(url, Some(&result.seat), answer.token.as_deref());
             Ok(())
         }
         status => Err(anyhow::anyhow!("the result was not kept: {url} answered {status}: {}", answer.line)),

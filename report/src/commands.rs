@@ -70,7 +70,7 @@ fn send_pack(send: &SendTo, run: &Path, pack: &[u8]) -> Result<()> {
     match crate::send::post_pack(&send.room, secrets, pack, &mut |note| warn(note)) {
         Ok(answer) if answer.status == 201 => {
             say(&format!("sent to {}: {}", send.room.url, answer.line));
-            keep_token(&send.room.url, seat.as_deref(), answer.token.as_deref());
+            crate::seat_tokens::keep_and_say(&send.room.url, seat.as_deref(), answer.token.as_deref());
             Ok(())
         }
         Ok(answer) => Err(send_failed(send, run, &format!("the room answered {}: {}", answer.status, answer.line))),
@@ -97,22 +97,10 @@ fn predict(prediction: &Prediction) -> Result<()> {
     match answer.status {
         200 => {
             say(&format!("sent to {url}: {}", answer.line));
-            keep_token(url, Some(seat), answer.token.as_deref());
+            crate::seat_tokens::keep_and_say(url, Some(seat), answer.token.as_deref());
             Ok(())
         }
         status => Err(anyhow::anyhow!("the guesses were not kept: {url} answered {status}: {}", answer.line)),
-    }
-}
-
-/// Keeps the token a room handed `seat`, saying where; a token not kept is named, not fatal
-/// (the seat's next send then needs the teacher to free it).
-pub(crate) fn keep_token(url: &str, seat: Option<&str>, token: Option<&str>) {
-    let (Some(seat), Some(token)) = (seat, token) else { return };
-    match crate::seat_tokens::keep(url, seat, token) {
-        Ok(path) => say(&format!("{seat}'s seat token is kept in {}: this laptop sends it back", path.display())),
-        Err(error) => warn(&format!(
-            "{seat}'s seat token ({token}) could not be kept: {error:#}; later sends for {seat} need the teacher to free it"
-        )),
     }
 }
 

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
+use crate::console::{say, warn};
+
 /// Rooms and seats remembered: a laptop's workshops, with room to spare.
 const MAX_KEPT: usize = 200;
 /// The most of the file read.
@@ -60,4 +62,15 @@ pub fn keep(url: &str, seat: &str, token: &str) -> Result<PathBuf> {
     }
     crate::write::write_atomic(&path, &json)?;
     Ok(path)
+}
+/// Keeps the token a room handed `seat`, saying where; a token not kept is named, not fatal
+/// (the seat's next send then needs the teacher to free it).
+pub fn keep_and_say(url: &str, seat: Option<&str>, token: Option<&str>) {
+    let (Some(seat), Some(token)) = (seat, token) else { return };
+    match keep(url, seat, token) {
+        Ok(path) => say(&format!("{seat}'s seat token is kept in {}: this laptop sends it back", path.display())),
+        Err(error) => warn(&format!(
+            "{seat}'s seat token ({token}) could not be kept: {error:#}; later sends for {seat} need the teacher to free it"
+        )),
+    }
 }

@@ -128,7 +128,7 @@ fn send_verdict(room: &Room, code: &str, seat: &str, line: &str) {
     match crate::send::post_ready(room, code, seat, line, token.as_deref()) {
         Ok(answer) if answer.status == 200 => {
             say(&format!("sent to {}: {}", room.url, answer.line));
-            crate::commands::keep_token(&room.url, Some(seat), answer.token.as_deref());
+            crate::seat_tokens::keep_and_say(&room.url, Some(seat), answer.token.as_deref());
         }
         Ok(answer) => {
             say(&format!("the room did not keep this check: {} answered {}: {}", room.url, answer.status, answer.line))

@@ -1,7 +1,8 @@
 //! Before the day, each laptop's `contention check --room URL --code CODE --label SEAT`
 //! sends its verdict line here, as the seat's own (its token, as a send or guess), so the
 //! teacher reads the class's readiness on the roster ([`Roster::readiness`]) and knows that
-//! the laptop reached the room over the network it will use.
+//! the laptop reached the room over the network it will use. The ledger keeps the line
+//! ([`super::seats::Readiness`]).
 //!
 //! [`Roster::readiness`]: contention::present::room::roster::Roster::readiness
 
@@ -18,24 +19,8 @@ use super::app::App;
 use super::keys::{authorize, token_of, Secrets};
 use super::reply::{refuse, text_lines, with_token, Refusal, Role};
 use super::say;
-use super::seats::Readiness;
+use super::seats::{check_readiness_line, Readiness, MAX_LINE_CHARS};
 use super::state::Room;
-
-/// The longest verdict line kept: "not ready: fix" and every check's name.
-const MAX_LINE_CHARS: usize = 200;
-
-/// `Err` says why `line` is no verdict of `contention check`.
-pub fn check_line(line: &str) -> Result<(), String> {
-    let verdict = line == "ready" || line.starts_with("not ready: ");
-    let printable = line.chars().count() <= MAX_LINE_CHARS && !line.chars().any(char::is_control);
-    match verdict && printable {
-        true => Ok(()),
-        false => Err(format!(
-            "invalid readiness = {:?}: `ready` or `not ready: ...`, one line of at most {MAX_LINE_CHARS} characters",
-            contention::runs::visible(&line.chars().take(MAX_LINE_CHARS).collect::<String>())
-        )),
-    }
-}
 
 /// `POST /ready?code=CODE&seat=SEAT`, the body the check's verdict line: kept as the seat's
 /// (its token in `X-Seat-Token` once it holds one), or any seat's with `?key=KEY`.
@@ -56,7 +41,7 @@ pub async fn ready(
             return refuse(StatusCode::BAD_REQUEST, "the verdict is longer than one line").answer(client, "readiness")
         }
     };
-    if let Err(why) = check_line(&line) {
+    if let Err(why) = check_readiness_line(&line) {
         return refuse(StatusCode::BAD_REQUEST, why).answer(client, "readiness");
     }
     let secrets = Secrets { code: query.code, key: query.key };

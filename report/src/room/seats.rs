@@ -31,7 +31,7 @@ pub struct ClassLoop {
     /// The parts whose reveal the teacher opened: their guesses are shown and locked.
     #[serde(default)]
     pub revealed_parts: Vec<String>,
-    /// Each seat's last `contention check` verdict before the day ([`super::readiness`]).
+    /// Each seat's last `contention check` verdict before the day (`POST /ready`).
     #[serde(default)]
     pub readiness: Vec<Readiness>,
 }
@@ -51,6 +51,22 @@ pub struct SeatToken {
     pub token: String,
 }
 
+/// The longest verdict line kept: "not ready: fix" and every check's name.
+pub const MAX_LINE_CHARS: usize = 200;
+
+/// `Err` says why `line` is no verdict of `contention check`.
+pub fn check_readiness_line(line: &str) -> Result<(), String> {
+    let verdict = line == "ready" || line.starts_with("not ready: ");
+    let printable = line.chars().count() <= MAX_LINE_CHARS && !line.chars().any(char::is_control);
+    match verdict && printable {
+        true => Ok(()),
+        false => Err(format!(
+            "invalid readiness = {:?}: `ready` or `not ready: ...`, one line of at most {MAX_LINE_CHARS} characters",
+            contention::runs::visible(&line.chars().take(MAX_LINE_CHARS).collect::<String>())
+        )),
+    }
+}
+
 impl ClassLoop {
     /// `Err` says what in a ledger read back is not a seat's token or part.
     pub fn check(&self) -> Result<(), String> {
@@ -62,8 +78,7 @@ impl ClassLoop {
         }
         for checked in &self.readiness {
             contention::runs::check_label(&checked.seat).map_err(|error| format!("a readiness of {error}"))?;
-            super::readiness::check_line(&checked.line)
-                .map_err(|why| format!("{}'s readiness: {why}", checked.seat))?;
+            check_readiness_line(&checked.line).map_err(|why| format!("{}'s readiness: {why}", checked.seat))?;
         }
         let parts = self.part.iter().map(|part| part.id.as_str()).chain(self.revealed_parts.iter().map(String::as_str));
         for id in parts {
