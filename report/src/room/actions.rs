@@ -177,22 +177,37 @@ pub async fn guesses(
         Err(why) => return refuse(StatusCode::BAD_REQUEST, why).answer(client, "guesses"),
     };
     let secrets = Secrets { code: query.code, key: query.key };
-    let role = match authorize(&app, client, &headers, &secrets) {
+    as_seat(&app, (client, &headers), &secrets, "guesses", |room, role, token| {
+        let (seat, handed) = keep_guesses(room, &seat, &pairs, role, token)?;
+        Ok((format!("kept {} guesses of {seat}", pairs.len()), handed))
+    })
+}
+
+/// A seat's own change, as the room takes it from the seat's laptop (the class code and its
+/// token) or the teacher (the key): `keep` runs under the room's lock with the role and the
+/// token, and says what it kept and the token it handed a free seat, which the answer carries.
+pub fn as_seat(
+    app: &App,
+    (client, headers): (SocketAddr, &HeaderMap),
+    secrets: &Secrets,
+    what: &str,
+    keep: impl FnOnce(&mut Room, super::reply::Role, Option<&str>) -> Result<(String, Option<String>), Refusal>,
+) -> Response {
+    let role = match authorize(app, client, headers, secrets) {
         Ok(role) => role,
-        Err(refusal) => return refusal.answer(client, "guesses"),
+        Err(refusal) => return refusal.answer(client, what),
     };
-    let token = token_of(&headers);
+    let token = token_of(headers);
     let kept = {
         let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-        keep_guesses(&mut room, &seat, &pairs, role, token.as_deref())
+        keep(&mut room, role, token.as_deref())
     };
     match kept {
-        Ok((seat, handed)) => {
-            let line = format!("kept {} guesses of {seat}", pairs.len());
+        Ok((line, handed)) => {
             say(&format!("{}: {line}", client.ip()));
             with_token(text_lines(StatusCode::OK, &line, handed.as_deref()), handed.as_deref())
         }
-        Err(refusal) => refusal.answer(client, "guesses"),
+        Err(refusal) => refusal.answer(client, what),
     }
 }
 

@@ -14,11 +14,10 @@ use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
-use super::actions::{not_kept, GuessQuery};
+use super::actions::{as_seat, not_kept, GuessQuery};
 use super::app::App;
-use super::keys::{authorize, token_of, Secrets};
-use super::reply::{refuse, text_lines, with_token, Refusal, Role};
-use super::say;
+use super::keys::Secrets;
+use super::reply::{refuse, Refusal, Role};
 use super::seats::{check_readiness_line, Readiness, MAX_LINE_CHARS};
 use super::state::Room;
 
@@ -31,7 +30,7 @@ pub async fn ready(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let Some(seat) = query.seat.clone() else {
+    let Some(seat) = query.seat else {
         return refuse(StatusCode::BAD_REQUEST, "say whose check this is: ?seat=SEAT (the seat's label)")
             .answer(client, "readiness");
     };
@@ -45,22 +44,10 @@ pub async fn ready(
         return refuse(StatusCode::BAD_REQUEST, why).answer(client, "readiness");
     }
     let secrets = Secrets { code: query.code, key: query.key };
-    let role = match authorize(&app, client, &headers, &secrets) {
-        Ok(role) => role,
-        Err(refusal) => return refusal.answer(client, "readiness"),
-    };
-    let kept = {
-        let mut room = app.room.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-        keep(&mut room, &seat, line, role, token_of(&headers).as_deref())
-    };
-    match kept {
-        Ok((seat, handed)) => {
-            let said = format!("kept {seat}'s check");
-            say(&format!("{}: {said}", client.ip()));
-            with_token(text_lines(StatusCode::OK, &said, handed.as_deref()), handed.as_deref())
-        }
-        Err(refusal) => refusal.answer(client, "readiness"),
-    }
+    as_seat(&app, (client, &headers), &secrets, "readiness", |room, role, token| {
+        let (seat, handed) = keep(room, &seat, line, role, token)?;
+        Ok((format!("kept {seat}'s check"), handed))
+    })
 }
 
 /// Checks the seat and its token, then keeps its line (replacing its last one) and the token
