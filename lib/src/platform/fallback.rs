@@ -165,6 +165,11 @@ pub fn user_data_dir() -> Known<std::path::PathBuf> {
         .ok_or(Unknown("neither XDG_DATA_HOME, HOME nor LOCALAPPDATA is set"))
 }
 
+/// No emulator is known to answer this process's OS calls.
+pub fn emulator() -> Option<String> {
+    None
+}
+
 /// `name`'s value as a folder, when it is set and absolute.
 fn folder_of(name: &str) -> Option<std::path::PathBuf> {
     std::env::var_os(name).map(std::path::PathBuf::from).filter(|path| path.is_absolute())

@@ -18,7 +18,7 @@ pub use super::unix::{
 
 pub use super::affinity::{available_cpu_ids, pin_current_thread, pinning_unavailable};
 pub use super::cpu_number::current_cpu;
-pub use super::fallback::ask_for_fast_cores;
+pub use super::fallback::{ask_for_fast_cores, emulator};
 pub use super::linux_facts::core_kinds;
 
 pub const BODY: &str = "linux";

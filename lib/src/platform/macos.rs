@@ -15,7 +15,7 @@ use super::{Cache, CpuFacts, Known, MemoryInUse, Unknown};
 
 pub use super::cpu_number::current_cpu;
 pub use super::fallback::{
-    clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read, cpu_frequency_root,
+    clock_ticks_per_second, counter_close, counter_enable, counter_open, counter_read, cpu_frequency_root, emulator,
     hit_modified_event_name, system_cpu_times, thread_run_delay_ns,
 };
 #[cfg(feature = "signals")]

@@ -202,6 +202,12 @@ pub fn process_times() -> Known<ProcessTimes> {
     os::process_times()
 }
 
+/// The emulator answering this process's OS calls ("Wine 8.0"), where one is: its answers
+/// are its own emulation, not what the OS it stands for would measure.
+pub fn emulator() -> Option<String> {
+    os::emulator()
+}
+
 /// The process's memory now.
 pub fn memory_in_use() -> Known<MemoryInUse> {
     os::memory_in_use()

@@ -17,6 +17,7 @@ use windows_sys::Win32::Foundation::{CloseHandle, GetLastError, ERROR_LOCK_VIOLA
 use windows_sys::Win32::Storage::FileSystem::{
     LockFileEx, FILE_FLAG_OPEN_REPARSE_POINT, LOCKFILE_EXCLUSIVE_LOCK, LOCKFILE_FAIL_IMMEDIATELY,
 };
+use windows_sys::Win32::System::LibraryLoader::{GetModuleHandleA, GetProcAddress};
 use windows_sys::Win32::System::ProcessStatus::{K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS};
 use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
 use windows_sys::Win32::System::Threading::{
@@ -73,6 +74,20 @@ pub fn thread_voluntary_switches() -> Known<u64> {
 /// every reader of it needs beside the time, are not.
 pub fn process_times() -> Known<ProcessTimes> {
     Err(NO_SWITCHES)
+}
+
+/// "Wine 8.0" where Wine answers this process's Windows calls (its ntdll exports
+/// `wine_get_version`): its answers are its own emulation of Windows, not Windows'.
+pub fn emulator() -> Option<String> {
+    // SAFETY: both names are NUL-terminated; ntdll is mapped into every Windows process.
+    let version =
+        unsafe { GetProcAddress(GetModuleHandleA(c"ntdll.dll".as_ptr().cast()), c"wine_get_version".as_ptr().cast()) }?;
+    // SAFETY: Wine's `wine_get_version` takes nothing and returns a static NUL-terminated string.
+    let version: extern "C" fn() -> *const std::ffi::c_char = unsafe { std::mem::transmute(version) };
+    let text = version();
+    // SAFETY: not null (checked), and Wine's string lives as long as the process.
+    let text = (!text.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(text) }.to_string_lossy().into_owned());
+    Some(format!("Wine {}", text.unwrap_or_default()).trim_end().to_string())
 }
 
 /// The working set (resident) and the process's address space in use, reserved or committed
