@@ -1,8 +1,9 @@
 //! The seat tokens this laptop holds: a room hands a seat a token with its first send or
-//! guess, and refuses the seat's later ones without it. `--send` and `room predict` keep
-//! each in one small file, `contention/seat-tokens.json` under the user's data folder
+//! guess, and refuses the seat's later ones without it. Every command that sends for a seat
+//! (`--send`, `send`, `guess`, `room predict`, `challenge`, `check --code`) keeps each in
+//! one small file, `contention/seat-tokens.json` under the user's data folder
 //! (`CONTENTION_DATA_DIR` names another folder), keyed by the room's address and the seat,
-//! and send it back. Written whole (write, then rename); a file that does not read is
+//! and sends it back. Written whole (write, then rename); a file that does not read is
 //! named and replaced, never a reason to stop a send.
 
 use std::collections::BTreeMap;

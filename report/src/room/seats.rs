@@ -1,6 +1,7 @@
-//! A seat owns what it sends. Its first send or guess with the class code hands it a seat
-//! token (in the answer's `X-Seat-Token` header and on its second line), which the laptop
-//! keeps and sends back; a later send or guess for that seat without it is refused with
+//! A seat owns what it sends: runs, guesses, checked fixes, its check before the day. Its
+//! first send or guess with the class code hands it a seat token (in the answer's
+//! `X-Seat-Token` header and on its second line), which the laptop keeps and sends back; a
+//! later send or guess for that seat without it is refused with
 //! why, until the teacher frees the seat. The teacher key acts for any seat.
 //!
 //! A seat's guess of an effect is locked once its run with that effect has arrived, and
@@ -104,7 +105,8 @@ impl ClassLoop {
             (Role::Student, Some(held), Some(given)) if code::matches(&held.token, given) => Ok(false),
             (Role::Student, Some(_), given) => Err(format!(
                 "{seat} is held by the laptop that first sent or guessed for it, and this request {}: send from that \
-                 laptop (`--send` and `room predict` keep the seat's token), or ask the teacher to free {seat}",
+                 laptop (`--send`, `send`, `guess`, `room predict`, `challenge` and `check --code` keep the seat's token), or ask \
+                 the teacher to free {seat}",
                 if given.is_some() { "carries another seat token" } else { "carries no seat token" }
             )),
         }
