@@ -47,6 +47,30 @@ struct ClassView {
     live: Option<LiveView>,
     /// The challenges some seat sent a fix of, as the projector's board shows them.
     challenges: Vec<BoardScreen>,
+    /// Each status letter's tile colours, one CSS rule each: a seat's 42 tiles then carry a
+    /// class, not an inline style (a class of 25 would otherwise send 100 KiB of them).
+    tile_colors: Vec<TileColor>,
+}
+
+#[derive(Debug, Serialize)]
+struct TileColor {
+    letter: char,
+    color: String,
+    ink: String,
+}
+
+fn tile_colors() -> Vec<TileColor> {
+    contention::judgement::Status::ALL
+        .iter()
+        .map(|&status| {
+            let color = contention::chart::status_color(status);
+            TileColor {
+                letter: status.letter(),
+                color: contention::chart::hex(color),
+                ink: contention::chart::hex(contention::chart::ink_on(color)),
+            }
+        })
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
@@ -93,6 +117,7 @@ pub fn render_class(inputs: ClassInputs) -> Result<String> {
             .into_iter()
             .filter(|screen| !screen.fixes.is_empty() || !screen.wrong.is_empty())
             .collect(),
+        tile_colors: tile_colors(),
     };
     templates()?.get_template("class.html")?.render(context! { page => view }).context("rendering the class page")
 }
