@@ -102,8 +102,11 @@ fn a_handler_whose_signatures_fail_is_refused() {
 fn never_faster(checked: &Checked) {
     let verdict = checked.verdict.as_ref().expect("the baseline is correct");
     let status = verdict.judgement.status;
+    // Never credited as a fix. "Slower" can happen: under load, the same code's interleaved
+    // trials can differ by a few percent beyond their interval (seen under Wine: 0.92x,
+    // 0.85x-0.99x), and the rule asks more of "faster" (clearly above 1x) than of "slower".
     assert!(
-        matches!(status, Status::NotBeyondNoise | Status::TooNoisy | Status::NotMeasurable),
+        !matches!(status, Status::Reproduced | Status::Smaller | Status::Larger),
         "{}: the baseline against itself read {}",
         checked.challenge,
         verdict.judgement
