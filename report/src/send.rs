@@ -168,25 +168,33 @@ fn time_allowed(bytes: usize) -> Duration {
 /// Posts `seat`'s guesses (`effect=figure` pairs joined by `&`) to the room's `/guesses`,
 /// once; `Err` says why nothing was answered.
 pub fn post_guesses(room: &Room, code: &str, seat: &str, pairs: &str, token: Option<&str>) -> Result<Answer, String> {
-    let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
-    let target = format!("{base}guesses?code={}&seat={}", percent_encode(code), percent_encode(seat));
-    post_once(room, &target, (pairs.as_bytes(), token), time_allowed(pairs.len()))
+    post_as_seat(room, ("guesses", code, Some(seat)), pairs.as_bytes(), token)
 }
 
 /// Posts `seat`'s `contention check` verdict line to the room's `/ready`, once; `Err` says
 /// why nothing was answered.
 pub fn post_ready(room: &Room, code: &str, seat: &str, line: &str, token: Option<&str>) -> Result<Answer, String> {
-    let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
-    let target = format!("{base}ready?code={}&seat={}", percent_encode(code), percent_encode(seat));
-    post_once(room, &target, (line.as_bytes(), token), time_allowed(line.len()))
+    post_as_seat(room, ("ready", code, Some(seat)), line.as_bytes(), token)
 }
 
 /// Posts a seat's checked fix (a challenge result as JSON) to the room's `/challenges`, once,
 /// with the seat's token if this laptop holds one; `Err` says why nothing was answered.
 pub fn post_challenge(room: &Room, code: &str, result: &[u8], token: Option<&str>) -> Result<Answer, String> {
+    post_as_seat(room, ("challenges", code, None), result, token)
+}
+
+/// One POST of `body` to the room's `route` (beside its `/runs`) with the class code and the
+/// seat, where the route names it in its query.
+fn post_as_seat(
+    room: &Room,
+    (route, code, seat): (&str, &str, Option<&str>),
+    body: &[u8],
+    token: Option<&str>,
+) -> Result<Answer, String> {
     let base = room.path.strip_suffix("runs").unwrap_or(&room.path);
-    let target = format!("{base}challenges?code={}", percent_encode(code));
-    post_once(room, &target, (result, token), time_allowed(result.len()))
+    let seat = seat.map_or(String::new(), |seat| format!("&seat={}", percent_encode(seat)));
+    let target = format!("{base}{route}?code={}{seat}", percent_encode(code));
+    post_once(room, &target, (body, token), time_allowed(body.len()))
 }
 
 /// One POST of `pack` to `target` (path and query), with the seat's token if one is held,
