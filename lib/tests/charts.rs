@@ -73,7 +73,7 @@ fn draw_every_chart(values: &[f64]) {
         .map(|(index, &value)| (format!("m{index}"), Some(Ratio { value, low: value, high: value })))
         .collect();
     let labelled: Vec<(&str, Option<Ratio>)> = ratios.iter().map(|(label, ratio)| (label.as_str(), *ratio)).collect();
-    let _ = chart::room::room_chart("room", "ratio", &labelled);
+    let _ = contention::present::room::chart::room_chart("room", "ratio", &labelled);
     let pairs: Vec<contention::c2c::PairSummary> = values
         .iter()
         .enumerate()

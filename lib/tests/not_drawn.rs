@@ -160,7 +160,7 @@ fn room_chart_draws_or_notes() {
             .zip(values)
             .map(|(label, &value)| (label.as_str(), Some(Ratio { value, low: value, high: value })))
             .collect();
-        svg(chart::room::room_chart("t", "x", &ratios))
+        svg(contention::present::room::chart::room_chart("t", "x", &ratios))
     });
 }
 

@@ -11,7 +11,7 @@ use contention::challenge::{lines, Challenge, ChallengeResult, Plan};
 use crate::bad_flag::bad_flag;
 use crate::console::say;
 use crate::progress::Reporter;
-use crate::send::Room;
+use crate::room::client::Room;
 
 #[derive(Debug)]
 pub struct ChallengeOptions {
@@ -101,7 +101,7 @@ fn post(send: &SendResult, mut result: ChallengeResult) -> Result<()> {
     let url = &send.room.url;
     let json = serde_json::to_vec(&result).context("encoding the result")?;
     let token = crate::seat_tokens::kept(url, &result.seat);
-    let answer = crate::send::post_challenge(&send.room, &send.code, &json, token.as_deref())
+    let answer = crate::room::client::post_challenge(&send.room, &send.code, &json, token.as_deref())
         .map_err(|why| anyhow::anyhow!("the result was not sent to {url}: {why}"))?;
     match answer.status {
         200 => {

@@ -12,6 +12,7 @@ use crate::bad_flag::bad_flag;
 use crate::console::{say, warn};
 use crate::options::{Options, PackOut, Prediction, ReportOptions, SendTo, Source};
 use crate::output::{resolve_out, Format};
+use crate::room::class_page;
 use crate::store::{self, MeasureOptions};
 use crate::write::write_atomic;
 use crate::{json, markdown, page, terminal};
@@ -67,7 +68,7 @@ fn send_pack(send: &SendTo, run: &Path, pack: &[u8]) -> Result<()> {
     let seat = Run::load(run).map(|run| run.label).ok();
     let token = seat.as_deref().and_then(|seat| crate::seat_tokens::kept(&send.room.url, seat));
     let secrets = (send.code.as_deref(), token.as_deref());
-    match crate::send::post_pack(&send.room, secrets, pack, &mut |note| warn(note)) {
+    match crate::room::client::post_pack(&send.room, secrets, pack, &mut |note| warn(note)) {
         Ok(answer) if answer.status == 201 => {
             say(&format!("sent to {}: {}", send.room.url, answer.line));
             crate::seat_tokens::keep_and_say(&send.room.url, seat.as_deref(), answer.token.as_deref());
@@ -92,7 +93,7 @@ fn predict(prediction: &Prediction) -> Result<()> {
     let url = &prediction.room.url;
     let token = crate::seat_tokens::kept(url, &prediction.seat);
     let (room, code, seat) = (&prediction.room, &prediction.code, &prediction.seat);
-    let answer = crate::send::post_guesses(room, code, seat, &prediction.body(), token.as_deref())
+    let answer = crate::room::client::post_guesses(room, code, seat, &prediction.body(), token.as_deref())
         .map_err(|why| anyhow::anyhow!("the guesses were not sent to {url}: {why}"))?;
     match answer.status {
         200 => {
@@ -225,7 +226,7 @@ fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
         .map_err(|why| bad_flag(format!("invalid from = {}: {why}", shown(from))))?;
     class.skipped.iter().for_each(|why| warn(&format!("not read: {why}")));
     let seats: Vec<Seat> = class.runs.iter().map(Seat::of).collect();
-    let text = page::class::render_class(page::class::ClassInputs {
+    let text = class_page::render_class(class_page::ClassInputs {
         seat_hrefs: vec![None; seats.len()],
         roster: class.roster.map(|roster| roster.status(seats.iter().map(Seat::label))),
         seats: &seats,
@@ -233,7 +234,7 @@ fn write_class(from: &Path, format: Format, out: Option<&Path>) -> Result<()> {
         generated_utc: contention::machine::utc_timestamp(std::time::SystemTime::now()),
         live: None,
         // A class's archive holds its runs, not the room's ledger: no fixes to show.
-        challenges: page::class::ChallengeInputs { results: &[], roster: None },
+        challenges: class_page::ChallengeInputs { results: &[], roster: None },
     })?;
     write_out(out, &text)
 }

@@ -4,8 +4,9 @@
 //! plain settings: the only reader of clap values) -> [`commands`] -> [`store`] (measuring
 //! and saving, over the plans the options built) and the
 //! renderers ([`page`], [`markdown`], [`json`], [`terminal`]) over the sections of the
-//! lib's presentation model (`contention::present::sections`). [`room`] serves the live
-//! room of a workshop over the same pieces; [`send`] posts a run's pack to it;
+//! lib's presentation model (`contention::present::sections`). [`room`] is the live
+//! room of a workshop over the same pieces: its server, its pages and its client (a run's
+//! pack posted to it);
 //! [`check`] says whether this laptop is ready for a workshop; [`challenge`] checks a
 //! challenge's reference fix.
 
@@ -29,7 +30,6 @@ mod runtime_budget;
 mod runtime_cache;
 mod runtime_status;
 mod seat_tokens;
-mod send;
 mod store;
 mod tables;
 mod terminal;

@@ -3,7 +3,7 @@
 //! The same functions draw the report's figures and the notebooks' inline ones.
 
 pub mod c2c;
-mod categorical;
+pub(crate) mod categorical;
 pub mod counters;
 pub(crate) mod frame;
 pub mod gc;
@@ -12,7 +12,6 @@ pub mod locks;
 pub mod pool_latency;
 pub mod pool_switches;
 pub mod refill;
-pub mod room;
 pub mod sharing;
 pub mod style;
 
@@ -204,7 +203,8 @@ mod tests {
         let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         distinct("refill", &refill::refill_chart("t", &names, &many(6, &[0.0, 1.0, 2.0])).unwrap(), 6);
         let ratio = Some(crate::stats::Ratio { value: 2.0, low: 1.5, high: 2.5 });
-        distinct("room", &room::room_chart("t", "x", &[("a", ratio), ("b", None)]).unwrap(), 1);
+        let room = crate::present::room::chart::room_chart("t", "x", &[("a", ratio), ("b", None)]).unwrap();
+        distinct("room", &room, 1);
     }
 
     #[test]

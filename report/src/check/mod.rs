@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::console::say;
-use crate::send::Room;
+use crate::room::client::Room;
 
 /// What `contention check` was asked.
 #[derive(Debug, Clone)]
@@ -125,7 +125,7 @@ fn verdict(checks: &[Check], took: &str) -> String {
 /// not keep it is named (the room line above already says whether it answers).
 fn send_verdict(room: &Room, code: &str, seat: &str, line: &str) {
     let token = crate::seat_tokens::kept(&room.url, seat);
-    match crate::send::post_ready(room, code, seat, line, token.as_deref()) {
+    match crate::room::client::post_ready(room, code, seat, line, token.as_deref()) {
         Ok(answer) if answer.status == 200 => {
             say(&format!("sent to {}: {}", room.url, answer.line));
             crate::seat_tokens::keep_and_say(&room.url, Some(seat), answer.token.as_deref());

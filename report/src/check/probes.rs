@@ -12,7 +12,7 @@ use contention::machine_check::conditions::CpuTimes;
 use contention::placement::cpu_list;
 
 use super::{Check, Status};
-use crate::send::{list_runs, Room};
+use crate::room::client::{list_runs, Room};
 
 /// A clock that steps more coarsely than this blurs the shortest trials (the lab's
 /// per-operation figures are nanoseconds, each trial at least 10 ms).

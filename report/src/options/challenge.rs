@@ -7,7 +7,7 @@ use contention::challenge::{Challenge, Plan};
 use super::cli::ChallengeArgs;
 use crate::bad_flag::bad_flag;
 use crate::challenge::{ChallengeOptions, Destination, SendResult};
-use crate::send::Room;
+use crate::room::client::Room;
 
 /// The options of `args`; a bad name, URL or a --send without a seat is a usage error. A
 /// saved result without --send goes to the room the environment names, as a notebook's

@@ -265,7 +265,7 @@ impl Options {
                 room: args
                     .room
                     .map(|url| {
-                        crate::send::Room::parse(&url)
+                        crate::room::client::Room::parse(&url)
                             .map_err(|why| crate::bad_flag::bad_flag(format!("invalid room = {url}: {why}")))
                     })
                     .transpose()?,

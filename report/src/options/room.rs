@@ -8,8 +8,8 @@ use std::io::Read as _;
 
 use super::cli::{PredictArgs, SendArgs, ServeArgs};
 use crate::bad_flag::bad_flag;
+use crate::room::client;
 use crate::room::{code, RoomOptions, Space, MAX_ROOM_BYTES};
-use crate::send;
 
 /// The smallest `--max-upload`: a pack of one small run is tens of KiB.
 const MIN_UPLOAD_BYTES: u64 = 1 << 10;
@@ -90,7 +90,7 @@ fn roster(given: &str) -> Result<Roster> {
 /// Where `--send` posts a pack, and with which code.
 #[derive(Debug, Clone)]
 pub struct SendTo {
-    pub room: send::Room,
+    pub room: client::Room,
     pub code: Option<String>,
 }
 
@@ -98,7 +98,7 @@ impl SendTo {
     /// `--send`'s URL checked before anything is measured; `None` without `--send`.
     pub fn from_args(args: &SendArgs) -> Result<Option<Self>> {
         let Some(url) = &args.send else { return Ok(None) };
-        let room = send::Room::parse(url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
+        let room = client::Room::parse(url).map_err(|why| bad_flag(format!("invalid send = {url}: {why}")))?;
         Ok(Some(Self { room, code: args.code.clone() }))
     }
 
@@ -112,7 +112,7 @@ impl SendTo {
 /// `room predict`: a seat's guesses, checked before anything is sent.
 #[derive(Debug, Clone)]
 pub struct Prediction {
-    pub room: send::Room,
+    pub room: client::Room,
     pub code: String,
     pub seat: String,
     /// (effect id, figure), as given.
@@ -122,7 +122,7 @@ pub struct Prediction {
 impl Prediction {
     pub fn from_args(args: PredictArgs) -> Result<Self> {
         let room =
-            send::Room::parse(&args.send).map_err(|why| bad_flag(format!("invalid send = {}: {why}", args.send)))?;
+            client::Room::parse(&args.send).map_err(|why| bad_flag(format!("invalid send = {}: {why}", args.send)))?;
         code::check(&args.code)?;
         contention::runs::check_label(&args.seat)
             .map_err(|error| bad_flag(error.to_string().replacen("label", "seat", 1)))?;

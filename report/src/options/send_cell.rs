@@ -26,7 +26,7 @@ fn variable(name: &str) -> Option<String> {
 
 /// The room the notebook's Jupyter was started with, its code and this seat; `Ok(Err(why))`
 /// without a room (nothing sent, and that is fine: a notebook run at home).
-pub(super) fn room_from_environment(what: &str) -> Result<Result<(crate::send::Room, String, String), String>> {
+pub(super) fn room_from_environment(what: &str) -> Result<Result<(crate::room::client::Room, String, String), String>> {
     let Some(url) = variable(ROOM) else {
         return Ok(Err(format!(
             "Not sent: no room is set. To send {what} to the room, start Jupyter with {ROOM}=<the room's URL> \
@@ -44,7 +44,7 @@ pub(super) fn room_from_environment(what: &str) -> Result<Result<(crate::send::R
             missing.join(" and ")
         );
     };
-    let room = crate::send::Room::parse(&url)
+    let room = crate::room::client::Room::parse(&url)
         .map_err(|why| crate::bad_flag::bad_flag(format!("invalid {ROOM} = {url}: {why}")))?;
     Ok(Ok((room, code, label)))
 }

@@ -3,9 +3,7 @@
 //! hold nothing beyond `if`/`for`; only SVG and the article's prose (the lib's compiled-in
 //! markdown, escaped and then given its emphasis here) are marked safe.
 
-pub mod class;
 mod environment;
-pub mod live;
 mod section;
 
 use anyhow::{Context, Result};
@@ -92,8 +90,9 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
     templates()?.get_template("report.html")?.render(context! { page => view }).context("rendering the report")
 }
 
-/// Every template of the report, strict about undefined names, escaping HTML.
-fn templates() -> Result<Environment<'static>> {
+/// Every template of the report, strict about undefined names, escaping HTML (the room's
+/// pages, `crate::room::class_page`, fill them too).
+pub(crate) fn templates() -> Result<Environment<'static>> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_auto_escape_callback(|_| AutoEscape::Html);

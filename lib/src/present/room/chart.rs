@@ -1,8 +1,8 @@
-//! The room: one effect across a workshop's machines, one dot (with its interval) per
+//! The room's chart: one effect across a workshop's machines, one dot (with its interval) per
 //! machine that measured it.
 
-use super::categorical::{axis_number, categorical_chart};
-use super::{Chart, ChartError, IntervalPoint, Series};
+use crate::chart::categorical::{axis_number, categorical_chart};
+use crate::chart::{Chart, ChartError, IntervalPoint, Series};
 use crate::stats::Ratio;
 
 const CHART: &str = "room";

@@ -15,8 +15,8 @@ use contention::present::Strip;
 use minijinja::context;
 use serde::Serialize;
 
-use super::live::LiveView;
-use super::templates;
+use super::live_page::LiveView;
+use crate::page::templates;
 
 /// What the class page shows beside the seats.
 #[derive(Debug)]

@@ -1,9 +1,14 @@
-//! The room: a workshop's machines side by side. Per run, one row of key effects, each
-//! experiment's own ([`super::Present::effect_values`]); across the room, their medians and ranges ([`summary`]);
-//! for two runs, each effect's ratio between them with its interval. The cells' text is
-//! written here, once.
+//! The room: a workshop's machines side by side, in this one folder (the report's server,
+//! pages and client of the live room are `report/src/room/`). Per run, one row of key
+//! effects, each experiment's own ([`super::Present::effect_values`]); across the room,
+//! their medians and ranges ([`summary`]) and one chart per effect ([`chart`]); for two
+//! runs, each effect's ratio between them with its interval; for a workshop's class, the
+//! class page's summary ([`class`]), the projector's screens ([`projector`],
+//! [`part_screen`], [`challenge_board`]), the roster ([`roster`], [`seat_name`]) and the
+//! quantities a seat may guess ([`quantities`]). The cells' text is written here, once.
 
 pub mod challenge_board;
+pub mod chart;
 pub mod class;
 pub mod hardware;
 pub mod part_screen;
@@ -213,7 +218,7 @@ pub fn room_figures(machines: &[KeyEffects]) -> Vec<Result<Figure, NotDrawn>> {
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let chart = crate::chart::room::room_chart(effect.name, y_desc, &values)
+        let chart = chart::room_chart(effect.name, y_desc, &values)
             .map_err(|error| NotDrawn::new(effect.name, error));
         figures.push(chart.map(|chart| Figure {
             id: "effect",

@@ -20,9 +20,9 @@ use contention::present::room::quantities;
 use contention::present::room::roster::{Roster, RosterStatus};
 use contention::runs::Run;
 
-use crate::page::class::{render_class, render_projector, ChallengeInputs, ClassInputs, ProjectorInputs};
-use crate::page::live::{LiveRun, LiveView};
 use crate::page::{self};
+use crate::room::class_page::{render_class, render_projector, ChallengeInputs, ClassInputs, ProjectorInputs};
+use crate::room::live_page::{LiveRun, LiveView};
 use crate::url::percent_encode;
 
 /// Which page.

@@ -13,7 +13,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-use crate::room::MIN_BYTES_PER_SECOND;
+use super::server::MIN_BYTES_PER_SECOND;
 use crate::url::percent_encode;
 
 /// How long connecting may take.
