@@ -38,16 +38,25 @@ impl Present for crate::stride::StrideSweep {
         Ok(Some(section))
     }
 
-    const EFFECTS: &'static [Effect] = &[PENALTY];
+    const EFFECTS: &'static [Effect] = &[KNEE, PENALTY];
 
     fn effect_values(run: &Run) -> Vec<EffectValue> {
-        let penalty = match knee_of(run) {
+        let knee = knee_of(run);
+        let penalty = match knee {
             Some(crate::stride::Knee::At { penalty, .. }) => Some(penalty),
             _ => None,
         };
-        vec![EffectValue::of(PENALTY, penalty)]
+        let word = knee.map(|knee| match knee {
+            crate::stride::Knee::At { stride_bytes, .. } => format::bytes(stride_bytes),
+            crate::stride::Knee::NoPenalty { .. } => "no penalty".into(),
+            crate::stride::Knee::TooFewTrials { .. } => "too few trials".into(),
+        });
+        vec![EffectValue::word(KNEE, word), EffectValue::of(PENALTY, penalty)]
     }
 }
+
+/// Where the stride penalty ends: the smallest stride within 10% of the fastest.
+pub const KNEE: Effect = Effect::word("stride-knee", "knee");
 
 const PENALTY: Effect =
     Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4"), plausible: Plausible::RATIO };

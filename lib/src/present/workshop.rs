@@ -4,7 +4,8 @@
 //! this text between markers; `lib/tests/workshop_guide.rs` fails when it and the kept runs
 //! disagree, and rewrites it when asked.
 
-use super::room::{effects, KeyEffects};
+use super::room::{effects, EffectValue, KeyEffects};
+use super::stride::KNEE;
 use super::{Cell, Column, Table};
 use crate::format;
 use crate::reference::{ClaimReference, StrideReference};
@@ -73,7 +74,8 @@ pub fn platforms_table(runs: &[Run], claims: &[ClaimReference], article_stride: 
         claim.map_or("-".to_string(), |claim| format!("{} ({})", claim.figure, claim.id))
     };
     let plain = |text: String| Cell::noisy(text, false);
-    let knees = machines.iter().map(|m| plain(m.knee.clone().unwrap_or_else(|| format::NOT_AVAILABLE.into())));
+    let knees =
+        machines.iter().map(|m| plain(m.effect(KNEE.id).map_or(format::NOT_AVAILABLE.into(), EffectValue::text)));
     let mut rows =
         vec![[vec![plain("stride knee".into()), plain(article_knee(article_stride))], knees.collect()].concat()];
     for effect in effects() {

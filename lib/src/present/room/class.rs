@@ -237,6 +237,7 @@ pub(super) mod tests {
                 value: if effect.id == "false-sharing" { value } else { None },
                 lead: None,
                 dropped: None,
+                word: None,
             })
             .collect();
         Seat {
@@ -244,7 +245,7 @@ pub(super) mod tests {
                 label: label.into(),
                 profile: Profile::Quick,
                 verdict: "limited: 2 CPUs".into(),
-                knee: None,
+                words: Vec::new(),
                 configs: Vec::new(),
                 effects,
             },

@@ -38,17 +38,28 @@ pub struct KeyEffects {
     pub profile: Profile,
     /// The verdict's headline: "fit", or the level with the reasons that fired.
     pub verdict: String,
-    /// "64 B" where the stride penalty ends, or "no penalty".
-    pub knee: Option<String>,
+    /// One value per [`words`] entry, in the same order ("64 B" where the stride penalty
+    /// ends, or "no penalty").
+    pub words: Vec<EffectValue>,
     /// Every experiment's config as text, to flag runs measured differently.
     pub configs: Vec<(String, String)>,
     /// One value per [`effects`] entry, in the same order.
     pub effects: Vec<EffectValue>,
 }
 
-/// The effects compared, in column order: each experiment's [`super::Present::EFFECTS`], in
-/// the registry's order.
+/// The numbers compared, in column order: each experiment's [`super::Present::EFFECTS`]
+/// told in a number, in the registry's order.
 pub fn effects() -> Vec<Effect> {
+    every_effect().into_iter().filter(|effect| !effect.is_word()).collect()
+}
+
+/// The words shown before the numbers, in column order: each experiment's
+/// [`super::Present::EFFECTS`] told in a word ([`Effect::word`]), in the registry's order.
+pub fn words() -> Vec<Effect> {
+    every_effect().into_iter().filter(Effect::is_word).collect()
+}
+
+fn every_effect() -> Vec<Effect> {
     Experiment::ALL.iter().flat_map(|experiment| experiment.visit(ListEffects)).copied().collect()
 }
 
@@ -81,35 +92,36 @@ impl Visitor for MeasureEffects<'_> {
 
 impl KeyEffects {
     pub fn of(run: &Run) -> Self {
-        let knee = super::stride::knee_of(run);
+        let (words, effects) = Experiment::ALL
+            .iter()
+            .flat_map(|experiment| experiment.visit(MeasureEffects(run)))
+            .partition(|value| value.effect.is_word());
         Self {
             label: run.label(),
             profile: run.manifest.profile,
             verdict: assess(&MachineRun::from_run(run)).verdict.headline(),
-            knee: knee.map(|knee| match knee {
-                crate::stride::Knee::At { stride_bytes, .. } => format::bytes(stride_bytes),
-                crate::stride::Knee::NoPenalty { .. } => "no penalty".into(),
-                crate::stride::Knee::TooFewTrials { .. } => "too few trials".into(),
-            }),
+            words,
             configs: run
                 .manifest
                 .experiments
                 .iter()
                 .map(|record| (record.name.clone(), format::config_text(&record.config)))
                 .collect(),
-            effects: Experiment::ALL.iter().flat_map(|experiment| experiment.visit(MeasureEffects(run))).collect(),
+            effects,
         }
     }
 
-    /// The value of the effect with key `id`, if the room compares it.
+    /// The value of the effect with key `id` (a number or a word), if the room shows it.
     pub fn effect(&self, id: &str) -> Option<&EffectValue> {
-        self.effects.iter().find(|value| value.effect.id == id)
+        self.words.iter().chain(&self.effects).find(|value| value.effect.id == id)
     }
 }
 
-/// The room table's columns: machine, verdict, knee, one per effect, how it was measured.
+/// The room table's columns: machine, verdict, one per word (the knee), one per number, how
+/// it was measured.
 pub fn room_columns() -> Vec<Column> {
-    let mut columns = vec![Column::text("machine"), Column::text("verdict"), Column::text("knee")];
+    let mut columns = vec![Column::text("machine"), Column::text("verdict")];
+    columns.extend(words().iter().map(|word| Column::text(word.name)));
     columns.extend(effects().iter().map(|effect| Column::number(effect.name)));
     columns.push(Column::text("measured as"));
     columns
@@ -118,19 +130,14 @@ pub fn room_columns() -> Vec<Column> {
 /// One machine's row; `flags` says how its run was measured differently from the room's
 /// (empty when it was not), and marks the row's last cell.
 pub fn room_row(machine: &KeyEffects, flags: &[String]) -> Vec<Cell> {
-    let mut row =
-        vec![Cell::from(machine.label.clone()), Cell::from(machine.verdict.clone()), Cell::from(text(&machine.knee))];
-    row.extend(machine.effects.iter().map(|value| Cell::from(value.text())));
+    let mut row = vec![Cell::from(machine.label.clone()), Cell::from(machine.verdict.clone())];
+    row.extend(machine.words.iter().chain(&machine.effects).map(|value| Cell::from(value.text())));
     let profile = format!("{:?}", machine.profile).to_lowercase();
     row.push(match flags {
         [] => Cell::from(profile),
         flags => Cell::noisy(format!("{profile}; differs: {}", flags.join("; ")), true),
     });
     row
-}
-
-fn text(value: &Option<String>) -> String {
-    value.clone().unwrap_or_else(|| format::NOT_AVAILABLE.into())
 }
 
 /// Effect `a` over effect `b` with a conservative interval (the ratio of the interval ends),
@@ -143,22 +150,24 @@ pub fn between(a: &Ratio, b: &Ratio) -> (Ratio, bool) {
 /// Two machines, one difference: per effect each machine's value, `a` over `b` with its
 /// interval, and which is larger, or "not distinguishable" when the intervals overlap.
 pub fn difference_table(a: &KeyEffects, b: &KeyEffects) -> Table {
-    let mut rows = vec![
-        vec![
-            Cell::from("verdict"),
-            Cell::from(a.verdict.clone()),
-            Cell::from(b.verdict.clone()),
+    let mut rows = vec![vec![
+        Cell::from("verdict"),
+        Cell::from(a.verdict.clone()),
+        Cell::from(b.verdict.clone()),
+        Cell::missing(),
+        same(&a.verdict, &b.verdict),
+    ]];
+    for (a_word, b_word) in a.words.iter().zip(&b.words) {
+        let (a_text, b_text) = (a_word.text(), b_word.text());
+        let differ = same(&a_word.word, &b_word.word);
+        rows.push(vec![
+            Cell::from(a_word.effect.name),
+            Cell::from(a_text),
+            Cell::from(b_text),
             Cell::missing(),
-            same(&a.verdict, &b.verdict),
-        ],
-        vec![
-            Cell::from("knee"),
-            Cell::from(text(&a.knee)),
-            Cell::from(text(&b.knee)),
-            Cell::missing(),
-            same(&a.knee, &b.knee),
-        ],
-    ];
+            differ,
+        ]);
+    }
     for (a_value, b_value) in a.effects.iter().zip(&b.effects) {
         let (ratio, verdict) = match (a_value.value, b_value.value) {
             (Some(x), Some(y)) => {
@@ -218,8 +227,7 @@ pub fn room_figures(machines: &[KeyEffects]) -> Vec<Result<Figure, NotDrawn>> {
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let chart = chart::room_chart(effect.name, y_desc, &values)
-            .map_err(|error| NotDrawn::new(effect.name, error));
+        let chart = chart::room_chart(effect.name, y_desc, &values).map_err(|error| NotDrawn::new(effect.name, error));
         figures.push(chart.map(|chart| Figure {
             id: "effect",
             title: effect.name.to_string(),
@@ -241,7 +249,7 @@ pub fn difference_section(a: &KeyEffects, b: &KeyEffects) -> Section {
     let compared = effects();
     let differing: Vec<String> = compared
         .iter()
-        .zip(&table.rows[2..])
+        .zip(&table.rows[1 + words().len()..])
         .filter(|(_, row)| row[4].text.starts_with("larger on"))
         .map(|(effect, row)| format!("{}, {} ({})", effect.name, row[4].text, row[3].text))
         .collect();

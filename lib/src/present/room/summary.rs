@@ -2,7 +2,7 @@
 //! ranges, its verdict counts, and the runs measured differently from the rest, each a
 //! plain fold over the machines' [`KeyEffects`].
 
-use super::{effects, room_columns, room_figures, room_row, KeyEffects, ROOM};
+use super::{effects, room_columns, room_figures, room_row, words, KeyEffects, ROOM};
 use crate::format::{self, upper_first};
 use crate::present::{Cell, Finding, PresentError, Section, Table};
 use crate::registry::Experiment;
@@ -127,7 +127,9 @@ fn effect_range(machines: &[KeyEffects], index: usize) -> Option<String> {
 
 /// The room's median of each effect, as the table's last row.
 fn median_row(machines: &[KeyEffects]) -> Vec<Cell> {
-    let mut row = vec![Cell::from(ROOM_MEDIAN), Cell::from(""), Cell::from("")];
+    // No median of the verdict nor of a word.
+    let mut row = vec![Cell::from(ROOM_MEDIAN), Cell::from("")];
+    row.extend(words().iter().map(|_| Cell::from("")));
     for (index, effect) in effects().iter().enumerate() {
         let median = room_median(machines, index);
         row.push(Cell::from(median.map_or_else(|| format::NOT_AVAILABLE.into(), |m| value_text(m, effect.unit))));
