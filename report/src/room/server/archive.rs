@@ -1,6 +1,7 @@
-//! A small ustar (POSIX tar) writer and a strict reader, for the class's one download
-//! (`GET /class.tar`). Written by hand: the archive holds a handful of plain files, and a
-//! reader that takes only what the room writes refuses a hostile archive by construction.
+//! The class's one download (`GET /class.tar`), written by the `tar` crate (ustar headers),
+//! and a strict reader of it, written by hand: it takes only what the room writes, so it
+//! refuses a hostile archive by construction (the crate's reader follows long-name and pax
+//! extensions, and takes an archive cut short at a header as whole).
 //!
 //! The reader takes regular files only, each named as `allowed` says (so no path can climb
 //! out of a folder, and no name is absolute), each at most `max_bytes`, at most
@@ -13,64 +14,45 @@ const BLOCK: usize = 512;
 /// `ustar\0` then version `00`, as POSIX writes it.
 const MAGIC: &[u8; 8] = b"ustar\x0000";
 
-/// A tar written file by file, each stamped `mtime` (seconds since 1970), so a file's bytes
-/// need not be held beside the archive.
+/// A tar written file by file, each a plain file (mode 644, owner 0) stamped `mtime`
+/// (seconds since 1970), so a file's bytes need not be held beside the archive.
 pub struct Writer {
-    tar: Vec<u8>,
+    tar: tar::Builder<Vec<u8>>,
     mtime: u64,
 }
 
 impl Writer {
     pub fn new(mtime: u64) -> Self {
-        Self { tar: Vec::new(), mtime }
+        Self { tar: tar::Builder::new(Vec::new()), mtime }
     }
 
-    /// Adds the file `name` (at most ustar's 100 bytes) holding `bytes`.
+    /// Adds the file `name` (at most ustar's 100 bytes: the reader takes no name prefix)
+    /// holding `bytes`.
     pub fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
-        self.tar.extend_from_slice(&header(name, b'0', bytes.len() as u64, self.mtime)?);
-        self.tar.extend_from_slice(bytes);
-        self.tar.resize(self.tar.len().div_ceil(BLOCK) * BLOCK, 0);
-        Ok(())
+        if name.len() > 100 {
+            return Err(format!("{name:?} is longer than a tar name's 100 bytes"));
+        }
+        let mut header = tar::Header::new_ustar();
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_mode(0o644);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_size(bytes.len() as u64);
+        header.set_mtime(self.mtime);
+        self.tar
+            .append_data(&mut header, name, bytes)
+            .map_err(|error| format!("adding {name:?} to the archive: {error}"))
     }
 
     /// The archive, ended by its two empty blocks.
-    pub fn finish(mut self) -> Vec<u8> {
-        self.tar.resize(self.tar.len() + 2 * BLOCK, 0);
-        self.tar
+    pub fn finish(self) -> Result<Vec<u8>, String> {
+        self.tar.into_inner().map_err(|error| format!("ending the archive: {error}"))
     }
-}
-
-/// A header block for a file (`kind` b'0') or folder (b'5') of `size` bytes.
-fn header(name: &str, kind: u8, size: u64, mtime: u64) -> Result<[u8; BLOCK], String> {
-    if name.len() > 100 {
-        return Err(format!("{name:?} is longer than a tar name's 100 bytes"));
-    }
-    let mut block = [0u8; BLOCK];
-    block[..name.len()].copy_from_slice(name.as_bytes());
-    let octal = |field: &mut [u8], value: u64| {
-        let digits = format!("{value:0width$o}", width = field.len() - 1);
-        field[..digits.len()].copy_from_slice(digits.as_bytes());
-    };
-    octal(&mut block[100..108], if kind == b'5' { 0o755 } else { 0o644 });
-    octal(&mut block[108..116], 0);
-    octal(&mut block[116..124], 0);
-    octal(&mut block[124..136], size);
-    octal(&mut block[136..148], mtime);
-    block[156] = kind;
-    block[257..265].copy_from_slice(MAGIC);
-    sign(&mut block);
-    Ok(block)
 }
 
 /// A header's checksum: the sum of its bytes, its checksum field counted as spaces.
 fn checksum(block: &[u8]) -> u64 {
     block.iter().enumerate().map(|(at, &byte)| if (148..156).contains(&at) { 32 } else { u64::from(byte) }).sum()
-}
-
-/// Writes `block`'s checksum into it.
-fn sign(block: &mut [u8]) {
-    let digits = format!("{:06o}\0 ", checksum(block));
-    block[148..156].copy_from_slice(digits.as_bytes());
 }
 
 /// Whether `bytes` start as a ustar archive does.
@@ -182,7 +164,26 @@ mod tests {
     fn write(files: &[(String, Vec<u8>)], mtime: u64) -> Result<Vec<u8>, String> {
         let mut writer = Writer::new(mtime);
         files.iter().try_for_each(|(name, bytes)| writer.add(name, bytes))?;
-        Ok(writer.finish())
+        writer.finish()
+    }
+
+    /// An archive holding one file named `name` as it is: a climbing or absolute name, which
+    /// the crate's writer refuses to write, as a hostile client would write it.
+    fn hostile(name: &str) -> Vec<u8> {
+        let mut header = tar::Header::new_ustar();
+        header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_size(4);
+        header.set_cksum();
+        let mut tar = tar::Builder::new(Vec::new());
+        tar.append(&header, &b"evil"[..]).unwrap();
+        tar.into_inner().unwrap()
+    }
+
+    /// Writes `block`'s checksum into it, after a test changed it.
+    fn sign(block: &mut [u8]) {
+        let digits = format!("{:06o}\0 ", checksum(block));
+        block[148..156].copy_from_slice(digits.as_bytes());
     }
 
     #[test]
@@ -204,9 +205,9 @@ mod tests {
     #[test]
     fn hostile_archives_are_refused_with_the_entry_named() {
         let refused = |tar: &[u8]| read(tar, &rules(&plain)).unwrap_err();
-        let climbing = write(&files(&["class/../../etc/x.txt"]), 0).unwrap();
+        let climbing = hostile("class/../../etc/x.txt");
         assert!(refused(&climbing).starts_with("it holds \"class/../../etc/x.txt\": an archive of the class holds"));
-        assert!(refused(&write(&files(&["/etc/passwd"]), 0).unwrap()).starts_with("it holds \"/etc/passwd\""));
+        assert!(refused(&hostile("/etc/passwd")).starts_with("it holds \"/etc/passwd\""));
         let mut link = write(&files(&["class/l.txt"]), 0).unwrap();
         link[156] = b'2';
         sign(&mut link[..BLOCK]);

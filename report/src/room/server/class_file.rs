@@ -40,7 +40,7 @@ pub fn archive(roster: Option<&str>, runs: &[PathBuf]) -> Result<Vec<u8>, String
     for (number, path) in runs.iter().enumerate() {
         tar.add(&format!("{FOLDER}{:04}.{PACK_EXTENSION}", number + 1), &super::disk::pack_bytes(path)?)?;
     }
-    Ok(tar.finish())
+    tar.finish()
 }
 
 /// A class read back: its runs in the room's order, the packs that did not read (each with
