@@ -17,7 +17,9 @@ use super::state::Room;
 
 /// Uploads received at once: each is written to its staging file as it arrives, so it holds
 /// hyper's buffer in memory (at most 32 KiB) and at most `--max-upload` on disk. More wait
-/// their turn (at most the upload's slot wait) before their body is read.
+/// their turn (at most the upload's slot wait) before their body is read. By hand, with
+/// [`RECEIVING_SLOTS_PER_CLIENT`]: tower's concurrency limit is one queue for every client,
+/// with no share per address and no bound on the wait.
 pub const RECEIVING_SLOTS: usize = 16;
 /// Receiving slots one client address holds at once. The room's code is the class's, so
 /// every seat holds it: without this, one holder sending [`RECEIVING_SLOTS`] uploads at

@@ -4,6 +4,9 @@
 //! so far, as Apache's `mod_reqtimeout` (`body=5,MinRate=...`) counts it. A client that
 //! falls below the rate is cut as soon as it does, whatever length it declared, so a
 //! trickling client frees its slot within seconds.
+//!
+//! By hand: tower-http's body limit caps the size and its body timeout the wait for each
+//! frame; neither asks a minimum rate, and a frame a minute passes both.
 
 use std::time::Duration;
 

@@ -6,6 +6,9 @@
 //! A client is an IPv4 address, or an IPv6 /64 (one machine can hold a whole /64).
 //! A connection past a cap is answered 503 with why and closed ([`super::serve`]); the
 //! refusals are named in the log at most once a minute.
+//!
+//! By hand: no crate caps connections per address (tower's concurrency limit counts
+//! requests, not connections, and for every client at once).
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -11,6 +11,9 @@
 //! addresses cannot keep out a participant: a right code from a new address is always
 //! counted in a table only holders of the code reach, and admitted within its own limit.
 //! Each window is fixed, starting at the client's first POST of it.
+//!
+//! By hand: tower's rate limit is one bucket for every client, so one client would spend
+//! everyone's.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

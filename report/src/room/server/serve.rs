@@ -5,6 +5,10 @@
 //! [`MAX_BUFFER_BYTES`] ahead, is closed when it reads nothing of its answer for
 //! [`super::write_timeout::WRITE_TIMEOUT`], and counts against the caps of [`super::connections`]. A
 //! connection past a cap is answered 503 with why and a `Retry-After`, then closed.
+//!
+//! Not `axum::serve`: it gives hyper no timer and no buffer size, so a connection has no
+//! header-read timeout (a head sent a byte at a time holds its connection for good) and
+//! reads up to hyper's default of about 400 KiB ahead (1024 connections: 400 MiB, not 32).
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -3,7 +3,8 @@
 //! asks for a page and never reads it would hold its connection, its task and the page's
 //! bytes for good. A write (or flush) that can send nothing for that long fails with
 //! `TimedOut`, and hyper closes the connection. A slow reader that takes a little at a time
-//! is never cut off: each byte taken starts the wait again.
+//! is never cut off: each byte taken starts the wait again. (tower-http's timeout bounds a
+//! request's handling, not an answer's writing.)
 
 use std::future::Future;
 use std::io;
