@@ -18,6 +18,7 @@
 //! choice (`Config::unpinned`), the [`unpinned`] method runs the same loops on threads the
 //! scheduler places, keeping only samples where neither thread moved.
 
+mod flags;
 mod config;
 mod hops;
 mod matrix;
@@ -47,7 +48,10 @@ crate::experiment::measure!(
     about: "Core-to-core latency: a cache line passed between every pair of CPUs.",
     summary: PairSummary,
     runtime_row: crate::experiment::NoRows,
-    const MAY_HAVE_NO_ROWS: bool = true,
+    const MAY_HAVE_NO_ROWS: bool = true;
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
+    }
 );
 
 /// Every unordered pair of `cpus`, in list order: n(n-1)/2 of them.

@@ -40,7 +40,7 @@ pub trait Measure: 'static {
     const CLOCK_PACED: bool = false;
 
     /// `Default` at the article's sizes where the machine allows.
-    type Config: Serialize + Clone + Debug + Default + Send + Sync;
+    type Config: Serialize + Clone + Debug + Default + Send + Sync + 'static;
     /// One row per trial, saved as `<NAME>.csv`.
     type Row: SavedRow;
     /// The rows of [`Measure::REAL_RUNTIME`]'s runtime ([`NoRows`] when there is none).
@@ -54,6 +54,11 @@ pub trait Measure: 'static {
     fn validate(config: &Self::Config) -> Result<(), ConfigError>;
     fn run(config: &Self::Config, progress: Progress) -> Result<Outcome<Self::Row>, RunError>;
     fn summarize(rows: &[Self::Row]) -> Vec<Self::Summary>;
+
+    /// The flags it reads from the command line (its `flags.rs`): none unless it says.
+    fn flags() -> crate::kit::flags::Flags<Self::Config> {
+        crate::kit::flags::Flags::default()
+    }
 
     /// Where each of its team trials ran, as its rows recorded it (the CPUs' list, and
     /// whether the threads were pinned), for the machine's fitness: none unless it says.

@@ -58,10 +58,10 @@
 //!    no `mod` line names them elsewhere. The store, the sections, the claims, the room's effects, the machine's fitness, the page,
 //!    the JSON, markdown and terminal output, the run reader and CI's section check all
 //!    iterate over the registry.
-//! 6. The report's side: `report/src/options/foo.rs` (its own flags as a clap `Args` group
-//!    with their parsers, the shared flags it reads in `SHARED`, turned into its `Config`;
-//!    `run foo --help` shows those alone), its `mod` line and its line in
-//!    `report/src/options/mod.rs`'s `experiment_options!`.
+//! 6. Its flags, `lib/src/foo/flags.rs` (the shared flags it reads and its own, each with its
+//!    parser and how it sets the `Config`, in [`kit::flags`]' terms), returned by its
+//!    `Measure::flags` hook: the command line makes them its flags (`run foo --help` shows
+//!    those alone) and builds the config from them; nothing in the report names it.
 //! 7. Its rows in the report's fixture run (`report/tests/fixtures/run-fixture/foo.csv`),
 //!    and its name in the README's workshop commands: `lib/tests/registry.rs` fails, naming
 //!    the file, while either is missing, and while a reference file it names is not in
@@ -72,8 +72,7 @@
 //! folder (measuring side, `Present` and prose) and its registry line `Toy => toy::Toy;`
 //! (no presentation module: it presents itself from its folder), nothing else; its tests
 //! show the registry's loops take it up, and `lib/tests/registry.rs` checks that nothing
-//! outside its folder but that line names it, and that the report's options list is the one
-//! other file that lists every experiment.
+//! outside its folder but that line names it, and that no other file lists every experiment.
 
 pub mod arena;
 pub mod assess;

@@ -17,6 +17,7 @@ use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 
+mod flags;
 mod config;
 mod finding;
 mod summary;
@@ -40,6 +41,10 @@ crate::experiment::measure!(
     runtime_row: crate::experiment::NoRows;
     fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
+    }
+
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
     }
 );
 

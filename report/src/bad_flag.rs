@@ -85,7 +85,8 @@ mod tests {
         let message = value_message(&error).unwrap();
         assert_eq!(
             message,
-            "invalid threads = -1: 1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc"
+            "invalid threads = -1: 1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc, 1 to 256 \
+             for locks"
         );
         let error =
             crate::options::cli::Cli::try_parse_from(["contention", "run", "gc", "--seconds", "1e400"]).unwrap_err();

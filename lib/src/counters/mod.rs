@@ -10,6 +10,7 @@
 //! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
 //! flush); running them in `run`, summarising in `summary` and `shards`.
 
+mod flags;
 mod counter;
 mod layouts;
 mod run;
@@ -50,6 +51,10 @@ crate::experiment::measure!(
     runtime_row: crate::experiment::NoRows;
     fn placements(rows: &[Row]) -> Vec<(&str, bool)> {
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
+    }
+
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
     }
 );
 

@@ -14,6 +14,7 @@
 //! stopped and has no assists, so its pauses hold marking that Go overlaps with work.
 //! [`go`] holds the real Go benchmark's rows; [`compare`] sets the two side by side.
 
+mod flags;
 pub mod collector;
 pub mod compare;
 pub mod config;
@@ -54,5 +55,8 @@ crate::experiment::measure!(
     summary: CellSummary,
     runtime_row: GoRow,
     const REAL_RUNTIME: Option<crate::experiment::RealRuntime> = Some(crate::experiment::RealRuntime { key: "go", name: "Go", file: GO_CSV }),
-    const CLOCK_PACED: bool = true,
+    const CLOCK_PACED: bool = true;
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
+    }
 );

@@ -8,6 +8,7 @@
 
 mod cache_misses;
 mod effects;
+pub mod flags;
 mod headline_row;
 
 pub use cache_misses::cache_miss_note;

@@ -32,6 +32,7 @@
 //! holds exactly the keys asked for, each with its value. A failed check is a
 //! [`RunError::Verification`](crate::RunError::Verification), never a dropped row.
 
+mod flags;
 mod cells;
 pub mod claim;
 mod claims_text;
@@ -80,7 +81,10 @@ crate::experiment::measure!(
     summary: CellSummary,
     runtime_row: JavaRow,
     const REAL_RUNTIME: Option<crate::experiment::RealRuntime> = Some(crate::experiment::RealRuntime { key: "java", name: "JVM", file: JAVA_CSV }),
-    const CLOCK_PACED: bool = true,
+    const CLOCK_PACED: bool = true;
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
+    }
 );
 
 /// The five ways of using a lock that article C makes claims about.

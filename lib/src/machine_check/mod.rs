@@ -4,6 +4,7 @@
 //! while each experiment ran ([`conditions`]); [`judge::verdict`] turns them into `fit`,
 //! `limited` or `unfit` with reasons in words.
 
+mod flags;
 pub mod clocks;
 pub mod conditions;
 pub mod disturbance;
@@ -39,6 +40,10 @@ crate::experiment::measure!(
 
     fn cache_misses(rows: &[Row]) -> Vec<crate::perf::CounterReading> {
         rows.iter().map(|row| row.cache_misses).collect()
+    }
+
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
     }
 );
 

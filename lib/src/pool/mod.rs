@@ -20,6 +20,7 @@
 //! from a closed loop of callers for `capacity_window` and counts completions; requests still
 //! waiting in a queue when it ends leave unserved (they could no longer count).
 
+mod flags;
 mod arrivals;
 mod closed;
 mod config;
@@ -75,7 +76,10 @@ crate::experiment::measure!(
     about: "Thread-pool sizing: a bimodal service on fixed, split and async pools (article C).",
     summary: PoolSummary,
     runtime_row: crate::experiment::NoRows,
-    const CLOCK_PACED: bool = true,
+    const CLOCK_PACED: bool = true;
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
+    }
 );
 
 /// One case of the plan: what serves the requests.

@@ -18,6 +18,7 @@
 //! any timing), so the article's case (C8) is sampled across the run and the bootstrap over
 //! rounds sees the drift between its start and its end.
 
+mod flags;
 pub mod chase;
 mod config;
 mod run;
@@ -43,7 +44,10 @@ crate::experiment::measure!(
     CacheRefill,
     about: "Cache refill after a context switch: ns per line, warm and after (article C).",
     summary: CaseSummary,
-    runtime_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows;
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
+    }
 );
 
 /// One trial of one case: a working set walked warm, then again after the switch.

@@ -2,6 +2,7 @@
 //! `stride` bytes apart in one page-aligned allocation. Counters closer than a cache line
 //! share it, and every increment must take the line from the other cores.
 
+mod flags;
 pub mod chart;
 mod config;
 mod row;
@@ -32,6 +33,10 @@ crate::experiment::measure!(
 
     fn cache_misses(rows: &[Row]) -> Vec<crate::perf::CounterReading> {
         rows.iter().map(|row| row.cache_misses).collect()
+    }
+
+    fn flags() -> crate::kit::flags::Flags<Config> {
+        flags::flags()
     }
 );
 

@@ -1,14 +1,15 @@
 //! The command line's clap types, and nothing else: its parent module turns them into plain
-//! settings, so no other module sees clap. Each experiment's own flags are its options
-//! file's clap group ([`super::ExperimentFlags`]).
+//! settings, so no other module sees clap. Each experiment's own flags, described in its
+//! folder of the lib, become clap arguments in [`super::ExperimentFlags`].
 
 use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::flag_values::{self, Number};
+use crate::flag_values;
 use crate::output::Format;
 use contention::Experiment;
 
@@ -238,8 +239,8 @@ pub struct MeasureArgs {
     pub total: Option<u64>,
     /// GC sweep: seconds each trial runs (e.g. 0.5). Pool sizing: seconds of arrivals per run.
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = flag_values::seconds)]
-    pub seconds: Option<Number>,
-    /// Each experiment's own flags, from its options file.
+    pub seconds: Option<Duration>,
+    /// Each experiment's own flags, as the lib describes them.
     #[command(flatten)]
     pub experiments: super::ExperimentFlags,
 }
@@ -280,17 +281,6 @@ impl ValueEnum for Format {
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.name()))
     }
-}
-
-/// `--variant`: one way of serving the requests, or all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    Fixed,
-    Split,
-    Async,
-    /// Async tasks that block their workers while they wait (the pinning pitfall).
-    AsyncBlocking,
-    All,
 }
 
 /// Experiments are named on the command line as in run folders, with a line of help each.

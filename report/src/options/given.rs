@@ -10,8 +10,9 @@ use clap::{ArgMatches, Args};
 use super::cli::MeasureArgs;
 use crate::bad_flag::bad_flag;
 
-/// Flags that name or shape a run without setting an experiment's sizes.
-const NOT_SIZES: [&str; 4] = ["label", "quick", "no-go", "no-java"];
+/// Flags that name or shape a run without setting an experiment's sizes, beside the
+/// switches that skip a real runtime (`--no-go`).
+const NOT_SIZES: [&str; 2] = ["label", "quick"];
 
 /// The measuring flags given on the command line of the subcommand in `matches`, by their
 /// long names, in the order of `--help`.
@@ -27,7 +28,7 @@ pub fn measure_flags(matches: &ArgMatches) -> Vec<String> {
 
 /// Whether any flag set an experiment's size (the run's profile is then "custom").
 pub fn sized(given: &[String]) -> bool {
-    given.iter().any(|flag| !NOT_SIZES.contains(&flag.as_str()))
+    given.iter().any(|flag| !NOT_SIZES.contains(&flag.as_str()) && !super::flags::skips_runtime(flag))
 }
 
 /// Refuses the first measuring flag given beside `source` (`--from` or `--compare`, which

@@ -28,8 +28,7 @@ pub fn command(raw: &[OsString]) -> clap::Command {
     others.retain(|id| !wanted.contains(id));
     others.sort();
     others.dedup();
-    let senses: Vec<(&str, &str)> =
-        named.iter().flat_map(|&experiment| flags_of(experiment).own_sense).copied().collect();
+    let senses: Vec<(&str, &str)> = named.iter().flat_map(|&experiment| flags_of(experiment).own_sense).collect();
     let own: Vec<(&str, &str)> =
         senses.iter().filter(|(id, _)| senses.iter().filter(|(other, _)| other == id).count() == 1).copied().collect();
     command.mut_subcommand("run", |run| {

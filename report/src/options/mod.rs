@@ -1,34 +1,28 @@
 //! Options: the command line's values turned, in this one place, into plain settings that
 //! the rest of the crate reads (library code and the renderers never see clap). Every
-//! experiment's config is built and validated here, before anything is measured: each
-//! experiment's flags live in its own file, behind [`ExperimentOptions`], registered once in
-//! [`experiment_options!`]'s list below.
+//! experiment's config is built and validated here, before anything is measured, by one
+//! path generic over the experiment ([`config`]): its quick or default sizes, the shared
+//! flags it reads, then its own, as its `flags.rs` in the lib describes them
+//! ([`contention::kit::flags`]), reached through the lib's registry.
 
-mod c2c;
+mod beside;
 mod challenge;
 pub mod cli;
-mod counters;
-mod gc;
+mod flags;
 pub mod given;
 pub mod help;
-mod locks;
-mod machine;
-mod pool;
-mod refill;
 mod room;
 mod send_cell;
 mod shared;
-mod sharing;
-mod stride;
 
 use std::fmt::Debug;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
 use contention::experiment::Measure;
 use contention::harness::Progress;
-use contention::present::Present;
+use contention::registry::MeasureVisitor;
 use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::{Profile, RUNTIME_ELAPSED_KEY};
 use contention::Experiment;
@@ -37,142 +31,99 @@ use crate::output::Format;
 use crate::room::RoomOptions;
 use crate::store::{MeasureOptions, Planned, RunWriter};
 use cli::{Cli, Command, MeasureArgs, RoomCommand, DEFAULT_RUNS};
+pub use flags::ExperimentFlags;
 pub use room::{Prediction, SendTo};
 
-/// One experiment's flags turned into its config, and what runs beside its model.
-/// The type is a clap `Args` group holding the experiment's own flags (flags several
-/// experiments share, such as `--threads`, are [`MeasureArgs`]'s).
-pub trait ExperimentOptions: clap::Args + Clone + Debug + Default + Send + Sync + 'static {
-    /// The experiment these options configure.
-    type Kind: Present;
-    /// The flags of [`MeasureArgs`] it reads beside its own (`threads`, `trials`, ...): its
-    /// `run <name> --help` shows them and its own flags, and no other experiment's.
-    const SHARED: &'static [&'static str];
-    /// The shared flags it reads in a sense of its own, with that sense: such a flag given
-    /// to two selected experiments that each read it their own way is refused.
-    const OWN_SENSE: &'static [(&'static str, &'static str)] = &[];
-
-    /// Sets its own flags, and the shared ones it reads in `args`, on `config` (the quick or
-    /// default sizes). `selected` is false when the experiment was not asked for: a flag it
-    /// cannot read then is left unused rather than refused.
-    fn apply(&self, config: &mut <Self::Kind as Measure>::Config, args: &MeasureArgs, selected: bool) -> Result<()>;
-
-    /// Its config: the quick or default sizes, then [`ExperimentOptions::apply`], validated
-    /// (once, here) only when the experiment was selected.
-    fn config(&self, args: &MeasureArgs, selected: bool) -> Result<<Self::Kind as Measure>::Config> {
-        let mut config = if args.quick { Self::Kind::quick() } else { Default::default() };
-        self.apply(&mut config, args, selected)?;
-        if selected {
-            Self::Kind::validate(&config)?;
-        }
-        Ok(config)
+/// `K`'s config from the flags: the quick or default sizes, the shared flags it reads, then
+/// its own; the checks across them and its validation (once, here) only when it was
+/// `selected` (an experiment not asked for leaves a flag it cannot read unused).
+fn config<K: Measure>(args: &MeasureArgs, selected: bool) -> Result<K::Config> {
+    let flags = K::flags();
+    let mut config = if args.quick { K::quick() } else { Default::default() };
+    shared::apply(&flags.shared, &mut config, args, selected)?;
+    flags.apply_own(&mut config, &args.experiments.given, selected)?;
+    if selected {
+        K::validate(&config)?;
     }
-
-    /// Measures the real runtime beside the model once the model's rows are saved (the Go
-    /// benchmark beside the GC model), returning what the manifest records under
-    /// `Kind::REAL_RUNTIME`'s key; `None` for an experiment without one.
-    fn measure_runtime(
-        _config: &<Self::Kind as Measure>::Config,
-        _args: &MeasureArgs,
-        _dir: &Path,
-        _progress: Progress,
-    ) -> Option<serde_json::Value> {
-        None
-    }
+    Ok(config)
 }
 
-struct Plan<O: ExperimentOptions> {
+struct Plan<K: Measure> {
     experiment: Experiment,
-    config: <O::Kind as Measure>::Config,
-    args: MeasureArgs,
+    config: K::Config,
+    /// Whether the real runtime beside the model is measured: its switch (`--no-go`) was not given.
+    runtime_wanted: bool,
 }
 
-impl<O: ExperimentOptions> Debug for Plan<O> {
+impl<K: Measure> Debug for Plan<K> {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.debug_struct("Plan").field("experiment", &self.experiment).field("config", &self.config).finish()
     }
 }
 
-impl<O: ExperimentOptions> Planned for Plan<O> {
+impl<K: Measure> Planned for Plan<K> {
     fn experiment(&self) -> Experiment {
         self.experiment
     }
 
     fn measure(&self, run: &mut RunWriter, progress: Progress) -> Result<()> {
-        run.save::<O::Kind>(&self.config, &mut *progress)?;
+        run.save::<K>(&self.config, &mut *progress)?;
+        let Some(runtime) = K::REAL_RUNTIME else { return Ok(()) };
         let started = Instant::now();
-        match (<O::Kind as Measure>::REAL_RUNTIME, O::measure_runtime(&self.config, &self.args, run.dir(), progress)) {
-            (Some(runtime), Some(mut status)) => {
-                // A skipped runtime took no time worth showing.
-                if let Some(fields) = status
-                    .as_object_mut()
-                    .filter(|fields| fields.get("status").and_then(|s| s.as_str()) != Some("skipped"))
-                {
-                    fields.insert(RUNTIME_ELAPSED_KEY.into(), started.elapsed().as_secs_f64().into());
-                }
-                run.update(|record| record.config[runtime.key] = status)
-            }
-            _ => Ok(()),
+        let measured = beside::measure(&self.config, self.runtime_wanted, run.dir(), progress);
+        let Some(mut status) = measured else { return Ok(()) };
+        // A skipped runtime took no time worth showing.
+        if let Some(fields) =
+            status.as_object_mut().filter(|fields| fields.get("status").and_then(|s| s.as_str()) != Some("skipped"))
+        {
+            fields.insert(RUNTIME_ELAPSED_KEY.into(), started.elapsed().as_secs_f64().into());
         }
+        run.update(|record| record.config[runtime.key] = status)
     }
 }
 
-/// The experiments' options, one line each: their flags become [`ExperimentFlags`] (part of
-/// every measuring command), `plan` builds the selected one's config, and a test checks that
-/// every experiment of the lib's registry has a line.
-macro_rules! experiment_options {
-    ($($field:ident: $options:ty),+ $(,)?) => {
-        /// Every experiment's own flags.
-        #[derive(Debug, Clone, Default, clap::Args)]
-        pub struct ExperimentFlags {
-            $(
-                #[command(flatten)]
-                pub $field: $options,
-            )+
-        }
-
-        /// `experiment`'s config from the flags, ready to measure; validated when `selected`.
-        fn plan(experiment: Experiment, args: &MeasureArgs, selected: bool) -> Result<Box<dyn Planned>> {
-            $(
-                if Experiment::from_name(<<$options as ExperimentOptions>::Kind as Measure>::NAME) == Some(experiment) {
-                    let config = args.experiments.$field.config(args, selected)?;
-                    return Ok(Box::new(Plan::<$options> { experiment, config, args: args.clone() }));
-                }
-            )+
-            anyhow::bail!("no options are registered for the experiment {}", experiment.name())
-        }
-
-        /// The flags `experiment` reads: its own, then the shared ones it takes.
-        pub fn flags_of(experiment: Experiment) -> FlagsOf {
-            $(
-                if Experiment::from_name(<<$options as ExperimentOptions>::Kind as Measure>::NAME) == Some(experiment) {
-                    let own = <$options as clap::Args>::augment_args(clap::Command::new(experiment.name()));
-                    let mut ids: Vec<String> = own.get_arguments().map(|arg| arg.get_id().to_string()).collect();
-                    ids.extend(<$options as ExperimentOptions>::SHARED.iter().map(|id| id.to_string()));
-                    return FlagsOf { ids, own_sense: <$options as ExperimentOptions>::OWN_SENSE };
-                }
-            )+
-            FlagsOf { ids: Vec::new(), own_sense: &[] }
-        }
-    };
+/// An experiment's config from the flags, ready to measure.
+struct PlanOf<'a> {
+    experiment: Experiment,
+    args: &'a MeasureArgs,
+    selected: bool,
 }
 
-experiment_options! {
-    machine: machine::MachineOptions,
-    c2c: c2c::C2cOptions,
-    stride: stride::StrideOptions,
-    sharing: sharing::SharingOptions,
-    counters: counters::CountersOptions,
-    gc: gc::GcOptions,
-    pool: pool::PoolOptions,
-    locks: locks::LocksOptions,
-    refill: refill::RefillOptions,
+impl MeasureVisitor for PlanOf<'_> {
+    type Output = Result<Box<dyn Planned>>;
+    fn visit<K: Measure>(self) -> Result<Box<dyn Planned>> {
+        let config = config::<K>(self.args, self.selected)?;
+        let given = &self.args.experiments.given;
+        let skipped = K::flags().own.iter().any(|flag| flag.skips_runtime() && given.has(flag.name));
+        Ok(Box::new(Plan::<K> { experiment: self.experiment, config, runtime_wanted: !skipped }))
+    }
+}
+
+/// `experiment`'s config from the flags, ready to measure; validated when `selected`.
+fn plan(experiment: Experiment, args: &MeasureArgs, selected: bool) -> Result<Box<dyn Planned>> {
+    experiment.visit_measure(PlanOf { experiment, args, selected })
+}
+
+/// The flags `experiment` reads, by clap id: its own, then the shared ones it takes.
+pub fn flags_of(experiment: Experiment) -> FlagsOf {
+    struct Read;
+    impl MeasureVisitor for Read {
+        type Output = (Vec<String>, Vec<(&'static str, &'static str)>);
+        fn visit<K: Measure>(self) -> Self::Output {
+            let flags = K::flags();
+            let own = flags.own.iter().map(|flag| flag.name);
+            let ids = own.chain(flags.shared.iter().map(|shared| shared.name())).map(str::to_string).collect();
+            (ids, flags.seconds_sense().map(|sense| ("seconds", sense)).into_iter().collect())
+        }
+    }
+    let (ids, own_sense) = experiment.visit_measure(Read);
+    FlagsOf { ids, own_sense }
 }
 
 /// The flags one experiment reads, by clap id, and those of them it reads in its own sense.
 pub struct FlagsOf {
     pub ids: Vec<String>,
-    pub own_sense: &'static [(&'static str, &'static str)],
+    pub own_sense: Vec<(&'static str, &'static str)>,
 }
 
 /// What the command was asked to do.
