@@ -54,7 +54,7 @@
 //!    `ReferenceFile::rows`); if it answers numbered claims, their rows in
 //!    `data/reference/claims.csv` name it.
 //! 5. The line `Foo => foo::FooType, present::foo;` in the registry's list
-//!    (`with_experiments!`), which also declares the modules `foo` (here) and `present::foo`:
+//!    (`experiments!`), which also declares the modules `foo` (here) and `present::foo`:
 //!    no `mod` line names them elsewhere. The store, the sections, the claims, the room's effects, the machine's fitness, the page,
 //!    the JSON, markdown and terminal output, the run reader and CI's section check all
 //!    iterate over the registry.
@@ -108,13 +108,8 @@ pub mod usage;
 pub mod verdict;
 pub mod view;
 
-/// Each experiment's module (`pool`, `gc`, ...), declared from the registry's list.
-macro_rules! experiment_modules {
-    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
-        $($(#[$only])* pub mod $module;)+
-    };
-}
-registry::with_experiments!(experiment_modules);
+// Each experiment's module (`pool`, `gc`, ...), declared from the registry's list.
+registry::experiments!(modules);
 
 pub use build_info::BuildInfo;
 pub use error::{ConfigError, RunError};
