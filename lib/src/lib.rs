@@ -18,7 +18,9 @@
 //!    claim's status follows), [`group`], [`usage`], [`perf`], [`build_info`], and [`view`] (the
 //!    sections, tables and figures every renderer reads).
 //! 2. The machine and the timing: [`machine`], [`placement`], [`harness`], [`arena`],
-//!    [`verdict`], and [`experiment`] (what an experiment is to the rest).
+//!    [`verdict`], and [`experiment`] (what an experiment is to the rest); the presentation
+//!    kit an experiment fills and hands up, [`kit`], and the charts' kit, [`chart`] (plain
+//!    data to SVG: the style, frames and axes each experiment's chart draws with).
 //! 3. The experiments, which import nothing above them and no other experiment but one: [`c2c`],
 //!    [`stride`], [`sharing`], [`counters`], [`gc`], [`pool`], [`locks`], [`refill`], and
 //!    [`machine_check`] (the machine check, which reads the core-to-core summaries); then
@@ -26,9 +28,8 @@
 //! 4. The [`registry`], which names every experiment once.
 //! 5. The run format and its reader, [`runs`], which reads rows through the registry.
 //! 6. Over saved runs: [`reference`] (the articles' numbers, in the experiments' types),
-//!    [`assess`] (the machine's fitness over a run), [`scale`] (log scales' ends and marks),
-//!    [`chart`] (plain data to SVG) and, on
-//!    top, [`present`], which renders and never measures.
+//!    [`assess`] (the machine's fitness over a run), [`scale`] (log scales' ends and marks)
+//!    and, on top, [`present`], which renders and never measures.
 //!
 //! # Adding an experiment
 //!
@@ -48,7 +49,8 @@
 //!    reference files it reads (`Present::REFERENCES`), its room effects (`Present::EFFECTS`
 //!    and `Present::effect_values`), headline row (`Present::headline`) and the claims it
 //!    answers (`Present::CLAIMS` and `Present::answer`), each default none.
-//! 3. Its chart, `lib/src/chart/foo.rs`, and its `mod` line in `lib/src/chart/mod.rs`.
+//! 3. Its chart, `lib/src/foo/chart.rs` (its `mod` line in its own folder), drawn with the
+//!    charts' kit ([`chart`]).
 //! 4. If the article published numbers: `data/reference/foo.csv`, and its row type and
 //!    `ReferenceFile` constant in [`reference`] (read by the one loader,
 //!    `ReferenceFile::rows`); if it answers numbered claims, their rows in

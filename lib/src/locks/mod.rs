@@ -33,6 +33,7 @@
 //! [`RunError::Verification`](crate::RunError::Verification), never a dropped row.
 
 mod cells;
+pub mod chart;
 pub mod claim;
 mod claims_text;
 mod config;

@@ -21,6 +21,7 @@
 //! waiting in a queue when it ends leave unserved (they could no longer count).
 
 mod arrivals;
+pub mod chart;
 mod closed;
 mod config;
 mod downstream;

@@ -8,7 +8,7 @@ use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
     PresentError, Section, Table,
 };
-use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
+use crate::counters::chart::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::{
     finding, format_bytes, format_count, headline, shard_finding, summarize, summarize_shards, Layout, LayoutSummary,

@@ -9,7 +9,7 @@ mod tables;
 use super::claims::{Answer, Context};
 use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
-use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
+use crate::locks::chart::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::locks::article_range;

@@ -13,7 +13,7 @@ use super::claims::{Answer, Context};
 use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
-use crate::chart::c2c::c2c_heatmap;
+use crate::c2c::chart::c2c_heatmap;
 use crate::evidence::Evidence;
 use crate::machine_check::conditions::Conditions;
 use crate::machine_check::{scaling, Verdict, EXPERIMENT};

@@ -4,7 +4,7 @@
 
 use super::claims::{Answer, Context};
 use super::{config_notes, Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
-use crate::chart::refill::{article_series, case_name, refill_chart, series};
+use crate::refill::chart::{article_series, case_name, refill_chart, series};
 use crate::format;
 use crate::reference::{PoolReference, ReferenceText};
 use crate::refill::{beside_article, finding, summarize, CaseSummary, Evicts, Row, EXPERIMENT};

@@ -8,7 +8,7 @@ use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
 };
-use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
+use crate::sharing::chart::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
