@@ -45,7 +45,7 @@
 //!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and the unit type
 //!    with its `Measure` (the `measure!` macro; after a `;`, the hooks it overrides:
 //!    `placements` and `cache_misses` when its rows record them, default none).
-//! 2. `lib/src/present/foo.rs` (or `lib/src/present/foo/`): its section and its `Present`: title, prose (`data/prose/foo.md`), the section over saved runs, the
+//! 2. `lib/src/present/foo.rs` (or `lib/src/present/foo/`): its section and its `Present`: title, prose (`lib/src/foo/prose.md`), the section over saved runs, the
 //!    reference files it reads (`Present::REFERENCES`), its room effects (`Present::EFFECTS`
 //!    and `Present::effect_values`), headline row (`Present::headline`) and the claims it
 //!    answers (`Present::CLAIMS` and `Present::answer`), each default none.

@@ -35,7 +35,7 @@ pub struct GcArticle<'a> {
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::gc::GcSweep {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/gc.md");
+    const PROSE: &'static str = include_str!("../gc/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::GC_THREADS.file, crate::reference::GC_RATIOS.file];
 
     const CLAIMS: &'static [&'static str] = &["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B9"];

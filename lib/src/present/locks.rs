@@ -37,7 +37,7 @@ pub(crate) struct Answered<'a> {
 /// The locks' section over saved runs, with the JVM's rows where they ran.
 impl Present for crate::locks::LockCases {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/locks.md");
+    const PROSE: &'static str = include_str!("../locks/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::LOCKS.file];
 
     const CLAIMS: &'static [&'static str] = &["C11", "C12", "C13", "C14", "C16"];

@@ -65,7 +65,7 @@ pub trait Present: Measure {
     /// Its section's heading.
     const TITLE: &'static str;
     /// The article's situation, its wrong turns and what this experiment does about them,
-    /// in markdown (`data/prose/<NAME>.md`, compiled in): every renderer shows it.
+    /// in markdown (`prose.md` in its folder, compiled in): every renderer shows it.
     const PROSE: &'static str;
 
     /// Its section over `runs` (one machine, or several compared), status lines included;

@@ -44,7 +44,7 @@ impl Summarised<'_> {
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::pool::PoolSizing {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/pool.md");
+    const PROSE: &'static str = include_str!("../pool/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
 
     const CLAIMS: &'static [&'static str] =
