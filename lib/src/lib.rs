@@ -18,7 +18,9 @@
 //!    claim's status follows), [`group`], [`usage`], [`perf`], [`build_info`], and [`view`] (the
 //!    sections, tables and figures every renderer reads).
 //! 2. The machine and the timing: [`machine`], [`placement`], [`harness`], [`arena`],
-//!    [`verdict`], and [`experiment`] (what an experiment is to the rest).
+//!    [`verdict`], and [`experiment`] (what an experiment is to the rest); the presentation
+//!    kit an experiment fills and hands up, [`kit`], and the charts' kit, [`chart`] (plain
+//!    data to SVG: the style, frames and axes each experiment's chart draws with).
 //! 3. The experiments, which import nothing above them and no other experiment but one: [`c2c`],
 //!    [`stride`], [`sharing`], [`counters`], [`gc`], [`pool`], [`locks`], [`refill`], and
 //!    [`machine_check`] (the machine check, which reads the core-to-core summaries); then
@@ -26,9 +28,8 @@
 //! 4. The [`registry`], which names every experiment once.
 //! 5. The run format and its reader, [`runs`], which reads rows through the registry.
 //! 6. Over saved runs: [`reference`] (the articles' numbers, in the experiments' types),
-//!    [`assess`] (the machine's fitness over a run), [`scale`] (log scales' ends and marks),
-//!    [`chart`] (plain data to SVG) and, on
-//!    top, [`present`], which renders and never measures.
+//!    [`assess`] (the machine's fitness over a run), [`scale`] (log scales' ends and marks)
+//!    and, on top, [`present`], which renders and never measures.
 //!
 //! # Adding an experiment
 //!
@@ -44,17 +45,18 @@
 //!    read by [`runs::CheckedRow`]), the summary and the finding sentences, and the unit type
 //!    with its `Measure` (the `measure!` macro; after a `;`, the hooks it overrides:
 //!    `placements` and `cache_misses` when its rows record them, default none).
-//! 2. `lib/src/present/foo.rs` (or `lib/src/present/foo/`): its section and its `Present`: title, prose (`data/prose/foo.md`), the section over saved runs, the
+//! 2. `lib/src/present/foo.rs` (or `lib/src/present/foo/`): its section and its `Present`: title, prose (`lib/src/foo/prose.md`), the section over saved runs, the
 //!    reference files it reads (`Present::REFERENCES`), its room effects (`Present::EFFECTS`
 //!    and `Present::effect_values`), headline row (`Present::headline`) and the claims it
 //!    answers (`Present::CLAIMS` and `Present::answer`), each default none.
-//! 3. Its chart, `lib/src/chart/foo.rs`, and its `mod` line in `lib/src/chart/mod.rs`.
+//! 3. Its chart, `lib/src/foo/chart.rs` (its `mod` line in its own folder), drawn with the
+//!    charts' kit ([`chart`]).
 //! 4. If the article published numbers: `data/reference/foo.csv`, and its row type and
 //!    `ReferenceFile` constant in [`reference`] (read by the one loader,
 //!    `ReferenceFile::rows`); if it answers numbered claims, their rows in
 //!    `data/reference/claims.csv` name it.
 //! 5. The line `Foo => foo::FooType, present::foo;` in the registry's list
-//!    (`with_experiments!`), which also declares the modules `foo` (here) and `present::foo`:
+//!    (`experiments!`), which also declares the modules `foo` (here) and `present::foo`:
 //!    no `mod` line names them elsewhere. The store, the sections, the claims, the room's effects, the machine's fitness, the page,
 //!    the JSON, markdown and terminal output, the run reader and CI's section check all
 //!    iterate over the registry.
@@ -107,13 +109,8 @@ pub mod usage;
 pub mod verdict;
 pub mod view;
 
-/// Each experiment's module (`pool`, `gc`, ...), declared from the registry's list.
-macro_rules! experiment_modules {
-    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
-        $($(#[$only])* pub mod $module;)+
-    };
-}
-registry::with_experiments!(experiment_modules);
+// Each experiment's module (`pool`, `gc`, ...), declared from the registry's list.
+registry::experiments!(modules);
 
 pub use build_info::BuildInfo;
 pub use error::{ConfigError, RunError};

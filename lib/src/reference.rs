@@ -16,13 +16,7 @@ use crate::runs::{parse_rows, RunsError};
 /// The folder of the articles' numbers, from the repository's root.
 pub const FOLDER: &str = "data/reference";
 
-/// One file of [`FOLDER`] as compiled in: its name and its text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReferenceText {
-    /// Its name in [`FOLDER`] ("stride.csv").
-    pub name: &'static str,
-    pub text: &'static str,
-}
+pub use crate::kit::ReferenceText;
 
 /// One file of [`FOLDER`] whose rows are `T`s.
 #[derive(Debug)]

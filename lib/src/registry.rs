@@ -1,5 +1,5 @@
 //! The experiment registry: every experiment of the lab, once, in the report's order. Each
-//! line of [`with_experiments`] names a variant of [`Experiment`] (the key runs, sections and
+//! line of [`experiments`] names a variant of [`Experiment`] (the key runs, sections and
 //! the command line use), the experiment's module and the unit type that measures it
 //! ([`crate::experiment::Measure`]) and, from its module of the presentation layer, presents it;
 //! both modules are declared from that line. Code that works
@@ -19,14 +19,17 @@ pub trait MeasureVisitor {
     fn visit<K: Measure>(self) -> Self::Output;
 }
 
-/// The list of experiments, once: calls `$callback! { Variant => module::Type, present::module; ... }`,
-/// so each layer that needs the experiments builds its dispatch from the same lines. A line
-/// names the experiment's variant, its module (declared at the crate's top from this list) and
-/// measuring type, and the module of the presentation layer that presents it (declared there from
-/// this list; an experiment that presents itself from its own folder, as the toy, names none).
-macro_rules! with_experiments {
-    ($callback:ident) => {
-        $callback! {
+/// The list of experiments, once, in the report's order, and every part of the crate that
+/// needs them all, expanded from it where that part belongs: `experiments!(modules)` at the
+/// crate's top declares each experiment's module, `experiments!(registry)` here the enum,
+/// [`Experiment::ALL`] and [`Experiment::visit_measure`], and `experiments!(presentation)` in
+/// the presentation layer each presentation module and `Experiment::visit` (the registry
+/// stays below that layer). A line names the experiment's variant, its module and measuring
+/// type, and the module of the presentation layer that presents it (an experiment that
+/// presents itself from its own folder, as the toy, names none).
+macro_rules! experiments {
+    ($part:ident) => {
+        $crate::registry::experiments! { @$part
             Machine => machine_check::MachineCheck, present::machine;
             C2c => c2c::CoreToCore, present::c2c;
             Stride => stride::StrideSweep, present::stride;
@@ -40,11 +43,10 @@ macro_rules! with_experiments {
             Toy => toy::Toy;
         }
     };
-}
-pub(crate) use with_experiments;
-
-macro_rules! registry {
-    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+    (@modules $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+        $($(#[$only])* pub mod $module;)+
+    };
+    (@registry $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
         /// An experiment of the lab; [`Experiment::ALL`] is the report's order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Experiment {
@@ -63,9 +65,22 @@ macro_rules! registry {
             }
         }
     };
-}
+    (@presentation $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+        $($(pub mod $shown;)?)+
 
-with_experiments!(registry);
+        impl Experiment {
+            /// Runs `visitor` with this experiment's type, presenting side included.
+            pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $($(#[$only])* Experiment::$variant => visitor.visit::<crate::$module::$kind>()),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use experiments;
+
+experiments!(registry);
 
 /// An experiment's constants, read once through its type.
 #[derive(Debug, Clone, Copy)]

@@ -7,11 +7,11 @@
 
 use std::time::{Duration, Instant};
 
-use contention::chart::gc::{RatioPoint, RatioSeries};
-use contention::chart::pool_latency::{LatencyLines, Marker};
-use contention::chart::pool_switches::SwitchLines;
 use contention::chart::{self, IntervalPoint, Series};
+use contention::gc::chart::{RatioPoint, RatioSeries};
 use contention::gc::GcRatio;
+use contention::pool::chart::latency::{LatencyLines, Marker};
+use contention::pool::chart::switches::SwitchLines;
 use contention::stats::{Ratio, Summary};
 
 /// Values no measurement gives, and the spans between them.
@@ -43,9 +43,9 @@ fn draw_every_chart(values: &[f64]) {
     let doubling = |index: usize| 8.0 * 2f64.powi(index as i32);
     let category = |index: usize| (index % 4) as f64;
     let _ = contention::stride::chart::stride_chart("stride", &series(values, doubling));
-    let _ = chart::counters::counters_chart("counters", &series(values, category));
-    let _ = chart::sharing::sharing_chart("sharing", &series(values, category));
-    let _ = chart::gc::threads::throughput_by_threads_chart("gc", &series(values, doubling));
+    let _ = contention::counters::chart::counters_chart("counters", &series(values, category));
+    let _ = contention::sharing::chart::sharing_chart("sharing", &series(values, category));
+    let _ = contention::gc::chart::threads::throughput_by_threads_chart("gc", &series(values, doubling));
     let points = values
         .iter()
         .enumerate()
@@ -56,17 +56,17 @@ fn draw_every_chart(values: &[f64]) {
             high: value,
         })
         .collect();
-    let _ = chart::gc::ratio::throughput_by_ratio_chart("gc", &[RatioSeries { label: "a".into(), points }]);
+    let _ = contention::gc::chart::ratio::throughput_by_ratio_chart("gc", &[RatioSeries { label: "a".into(), points }]);
     let lines = LatencyLines { p50: series(values, doubling).remove(0), p99: series(values, doubling).remove(0) };
     let markers: Vec<Marker> = values.iter().map(|&value| Marker { label: "m".into(), value }).collect();
-    let _ = chart::pool_latency::pool_latency_chart("pool", &[lines], &markers, &markers);
+    let _ = contention::pool::chart::latency::pool_latency_chart("pool", &[lines], &markers, &markers);
     let switches = SwitchLines {
         voluntary: series(values, doubling).remove(0),
         involuntary: series(values, doubling).remove(0),
         throughput: series(values, doubling).remove(0),
         offered_per_s: values[0],
     };
-    let _ = chart::pool_switches::pool_switches_chart("pool", &[switches], &markers);
+    let _ = contention::pool::chart::switches::pool_switches_chart("pool", &[switches], &markers);
     let ratios: Vec<(String, Option<Ratio>)> = values
         .iter()
         .enumerate()
@@ -88,7 +88,7 @@ fn draw_every_chart(values: &[f64]) {
             kinds: String::new(),
         })
         .collect();
-    let _ = chart::c2c::c2c_heatmap("c2c", &pairs);
+    let _ = contention::c2c::chart::c2c_heatmap("c2c", &pairs);
 }
 
 #[test]
@@ -138,7 +138,7 @@ fn charts_from_adversarial_rows_return_within_a_second() {
             dropped: false,
             kinds: String::new(),
         });
-        let heatmap = chart::c2c::c2c_heatmap("c2c", &contention::c2c::summarize(&c2c_rows));
+        let heatmap = contention::c2c::chart::c2c_heatmap("c2c", &contention::c2c::summarize(&c2c_rows));
         let elapsed = started.elapsed();
         assert!(elapsed < Duration::from_secs(1), "{low}, {high}: {elapsed:?}");
         assert!(drawn.is_ok() && heatmap.is_ok(), "{low}, {high}: {:?} {:?}", drawn.err(), heatmap.err());

@@ -2,8 +2,9 @@
 //! between the files of any one folder, no import leads back where it started. The edges
 //! are the `crate::` and `super::` paths in the code (comments and `#[cfg(test)]` parts
 //! left out); a circle fails the test, naming one of its edges and where it is written.
-//! The presentation is drawn in two: the kit (`kit`) stands below the experiments, the
-//! assembly (`present`) above the registry; an edge from the kit upwards fails the test.
+//! The presentation is drawn in two: the kit (`kit`, and the charts' kit `chart`) stands
+//! below the experiments, the assembly (`present`) above the registry; an edge from the kit
+//! upwards, or from an experiment to the registry or above, fails the test.
 
 mod common;
 
@@ -271,23 +272,37 @@ fn the_lib_and_the_report_import_one_way() {
     assert!(problems.is_empty(), "import circles:\n{}", problems.join("\n"));
 }
 
-/// What the kit may not import: the experiments (their modules, as the registry declares
-/// them), the registry itself, the runs it reads, and the presentation above it.
+/// The experiments: their modules, as the registry declares them.
+fn experiments(src: &Path) -> BTreeSet<String> {
+    registry_declared(src).into_iter().filter(|module| module.len() == 1).map(|module| module[0].clone()).collect()
+}
+
+/// Above the experiments: the registry, the runs it reads, what reads over runs, and the
+/// presentation's assembly.
+const ABOVE_THE_EXPERIMENTS: [&str; 5] = ["registry", "runs", "assess", "reference", "present"];
+
+/// What the kit (`kit`, and the chart kit `chart`) may not import: the experiments, what
+/// every experiment is to the rest (`experiment`), and all above them.
 fn above_the_kit(src: &Path) -> BTreeSet<String> {
-    let mut above: BTreeSet<String> =
-        registry_declared(src).into_iter().filter(|module| module.len() == 1).map(|module| module[0].clone()).collect();
-    above.extend(["registry", "runs", "assess", "present", "experiment"].map(String::from));
+    let mut above = experiments(src);
+    above.extend(ABOVE_THE_EXPERIMENTS.map(String::from));
+    above.insert("experiment".to_string());
     above
 }
 
-/// The kit's edges that reach above it, each as "from -> to (file)".
-fn kit_reaching_up(src: &Path) -> Vec<String> {
-    let above = above_the_kit(src);
+/// The edges from the top-level modules `from` to the top-level modules `above`, each as
+/// "from -> to (file)".
+fn reaching_up(src: &Path, from: &BTreeSet<String>, above: &BTreeSet<String>) -> Vec<String> {
     edges(src)
         .into_iter()
-        .filter(|(from, to, _)| from.first().is_some_and(|top| top == "kit") && above.contains(&to[0]))
-        .map(|(from, to, file)| format!("{} -> {} ({})", from.join("::"), to.join("::"), file.display()))
+        .filter(|(module, to, _)| module.first().is_some_and(|top| from.contains(top)) && above.contains(&to[0]))
+        .map(|(module, to, file)| format!("{} -> {} ({})", module.join("::"), to.join("::"), file.display()))
         .collect()
+}
+
+/// The kit's edges that reach above it.
+fn kit_reaching_up(src: &Path) -> Vec<String> {
+    reaching_up(src, &["kit", "chart"].map(String::from).into(), &above_the_kit(src))
 }
 
 /// An experiment can use the kit from its own folder only if the kit never reaches back up.
@@ -299,6 +314,17 @@ fn the_kit_stands_below_the_experiments() {
     assert!(above.contains("stride") && above.contains("present"), "{above:?}");
     let reaching = kit_reaching_up(&lib);
     assert!(reaching.is_empty(), "the kit imports from above it:\n{}", reaching.join("\n"));
+}
+
+/// An experiment imports nothing above it: not the registry that lists it, not the runs
+/// read through that registry, not the assembly that shows it.
+#[test]
+fn the_experiments_stand_below_the_registry_and_the_assembly() {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let experiments = experiments(&lib);
+    assert!(experiments.contains("stride") && experiments.contains("machine_check"), "{experiments:?}");
+    let reaching = reaching_up(&lib, &experiments, &ABOVE_THE_EXPERIMENTS.map(String::from).into());
+    assert!(reaching.is_empty(), "an experiment imports from above it:\n{}", reaching.join("\n"));
 }
 
 /// The experiments' modules and their presentations are declared from the registry's list,
@@ -331,7 +357,14 @@ fn the_check_sees_a_circle_and_names_its_edge() {
     std::fs::write(folder.join("kit/mod.rs"), "use crate::present::Section;\n").unwrap();
     std::fs::write(folder.join("present.rs"), "pub struct Section;\n").unwrap();
     let reaching = kit_reaching_up(&folder);
+    std::fs::write(folder.join("kit/mod.rs"), "pub struct Effect;\n").unwrap();
+    std::fs::write(folder.join("lib.rs"), "mod kit;\nmod present;\nmod stride;\n").unwrap();
+    std::fs::write(folder.join("stride.rs"), "use crate::kit::Effect;\nuse crate::present::Section;\n").unwrap();
+    let stride = ["stride"].map(String::from).into();
+    let experiment_up = reaching_up(&folder, &stride, &ABOVE_THE_EXPERIMENTS.map(String::from).into());
     std::fs::remove_dir_all(&folder).unwrap();
+    assert_eq!(experiment_up.len(), 1, "{experiment_up:?}");
+    assert!(experiment_up[0].starts_with("stride -> present ("), "{experiment_up:?}");
     assert_eq!(reaching.len(), 1, "{reaching:?}");
     assert!(reaching[0].starts_with("kit -> present ("), "{reaching:?}");
     assert_eq!(problems.len(), 2, "{problems:?}");

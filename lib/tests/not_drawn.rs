@@ -4,11 +4,11 @@
 //! draws an SVG or, through [`Section::add_figure`], leaves a note naming the figure and why.
 //! Nothing to draw is always a note. Last, real rows: the locks at read share 0.
 
-use contention::chart::gc::{RatioPoint, RatioSeries};
-use contention::chart::pool_latency::{LatencyLines, Marker};
-use contention::chart::pool_switches::SwitchLines;
 use contention::chart::{self, Chart, ChartError, IntervalPoint, Series};
+use contention::gc::chart::{RatioPoint, RatioSeries};
 use contention::gc::GcRatio;
+use contention::pool::chart::latency::{LatencyLines, Marker};
+use contention::pool::chart::switches::SwitchLines;
 use contention::present::{Figure, NotDrawn, Section};
 use contention::stats::{Ratio, Summary};
 
@@ -89,24 +89,24 @@ fn stride_chart_draws_or_notes() {
 
 #[test]
 fn counters_chart_draws_or_notes() {
-    each_case("counters", |values| svg(chart::counters::counters_chart("t", &series(values, category))));
+    each_case("counters", |values| svg(contention::counters::chart::counters_chart("t", &series(values, category))));
 }
 
 #[test]
 fn sharing_chart_draws_or_notes() {
-    each_case("sharing", |values| svg(chart::sharing::sharing_chart("t", &series(values, category))));
+    each_case("sharing", |values| svg(contention::sharing::chart::sharing_chart("t", &series(values, category))));
 }
 
 #[test]
 fn refill_chart_draws_or_notes() {
     let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
-    each_case("refill", |values| svg(chart::refill::refill_chart("t", &names, &series(values, category))));
+    each_case("refill", |values| svg(contention::refill::chart::refill_chart("t", &names, &series(values, category))));
 }
 
 #[test]
 fn gc_threads_chart_draws_or_notes() {
     each_case("gc threads", |values| {
-        svg(chart::gc::threads::throughput_by_threads_chart("t", &series(values, same_x)))
+        svg(contention::gc::chart::threads::throughput_by_threads_chart("t", &series(values, same_x)))
     });
 }
 
@@ -119,7 +119,7 @@ fn gc_ratio_chart_draws_or_notes() {
             .collect();
         let series: Vec<RatioSeries> =
             if points.is_empty() { Vec::new() } else { vec![RatioSeries { label: "m".into(), points }] };
-        svg(chart::gc::ratio::throughput_by_ratio_chart("t", &series))
+        svg(contention::gc::chart::ratio::throughput_by_ratio_chart("t", &series))
     });
 }
 
@@ -131,7 +131,7 @@ fn pool_latency_chart_draws_or_notes() {
             .map(|series| LatencyLines { p99: series.clone(), p50: series })
             .collect();
         let markers: Vec<Marker> = values.iter().map(|&value| Marker { label: "m".into(), value }).collect();
-        svg(chart::pool_latency::pool_latency_chart("t", &lines, &markers, &markers))
+        svg(contention::pool::chart::latency::pool_latency_chart("t", &lines, &markers, &markers))
     });
 }
 
@@ -147,7 +147,7 @@ fn pool_switches_chart_draws_or_notes() {
                 offered_per_s: values[0],
             })
             .collect();
-        svg(chart::pool_switches::pool_switches_chart("t", &lines, &[]))
+        svg(contention::pool::chart::switches::pool_switches_chart("t", &lines, &[]))
     });
 }
 
@@ -167,14 +167,14 @@ fn room_chart_draws_or_notes() {
 #[test]
 fn locks_by_primitive_chart_draws_or_notes() {
     each_case("locks by primitive", |values| {
-        svg(chart::locks::by_primitive_chart("t", &["a", "b", "c"], "ns", &series(values, category)))
+        svg(contention::locks::chart::by_primitive_chart("t", &["a", "b", "c"], "ns", &series(values, category)))
     });
 }
 
 #[test]
 fn locks_by_threads_chart_draws_or_notes() {
     each_case("locks by threads", |values| {
-        svg(chart::locks::by_threads_chart("t", "reads per second", &[one_series(values, same_x)]))
+        svg(contention::locks::chart::by_threads_chart("t", "reads per second", &[one_series(values, same_x)]))
     });
 }
 
@@ -194,7 +194,7 @@ fn c2c_heatmap_draws_or_notes() {
                 kinds: String::new(),
             })
             .collect();
-        chart::c2c::c2c_heatmap("t", &pairs)
+        contention::c2c::chart::c2c_heatmap("t", &pairs)
     });
 }
 

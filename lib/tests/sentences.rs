@@ -136,7 +136,7 @@ fn none_of_the_wrong_sentences_returns() {
     let mut places: Vec<String> = ["README.md", "notebooks/README.md"].map(String::from).to_vec();
     for (folder, suffix) in [
         ("docs", ".md"),
-        ("data/prose", ".md"),
+        ("lib/src", ".md"),
         ("data/reference", ".csv"),
         ("notebooks", ".ipynb"),
         ("lib/src", ".rs"),

@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 
 use super::frame::framed_plot;
-use super::gc::log_axis;
+use super::log_y::log_axis;
 use super::style::{draw_with_intervals, Chart, Legend};
 use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 

@@ -1,18 +1,12 @@
-//! Charts: functions from plain data to an SVG string, one chart per file, sharing the
-//! style below (an experiment that is one folder draws its chart there: `stride::chart`).
+//! The charts' kit: the style, frames, axes and errors that every chart shares, below the
+//! experiments. Each experiment draws its own charts in its folder (`stride::chart`,
+//! `gc::chart`, ...), plain data to an SVG string; the headline's is here (the room's, with the room).
 //! The same functions draw the report's figures and the notebooks' inline ones.
 
-pub mod c2c;
 pub(crate) mod categorical;
-pub mod counters;
 pub(crate) mod frame;
-pub mod gc;
 pub mod headline;
-pub mod locks;
-pub mod pool_latency;
-pub mod pool_switches;
-pub mod refill;
-pub mod sharing;
+pub(crate) mod log_y;
 pub mod style;
 
 use plotters::prelude::*;
@@ -170,38 +164,54 @@ mod tests {
         use crate::gc::GcRatio;
         let ten = many(10, &[1.0, 2.0, 4.0, 8.0]);
         distinct("stride", &crate::stride::chart::stride_chart("t", &many(12, &[8.0, 64.0, 256.0])).unwrap(), 12);
-        distinct("counters", &counters::counters_chart("t", &many(10, &[0.0, 1.0, 6.0])).unwrap(), 10);
-        distinct("sharing", &sharing::sharing_chart("t", &many(10, &[0.0, 1.0, 3.0])).unwrap(), 10);
-        distinct("gc threads", &gc::threads::throughput_by_threads_chart("t", &ten).unwrap(), 10);
-        let ratios: Vec<gc::RatioSeries> = (0..10)
-            .map(|i| gc::RatioSeries {
+        distinct("counters", &crate::counters::chart::counters_chart("t", &many(10, &[0.0, 1.0, 6.0])).unwrap(), 10);
+        distinct("sharing", &crate::sharing::chart::sharing_chart("t", &many(10, &[0.0, 1.0, 3.0])).unwrap(), 10);
+        distinct("gc threads", &crate::gc::chart::threads::throughput_by_threads_chart("t", &ten).unwrap(), 10);
+        let ratios: Vec<crate::gc::chart::RatioSeries> = (0..10)
+            .map(|i| crate::gc::chart::RatioSeries {
                 label: format!("machine {i}"),
                 points: [GcRatio::Percent(100), GcRatio::Percent(400), GcRatio::Off]
                     .into_iter()
-                    .map(|ratio| gc::RatioPoint { ratio, median: 1e3 * (i + 1) as f64, low: 9e2, high: 2e4 })
+                    .map(|ratio| crate::gc::chart::RatioPoint {
+                        ratio,
+                        median: 1e3 * (i + 1) as f64,
+                        low: 9e2,
+                        high: 2e4,
+                    })
                     .collect(),
             })
             .collect();
-        distinct("gc ratio", &gc::ratio::throughput_by_ratio_chart("t", &ratios).unwrap(), 10);
+        distinct("gc ratio", &crate::gc::chart::ratio::throughput_by_ratio_chart("t", &ratios).unwrap(), 10);
         let sizes = [3.0, 16.0, 80.0];
-        let lines: Vec<pool_latency::LatencyLines> = (0..3)
-            .map(|_| pool_latency::LatencyLines { p99: many(1, &sizes)[0].clone(), p50: many(1, &sizes)[0].clone() })
+        let lines: Vec<crate::pool::chart::latency::LatencyLines> = (0..3)
+            .map(|_| crate::pool::chart::latency::LatencyLines {
+                p99: many(1, &sizes)[0].clone(),
+                p50: many(1, &sizes)[0].clone(),
+            })
             .collect();
-        let level = |label: &str| pool_latency::Marker { label: label.into(), value: 150.0 };
+        let level = |label: &str| crate::pool::chart::latency::Marker { label: label.into(), value: 150.0 };
         let levels = [level("split p99"), level("async p99")];
         let marks = [level("formula: 11")];
-        distinct("pool latency", &pool_latency::pool_latency_chart("t", &lines, &marks, &levels).unwrap(), 8);
-        let switches: Vec<pool_switches::SwitchLines> = (0..3)
-            .map(|_| pool_switches::SwitchLines {
+        distinct(
+            "pool latency",
+            &crate::pool::chart::latency::pool_latency_chart("t", &lines, &marks, &levels).unwrap(),
+            8,
+        );
+        let switches: Vec<crate::pool::chart::switches::SwitchLines> = (0..3)
+            .map(|_| crate::pool::chart::switches::SwitchLines {
                 voluntary: many(1, &sizes)[0].clone(),
                 involuntary: many(1, &sizes)[0].clone(),
                 throughput: many(1, &sizes)[0].clone(),
                 offered_per_s: 300.0,
             })
             .collect();
-        distinct("pool switches", &pool_switches::pool_switches_chart("t", &switches, &marks).unwrap(), 12);
+        distinct(
+            "pool switches",
+            &crate::pool::chart::switches::pool_switches_chart("t", &switches, &marks).unwrap(),
+            12,
+        );
         let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
-        distinct("refill", &refill::refill_chart("t", &names, &many(6, &[0.0, 1.0, 2.0])).unwrap(), 6);
+        distinct("refill", &crate::refill::chart::refill_chart("t", &names, &many(6, &[0.0, 1.0, 2.0])).unwrap(), 6);
         let ratio = Some(crate::stats::Ratio { value: 2.0, low: 1.5, high: 2.5 });
         let room = crate::present::room::chart::room_chart("t", "x", &[("a", ratio), ("b", None)]).unwrap();
         distinct("room", &room, 1);

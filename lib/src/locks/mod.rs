@@ -34,6 +34,7 @@
 
 mod flags;
 mod cells;
+pub mod chart;
 pub mod claim;
 mod claims_text;
 mod config;

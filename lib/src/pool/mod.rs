@@ -22,6 +22,7 @@
 
 mod flags;
 mod arrivals;
+pub mod chart;
 mod closed;
 mod config;
 mod downstream;

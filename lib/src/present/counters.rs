@@ -8,7 +8,7 @@ use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
     PresentError, Section, Table,
 };
-use crate::chart::counters::{counters_chart, layout_x, series_from_summaries};
+use crate::counters::chart::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::{
     finding, format_bytes, format_count, headline, shard_finding, summarize, summarize_shards, Layout, LayoutSummary,
@@ -28,7 +28,7 @@ const ARTICLE_INCREMENTS_PER_GOROUTINE: f64 = 10_000_000.0;
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::counters::CounterLayouts {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/counters.md");
+    const PROSE: &'static str = include_str!("../counters/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::COUNTERS.file];
 
     const CLAIMS: &'static [&'static str] = &["A2", "A3", "A8", "A9", "A11", "C15"];

@@ -1,6 +1,6 @@
 //! The figures the lab's own prose quotes (the articles' inputs worked through again), each
 //! computed by the function it belongs with, so a sentence and the lib cannot drift apart.
-//! `data/prose/*.md` writes `{{pool.path_wait}}` where it quotes one ([`fill`] puts the figure
+//! An experiment's `prose.md` writes `{{pool.path_wait}}` where it quotes one ([`fill`] puts the figure
 //! in); the guide and the notebooks' tests compare their text with [`value`].
 
 use crate::counters::{

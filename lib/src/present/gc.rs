@@ -10,9 +10,9 @@ use super::claims::{Answer, Context};
 use crate::kit::{Effect, EffectValue, Plausible};
 use crate::kit::HeadlineRow;
 use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
-use crate::chart::gc::ratio::throughput_by_ratio_chart;
-use crate::chart::gc::threads::throughput_by_threads_chart;
-use crate::chart::gc::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
+use crate::gc::chart::ratio::throughput_by_ratio_chart;
+use crate::gc::chart::threads::throughput_by_threads_chart;
+use crate::gc::chart::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::gc::compare::like_for_like_threads;
@@ -35,7 +35,7 @@ pub struct GcArticle<'a> {
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::gc::GcSweep {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/gc.md");
+    const PROSE: &'static str = include_str!("../gc/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::GC_THREADS.file, crate::reference::GC_RATIOS.file];
 
     const CLAIMS: &'static [&'static str] = &["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B9"];

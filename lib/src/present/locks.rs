@@ -9,7 +9,7 @@ mod tables;
 use super::claims::{Answer, Context};
 use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
-use crate::chart::locks::{by_primitive_chart, by_threads_chart, series_by_primitive};
+use crate::locks::chart::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::locks::article_range;
@@ -37,7 +37,7 @@ pub(crate) struct Answered<'a> {
 /// The locks' section over saved runs, with the JVM's rows where they ran.
 impl Present for crate::locks::LockCases {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/locks.md");
+    const PROSE: &'static str = include_str!("../locks/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::LOCKS.file];
 
     const CLAIMS: &'static [&'static str] = &["C11", "C12", "C13", "C14", "C16"];

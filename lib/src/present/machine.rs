@@ -13,7 +13,7 @@ use super::claims::{Answer, Context};
 use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
 use crate::c2c::PairSummary;
-use crate::chart::c2c::c2c_heatmap;
+use crate::c2c::chart::c2c_heatmap;
 use crate::evidence::Evidence;
 use crate::machine_check::conditions::Conditions;
 use crate::machine_check::{scaling, Verdict, EXPERIMENT};
@@ -27,7 +27,7 @@ const MAX_PAIRS_IN_TABLE: usize = 28;
 /// The machine check's section, which shows the core-to-core latency too.
 impl Present for crate::machine_check::MachineCheck {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/machine.md");
+    const PROSE: &'static str = include_str!("../machine_check/prose.md");
 
     const CLAIMS: &'static [&'static str] = &["A5", "A12", "B8"];
 

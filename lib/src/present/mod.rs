@@ -18,13 +18,9 @@ pub mod text;
 pub mod tidy;
 pub mod workshop;
 
-/// Each experiment's presentation (`present::pool`, ...), declared from the registry's list.
-macro_rules! presentation_modules {
-    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
-        $($(pub mod $shown;)?)+
-    };
-}
-crate::registry::with_experiments!(presentation_modules);
+// Each experiment's presentation (`present::pool`, ...) and `Experiment::visit`, from the
+// registry's one list: the registry stays below this layer.
+crate::registry::experiments!(presentation);
 
 pub(crate) use measured::{config_notes, per_machine, points_per_machine};
 pub use measured::{one_way_of, Measured};
@@ -63,28 +59,13 @@ pub trait Visitor {
     fn visit<K: Present>(self) -> Self::Output;
 }
 
-/// `Experiment::visit` from the registry's one list: the registry stays below this layer.
-macro_rules! present_visit {
-    ($($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
-        impl Experiment {
-            /// Runs `visitor` with this experiment's type, presenting side included.
-            pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
-                match self {
-                    $($(#[$only])* Experiment::$variant => visitor.visit::<crate::$module::$kind>()),+
-                }
-            }
-        }
-    };
-}
-crate::registry::with_experiments!(present_visit);
-
 /// One experiment's presenting side, beside its [`Measure`]: a section over the runs that
 /// measured it, and the article's story told in words.
 pub trait Present: Measure {
     /// Its section's heading.
     const TITLE: &'static str;
     /// The article's situation, its wrong turns and what this experiment does about them,
-    /// in markdown (`data/prose/<NAME>.md`, compiled in): every renderer shows it.
+    /// in markdown (`prose.md` in its folder, compiled in): every renderer shows it.
     const PROSE: &'static str;
 
     /// Its section over `runs` (one machine, or several compared), status lines included;

@@ -9,8 +9,8 @@ use super::claims::{Answer, Context};
 use crate::kit::{Effect, EffectValue, Plausible};
 use crate::kit::HeadlineRow;
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
-use crate::chart::pool_latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
-use crate::chart::pool_switches::{pool_switches_chart, SwitchLines};
+use crate::pool::chart::latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
+use crate::pool::chart::switches::{pool_switches_chart, SwitchLines};
 use crate::chart::Series;
 use crate::format;
 use crate::pool::format_ms;
@@ -44,7 +44,7 @@ impl Summarised<'_> {
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::pool::PoolSizing {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/pool.md");
+    const PROSE: &'static str = include_str!("../pool/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
 
     const CLAIMS: &'static [&'static str] =

@@ -1,4 +1,4 @@
-//! The articles' prose (`data/prose/<name>.md`, compiled in) as every renderer shows it:
+//! The articles' prose (each experiment's `prose.md`, compiled in) as every renderer shows it:
 //! markdown blocks separated by blank lines. A paragraph is kept as one line; a list, a table
 //! or a fenced code block keeps its lines (so a fence holds no blank line).
 

@@ -4,7 +4,7 @@
 
 use super::claims::{Answer, Context};
 use super::{config_notes, Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
-use crate::chart::refill::{article_series, case_name, refill_chart, series};
+use crate::refill::chart::{article_series, case_name, refill_chart, series};
 use crate::format;
 use crate::reference::{PoolReference, ReferenceText};
 use crate::refill::{beside_article, finding, summarize, CaseSummary, Evicts, Row, EXPERIMENT};
@@ -17,7 +17,7 @@ const FIGURE: &str = "cache refill after a switch";
 /// Its section over saved runs, with the article's figure from `pool.csv`.
 impl Present for crate::refill::CacheRefill {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/refill.md");
+    const PROSE: &'static str = include_str!("../refill/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
 
     const CLAIMS: &'static [&'static str] = &["C8"];

@@ -8,7 +8,7 @@ use super::{
     config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
     Present, PresentError, Section, Table,
 };
-use crate::chart::sharing::{case_x, series_from_summaries, sharing_chart};
+use crate::sharing::chart::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
@@ -33,7 +33,7 @@ const RATIOS: [(Case, &str); 3] = [
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::sharing::FourWay {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/sharing.md");
+    const PROSE: &'static str = include_str!("../sharing/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::SHARING.file];
 
     const CLAIMS: &'static [&'static str] = &["A1", "A6", "A7"];

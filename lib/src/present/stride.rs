@@ -23,7 +23,7 @@ const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
 /// Its section over saved runs, with the article's reference numbers.
 impl Present for crate::stride::StrideSweep {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../../../data/prose/stride.md");
+    const PROSE: &'static str = include_str!("../stride/prose.md");
     const REFERENCES: &'static [ReferenceText] = &[crate::reference::STRIDE.file];
 
     const CLAIMS: &'static [&'static str] = &["A4", "A10"];

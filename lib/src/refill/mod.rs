@@ -18,6 +18,7 @@
 //! any timing), so the article's case (C8) is sampled across the run and the bootstrap over
 //! rounds sees the drift between its start and its end.
 
+pub mod chart;
 mod flags;
 pub mod chase;
 mod config;

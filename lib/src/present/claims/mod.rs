@@ -12,8 +12,6 @@ pub(super) mod locks;
 pub(super) mod pool;
 mod settled;
 
-use serde::Serialize;
-
 use super::{Cell, Column, Finding, PresentError, Section, Table};
 use crate::format;
 use crate::reference::ClaimReference;
@@ -30,83 +28,10 @@ pub const TITLE: &str = "The articles' claims, one by one";
 
 pub use crate::judgement::Status;
 use crate::judgement::{half_unit, legend, Judgement, Target};
+pub use crate::kit::{Answer, Estimate};
 pub use listed::answered_by;
 use listed::AnswerOf;
 pub use settled::settled_answers;
-
-/// One claim as one machine answers it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Answer {
-    /// This machine's figure in words, with its interval; empty when there is none.
-    pub figure: String,
-    pub status: Status,
-    /// Why, where the status needs it ("2 CPUs against the article's 8 threads").
-    pub why: String,
-    /// For a measured status, the share of resamples of the run's trials that gave it again
-    /// ([`settled_answers`]); `None` before it is asked, and for a status no trial decides.
-    pub settled: Option<f64>,
-    /// The ratio the status was judged from, with its setting, where a headline's figure
-    /// draws it (claims A1, B6, C1); boxed, so an answer stays small where it travels as an error.
-    #[serde(skip)]
-    pub estimate: Option<Box<Estimate>>,
-}
-
-/// A claim's ratio on this machine and the setting it was measured at ("8 threads",
-/// "Go, 8 threads"): what the headline draws and its table's cell says.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Estimate {
-    pub setting: String,
-    pub ratio: Ratio,
-}
-
-impl Estimate {
-    /// "setting: 1.36x (1.05x–4.05x)".
-    pub fn text(&self) -> String {
-        format!("{}: {}", self.setting, ratio_text(&self.ratio))
-    }
-}
-
-impl Answer {
-    pub fn new(figure: impl Into<String>, status: Status, why: impl Into<String>) -> Self {
-        Self { figure: figure.into(), status, why: why.into(), settled: None, estimate: None }
-    }
-
-    /// `figure` judged as `judgement` says.
-    pub fn judged(figure: impl Into<String>, judgement: Judgement) -> Self {
-        Self::new(figure, judgement.status, judgement.why)
-    }
-
-    /// Nothing to show: `status` and why.
-    pub fn without_figure(status: Status, why: impl Into<String>) -> Self {
-        Self::new(String::new(), status, why)
-    }
-
-    /// No experiment answers the claim.
-    pub fn unanswered() -> Self {
-        Self::without_figure(Status::NotMeasurable, "no measurement answers this claim yet")
-    }
-
-    /// The experiment named `experiment` did not run.
-    pub fn not_in_run(experiment: &str) -> Self {
-        Self::without_figure(Status::NotInRun, format!("run `contention run {experiment}`"))
-    }
-
-    /// A figure the lab set up itself (an input, a config, arithmetic): shown, never evidence.
-    pub fn set_up(figure: impl Into<String>, why: impl Into<String>) -> Self {
-        Self::new(figure, Status::SetUp, why)
-    }
-
-    /// This answer, its status judged from `ratio` measured at `setting`.
-    pub(crate) fn with_estimate(mut self, setting: impl Into<String>, ratio: Ratio) -> Self {
-        self.estimate = Some(Box::new(Estimate { setting: setting.into(), ratio }));
-        self
-    }
-
-    /// The status with its why, as a table cell says it.
-    pub fn status_text(&self) -> String {
-        Judgement::new(self.status, self.why.clone()).to_string()
-    }
-}
 
 /// What one claim's answer reads: one saved run, the CPUs its process could use, and the
 /// article's figure for the claim.

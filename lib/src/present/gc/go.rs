@@ -2,7 +2,7 @@
 //! chart, and one computed sentence saying where the model and Go agree and differ (or,
 //! without Go, how to add it).
 
-use crate::chart::gc::series_by_threads;
+use crate::gc::chart::series_by_threads;
 use crate::chart::Series;
 use crate::gc::compare::{agreement, figures};
 use crate::gc::go::HOW_TO_ADD_GO;

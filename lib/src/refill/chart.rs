@@ -2,8 +2,8 @@
 //! thread ran, one pair of series per machine, and the article's 80-120 ns beside the cases
 //! where the other thread touched past L3 (a miss to memory, as the article's).
 
-use super::categorical::{axis_number, categorical_chart};
-use super::{Chart, ChartError, IntervalPoint, Series};
+use crate::chart::categorical::{axis_number, categorical_chart};
+use crate::chart::{Chart, ChartError, IntervalPoint, Series};
 use crate::format;
 use crate::refill::{CaseSummary, Evicts};
 

@@ -3,15 +3,15 @@
 //! seconds). The formula's answer is a vertical grey line; the split and async variants,
 //! which have no pool size on this axis, are horizontal lines with their markers spread
 //! along them (so two levels that nearly coincide still show both). Every line has its own
-//! colour, dash and marker ([`super::style`]); the legend sits below the plot.
+//! colour, dash and marker ([`crate::chart::style`]); the legend sits below the plot.
 
 use std::ops::Range;
 
 use plotters::prelude::*;
 
-use super::frame::framed_plot;
-use super::style::{draw_line, draw_markers, draw_with_intervals, Chart, Legend, SeriesStyle};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
+use crate::chart::frame::framed_plot;
+use crate::chart::style::{draw_line, draw_markers, draw_with_intervals, Chart, Legend, SeriesStyle};
+use crate::chart::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 use crate::pool::{PoolSummary, Variant};
 use crate::stats::Summary;
 
@@ -84,7 +84,7 @@ pub fn pool_latency_chart(
             .y_desc("latency, arrival to completion (ms, log scale)")
             .x_labels(20)
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| super::format_axis_number(*y))
+            .y_label_formatter(&|y| crate::chart::format_axis_number(*y))
             .label_style((FONT, LABEL_PX))
             .light_line_style(WHITE.mix(0.0))
             .draw()

@@ -1,16 +1,16 @@
 //! The locks experiment's two charts: a figure per primitive (one marker with its interval
-//! per series, categories on x: [`super::categorical`]) and a figure against threads (one
+//! per series, categories on x: [`crate::chart::categorical`]) and a figure against threads (one
 //! line per series). Every
-//! series has its own colour, dash and marker from the shared style ([`super::style`]), so a
+//! series has its own colour, dash and marker from the shared style ([`crate::chart::style`]), so a
 //! reader who cannot tell the colours apart (or prints in grey) can still tell the series
 //! apart; the legend sits below the plot. y is logarithmic in both: primitives differ by
 //! orders of magnitude.
 
-use super::categorical::categorical_chart;
-use super::frame::framed_plot;
-use super::gc::{format_rate, log_axis};
-use super::style::{draw_with_intervals, Chart, Legend};
-use super::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
+use crate::chart::categorical::categorical_chart;
+use crate::chart::frame::framed_plot;
+use crate::chart::log_y::{format_rate, log_axis};
+use crate::chart::style::{draw_with_intervals, Chart, Legend};
+use crate::chart::{log_range, ChartError, IntervalPoint, Series, FONT, LABEL_PX};
 use crate::locks::{CellSummary, Primitive};
 
 const CHART: &str = "locks";

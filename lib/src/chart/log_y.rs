@@ -1,65 +1,12 @@
-//! The GC sweep's two charts (one per file): throughput against threads with one line per
-//! ratio ([`threads`]), and throughput against ratio at the largest thread count
-//! ([`ratio`]). This file turns cell summaries into their series.
-
-pub mod ratio;
-pub mod threads;
+//! Charts with a rate on a logarithmic y axis (the GC's, the locks', the categorical ones):
+//! the axis, its labels and one series with its intervals.
 
 use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
 use plotters::coord::ranged1d::Ranged;
 use plotters::prelude::*;
 
 use super::style::{draw_with_intervals, SeriesStyle};
-use super::{ChartError, IntervalPoint, Series};
-use crate::gc::compare::CellFigures;
-use crate::gc::summary::CellSummary;
-use crate::gc::GcRatio;
-
-/// Operations per second against threads at one ratio (x = thread count), from the model's
-/// cells or real Go's.
-pub fn series_by_threads<C: CellFigures>(label: impl Into<String>, cells: &[C], ratio: GcRatio) -> Series {
-    Series {
-        label: label.into(),
-        points: cells
-            .iter()
-            .filter(|cell| cell.ratio() == ratio)
-            .map(|cell| IntervalPoint::median_of(cell.threads() as f64, cell.ops_per_sec()))
-            .collect(),
-    }
-}
-
-/// One point of a series against the ratio.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RatioPoint {
-    pub ratio: GcRatio,
-    pub median: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-/// A named series against the ratio (one machine at its largest thread count, or the article).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RatioSeries {
-    pub label: String,
-    pub points: Vec<RatioPoint>,
-}
-
-/// Operations per second against the ratio at `threads`.
-pub fn series_by_ratio(label: impl Into<String>, cells: &[CellSummary], threads: u64) -> RatioSeries {
-    RatioSeries {
-        label: label.into(),
-        points: cells
-            .iter()
-            .filter(|cell| cell.threads == threads)
-            .map(|cell| RatioPoint {
-                ratio: cell.ratio,
-                median: cell.ops_per_sec.median,
-                low: cell.ops_per_sec.median_low,
-                high: cell.ops_per_sec.median_high,
-            })
-            .collect(),
-    }
-}
+use super::ChartError;
 
 /// Throughput as an axis label: "950", "12k", "1.2M".
 pub(crate) fn format_rate(per_second: f64) -> String {
@@ -75,7 +22,7 @@ pub(crate) fn format_rate(per_second: f64) -> String {
     }
 }
 
-/// A chart of both files: any x axis, throughput on a log y axis.
+/// A chart with any x axis, throughput on a log y axis.
 pub(crate) type LogYChart<'a, 'b, X> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, WithKeyPoints<LogCoord<f64>>>>;
 
 /// A log axis from `low` to `high` with ticks at 1, 2 and 5 times each power of ten (the

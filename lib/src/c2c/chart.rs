@@ -8,7 +8,7 @@ use plotters::coord::types::RangedCoordi32;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{ChartError, FONT, LABEL_PX, TITLE_PX};
+use crate::chart::{ChartError, FONT, LABEL_PX, TITLE_PX};
 use crate::c2c::PairSummary;
 
 const CHART: &str = "c2c";

@@ -2,17 +2,17 @@
 //! (logarithmic) pool-size axis: above, the whole process's voluntary and involuntary
 //! switches per second; below, completed requests per second with the offered rate as a
 //! horizontal line, so a pool that cannot keep up shows as a gap. Every line has its own
-//! colour, dash and marker ([`super::style`]); one legend below both panels.
+//! colour, dash and marker ([`crate::chart::style`]); one legend below both panels.
 
 use std::ops::Range;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::frame::with_legend_below;
-use super::pool_latency::{draw_level, Marker};
-use super::style::{draw_with_intervals, Chart, Legend, SeriesStyle};
-use super::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
+use crate::chart::frame::with_legend_below;
+use super::latency::{draw_level, Marker};
+use crate::chart::style::{draw_with_intervals, Chart, Legend, SeriesStyle};
+use crate::chart::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
 use crate::pool::PoolSummary;
 use crate::stats::Summary;
 
@@ -36,7 +36,7 @@ pub fn fixed_series(
     hit_rate: f64,
     value: fn(&PoolSummary) -> &Summary,
 ) -> Series {
-    super::pool_latency::fixed_series(label, summaries, hit_rate, value)
+    super::latency::fixed_series(label, summaries, hit_rate, value)
 }
 
 type LinChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, RangedCoordf64>>;

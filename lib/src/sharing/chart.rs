@@ -2,8 +2,8 @@
 //! machine, the article's published figures beside them. Time per increment, not per
 //! trial, so runs with different totals (quick, default, the article's) share one axis.
 
-use super::categorical::{axis_number, categorical_chart};
-use super::{Chart, ChartError, IntervalPoint, Series};
+use crate::chart::categorical::{axis_number, categorical_chart};
+use crate::chart::{Chart, ChartError, IntervalPoint, Series};
 use crate::sharing::{Case, CaseSummary};
 
 const CHART: &str = "sharing";

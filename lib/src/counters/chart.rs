@@ -2,8 +2,8 @@
 //! machine, the article's compact and padded figures beside them. Memory is in the table
 //! beside the chart.
 
-use super::categorical::{axis_number, categorical_chart};
-use super::{Chart, ChartError, IntervalPoint, Series};
+use crate::chart::categorical::{axis_number, categorical_chart};
+use crate::chart::{Chart, ChartError, IntervalPoint, Series};
 use crate::counters::{Layout, LayoutSummary};
 
 const CHART: &str = "counters";

@@ -5,10 +5,10 @@
 
 use plotters::prelude::*;
 
-use super::super::frame::framed_plot;
-use super::super::style::{Chart, Legend};
-use super::super::{log_range, ChartError, Series, FONT, LABEL_PX};
-use super::{draw_series, format_rate, log_axis};
+use crate::chart::frame::framed_plot;
+use crate::chart::style::{Chart, Legend};
+use crate::chart::{log_range, ChartError, Series, FONT, LABEL_PX};
+use crate::chart::log_y::{draw_series, format_rate, log_axis};
 
 const CHART: &str = "gc-threads";
 
