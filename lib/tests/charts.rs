@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use contention::chart::{self, IntervalPoint, Series};
+use contention::chart::{IntervalPoint, Series};
 use contention::gc::chart::{RatioPoint, RatioSeries};
 use contention::gc::GcRatio;
 use contention::pool::chart::latency::{LatencyLines, Marker};

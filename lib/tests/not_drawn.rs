@@ -4,7 +4,7 @@
 //! draws an SVG or, through [`Section::add_figure`], leaves a note naming the figure and why.
 //! Nothing to draw is always a note. Last, real rows: the locks at read share 0.
 
-use contention::chart::{self, Chart, ChartError, IntervalPoint, Series};
+use contention::chart::{Chart, ChartError, IntervalPoint, Series};
 use contention::gc::chart::{RatioPoint, RatioSeries};
 use contention::gc::GcRatio;
 use contention::pool::chart::latency::{LatencyLines, Marker};
