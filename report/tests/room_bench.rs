@@ -15,7 +15,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::room::{connect_from, http_on, peak_rss_kib, Server, CODE};
+use common::room::{connect_from, http_on, http_with, peak_rss_kib, Server, CODE};
 use common::seats::{seat_label, seat_pack};
 use common::*;
 
@@ -25,11 +25,14 @@ const SEATS: usize = 200;
 #[ignore = "a benchmark: run it with --ignored and read the figures it prints"]
 fn two_hundred_seats_from_two_hundred_addresses() {
     let server = Server::start(&scratch("room-bench").join("room"), &["--seats", &SEATS.to_string()]);
+    // Each laptop keeps the seat token its upload was handed, as `contention send` does.
+    let mut tokens = Vec::with_capacity(SEATS);
     for index in 1..=SEATS {
         let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
         let stream = connect_from(source, server.port).expect("a loopback address of its own");
-        let (status, answer) = http_on(stream, server.port, "POST", &format!("/runs?code={CODE}"), &seat_pack(index));
-        assert_eq!(status, 201, "{}", String::from_utf8_lossy(&answer));
+        let answer = http_with(stream, server.port, ("POST", &format!("/runs?code={CODE}")), &seat_pack(index), &[]);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+        tokens.push(answer.header("x-seat-token").expect("the room hands a first upload its seat's token"));
     }
     let timed_get = || {
         let started = Instant::now();
@@ -44,13 +47,13 @@ fn two_hundred_seats_from_two_hundred_addresses() {
     assert!(page.contains("200 of 200 seats have sent a run."), "the roster has every seat");
     let mut again: Vec<_> = (0..5).map(|_| timed_get().0).collect();
     again.sort();
-    for index in 1..=SEATS {
+    for (index, token) in (1..=SEATS).zip(&tokens) {
         let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
         let stream = connect_from(source, server.port).expect("a loopback address of its own");
         let guesses = format!("false-sharing={} padded={}", 1.0 + index as f64 / 50.0, 1.0 + index as f64 / 100.0);
         let path = format!("/guesses?code={CODE}&seat={}", seat_label(index));
-        let (status, answer) = http_on(stream, server.port, "POST", &path, guesses.as_bytes());
-        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+        let answer = http_with(stream, server.port, ("POST", &path), guesses.as_bytes(), &[("X-Seat-Token", token)]);
+        assert_eq!(answer.status, 200, "{}", answer.body);
     }
     assert_eq!(server.request("POST", &format!("/reveal?code={CODE}&shown=yes"), b"").0, 200);
     let (started, (status, projector)) = (Instant::now(), server.request("GET", "/projector", b""));
