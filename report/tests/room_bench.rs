@@ -15,7 +15,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::room::{connect_from, http_on, http_with, peak_rss_kib, Server, CODE};
+use common::room::{connect_from, http_with, peak_rss_kib, Server, CODE};
 use common::seats::{seat_label, seat_pack};
 use common::*;
 
@@ -25,14 +25,24 @@ const SEATS: usize = 200;
 #[ignore = "a benchmark: run it with --ignored and read the figures it prints"]
 fn two_hundred_seats_from_two_hundred_addresses() {
     let server = Server::start(&scratch("room-bench").join("room"), &["--seats", &SEATS.to_string()]);
-    // Each laptop keeps the seat token its upload was handed, as `contention send` does.
+    // Each laptop guesses before it measures (a guess after its run is refused) and keeps the
+    // seat token its first post was handed, as `contention guess` and `send` do.
     let mut tokens = Vec::with_capacity(SEATS);
     for index in 1..=SEATS {
         let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
         let stream = connect_from(source, server.port).expect("a loopback address of its own");
-        let answer = http_with(stream, server.port, ("POST", &format!("/runs?code={CODE}")), &seat_pack(index), &[]);
+        let guesses = format!("false-sharing={} padded={}", 1.0 + index as f64 / 50.0, 1.0 + index as f64 / 100.0);
+        let path = format!("/guesses?code={CODE}&seat={}", seat_label(index));
+        let answer = http_with(stream, server.port, ("POST", &path), guesses.as_bytes(), &[]);
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        tokens.push(answer.header("x-seat-token").expect("the room hands a seat's first post its token"));
+    }
+    for (index, token) in (1..=SEATS).zip(&tokens) {
+        let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
+        let stream = connect_from(source, server.port).expect("a loopback address of its own");
+        let path = format!("/runs?code={CODE}");
+        let answer = http_with(stream, server.port, ("POST", &path), &seat_pack(index), &[("X-Seat-Token", token)]);
         assert_eq!(answer.status, 201, "{}", answer.body);
-        tokens.push(answer.header("x-seat-token").expect("the room hands a first upload its seat's token"));
     }
     let timed_get = || {
         let started = Instant::now();
@@ -47,15 +57,7 @@ fn two_hundred_seats_from_two_hundred_addresses() {
     assert!(page.contains("200 of 200 seats have sent a run."), "the roster has every seat");
     let mut again: Vec<_> = (0..5).map(|_| timed_get().0).collect();
     again.sort();
-    for (index, token) in (1..=SEATS).zip(&tokens) {
-        let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
-        let stream = connect_from(source, server.port).expect("a loopback address of its own");
-        let guesses = format!("false-sharing={} padded={}", 1.0 + index as f64 / 50.0, 1.0 + index as f64 / 100.0);
-        let path = format!("/guesses?code={CODE}&seat={}", seat_label(index));
-        let answer = http_with(stream, server.port, ("POST", &path), guesses.as_bytes(), &[("X-Seat-Token", token)]);
-        assert_eq!(answer.status, 200, "{}", answer.body);
-    }
-    assert_eq!(server.request("POST", &format!("/reveal?code={CODE}&shown=yes"), b"").0, 200);
+    assert_eq!(server.request("POST", &format!("/reveal?key={}&shown=yes", common::room::KEY), b"").0, 200);
     let (started, (status, projector)) = (Instant::now(), server.request("GET", "/projector", b""));
     let projector_time = started.elapsed();
     assert_eq!(status, 200);
@@ -86,17 +88,21 @@ fn a_full_room_restarts_from_its_ledger() {
     let flags = ["--max-uploads-per-minute", "100000", "--max-room-bytes", "134217728", "--seats", "200"];
     let server = Server::start(&dir, &flags);
     let mut sent = 0;
+    // A seat's later uploads carry the token its first was handed, as a laptop's do.
+    let mut tokens: Vec<Option<String>> = vec![None; SEATS];
     'filling: for round in 0.. {
-        for index in 1..=SEATS {
+        for (index, token) in (1..=SEATS).zip(tokens.iter_mut()) {
             let source = [127, 0, (1 + index / 250) as u8, (1 + index % 250) as u8];
             let stream = connect_from(source, server.port).expect("a loopback address of its own");
-            let (status, answer) =
-                http_on(stream, server.port, "POST", &format!("/runs?code={CODE}"), &seat_pack(index));
-            match status {
+            let headers: Vec<(&str, &str)> = token.iter().map(|held| ("X-Seat-Token", held.as_str())).collect();
+            let path = format!("/runs?code={CODE}");
+            let answer = http_with(stream, server.port, ("POST", &path), &seat_pack(index), &headers);
+            match answer.status {
                 201 => sent += 1,
                 507 => break 'filling,
-                _ => panic!("round {round}: {}", String::from_utf8_lossy(&answer)),
+                _ => panic!("round {round}: {}", answer.body),
             }
+            *token = answer.header("x-seat-token").or(token.take());
         }
     }
     assert!(server.stop().success());
