@@ -75,8 +75,8 @@ pub trait Present: Measure {
     /// The articles' tables (`data/reference/`) its section reads: none unless it names some.
     const REFERENCES: &'static [ReferenceText] = &[];
 
-    /// The numbers of this experiment that the room compares across machines, in column
-    /// order: none unless it names some.
+    /// What of this experiment the room compares across machines, in column order: its
+    /// numbers, and words such as stride's knee ([`Effect::word`]); none unless it names some.
     const EFFECTS: &'static [Effect] = &[];
 
     /// Its values of [`Present::EFFECTS`] in `run`; an effect left out is shown as n/a.

@@ -9,7 +9,7 @@ use crate::bad_flag::bad_flag;
 use crate::challenge::{ChallengeOptions, Destination, SendResult};
 use crate::room::client::Room;
 
-/// The options of `args`; a bad name, URL or a --send without a seat is a usage error. A
+/// The options of `args`; a bad name, URL or a --send without a seat is a bad flag. A
 /// saved result without --send goes to the room the environment names, as a notebook's
 /// `contention send` does, or nowhere, saying why.
 pub fn challenge_options(args: ChallengeArgs) -> Result<ChallengeOptions> {
