@@ -39,15 +39,24 @@ impl Writer {
         header.set_gid(0);
         header.set_size(bytes.len() as u64);
         header.set_mtime(self.mtime);
-        self.tar
-            .append_data(&mut header, name, bytes)
-            .map_err(|error| format!("adding {name:?} to the archive: {error}"))
+        let adding = |error: std::io::Error| format!("adding {name:?} to the archive: {error}");
+        header.set_path(name).map_err(adding)?;
+        // Its checksum ended as the downloads always had it (six digits, NUL, space), so a
+        // class download's bytes stay as before; the crate's own ends seven digits with NUL.
+        sign(header.as_mut_bytes());
+        self.tar.append(&header, bytes).map_err(adding)
     }
 
     /// The archive, ended by its two empty blocks.
     pub fn finish(self) -> Result<Vec<u8>, String> {
         self.tar.into_inner().map_err(|error| format!("ending the archive: {error}"))
     }
+}
+
+/// Writes the checksum of the header `block` into it: six octal digits, NUL, space.
+fn sign(block: &mut [u8]) {
+    let digits = format!("{:06o}\0 ", checksum(block));
+    block[148..156].copy_from_slice(digits.as_bytes());
 }
 
 /// A header's checksum: the sum of its bytes, its checksum field counted as spaces.
@@ -180,17 +189,12 @@ mod tests {
         tar.into_inner().unwrap()
     }
 
-    /// Writes `block`'s checksum into it, after a test changed it.
-    fn sign(block: &mut [u8]) {
-        let digits = format!("{:06o}\0 ", checksum(block));
-        block[148..156].copy_from_slice(digits.as_bytes());
-    }
-
     #[test]
     fn what_is_written_reads_back_and_tar_reads_it_too() {
         let written = files(&["class/a.txt", "class/b.txt"]);
         let tar = write(&written, 1_700_000_000).unwrap();
         assert!(is_tar(&tar) && tar.len() % BLOCK == 0);
+        assert_eq!(&tar[148..156], format!("{:06o}\0 ", checksum(&tar[..BLOCK])).as_bytes(), "checksum as before");
         assert_eq!(read(&tar, &rules(&plain)).unwrap(), written);
         let dir = std::env::temp_dir().join(format!("contention-archive-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
