@@ -1,7 +1,7 @@
-//! The effects an experiment's [`crate::present::Present`] hands the report beside its section: a
+//! The effects an experiment's presentation hands the report beside its section: a
 //! number the room compares across machines ([`Effect`]), the values it could take
 //! ([`Plausible`]) and one machine's value of it ([`EffectValue`], from
-//! [`crate::present::Present::effect_values`]).
+//! its `effect_values`).
 
 use serde::Serialize;
 

@@ -91,7 +91,7 @@ pub fn render(runs: &[Run], skipped: &[String], sections: &[Section], generated_
 }
 
 /// Every template of the report, strict about undefined names, escaping HTML (the room's
-/// pages, `crate::room::class_page`, fill them too).
+/// pages, the class page and the live one, fill them too).
 pub(crate) fn templates() -> Result<Environment<'static>> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
