@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use crate::c2c::PairSummary;
 use crate::experiment::Measure;
-use crate::machine_check::clocks::describe_change;
-use crate::machine_check::conditions::Conditions;
+use crate::machine::clocks::describe_change;
+use crate::machine::conditions::Conditions;
 use crate::machine_check::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
 use crate::machine_check::{self, gather_facts, scaling, Facts, ScalingSummary};
 use crate::perf::CounterReading;

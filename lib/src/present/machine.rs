@@ -15,7 +15,7 @@ use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Sect
 use crate::c2c::PairSummary;
 use crate::c2c::chart::c2c_heatmap;
 use crate::evidence::Evidence;
-use crate::machine_check::conditions::Conditions;
+use crate::machine::conditions::Conditions;
 use crate::machine_check::{scaling, Verdict, EXPERIMENT};
 use crate::format;
 use crate::runs::Run;
@@ -305,7 +305,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine_check::conditions::watched;
+    use crate::machine::conditions::watched;
     use crate::machine_check::{verdict, Facts};
 
     fn facts(usable_cpus: usize) -> Facts {

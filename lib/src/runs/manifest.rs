@@ -8,8 +8,8 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use crate::machine::utc_timestamp;
-use crate::machine_check::clocks::Clocks;
-use crate::machine_check::conditions::{Conditions, Snapshot};
+use crate::machine::clocks::Clocks;
+use crate::machine::conditions::{Conditions, Snapshot};
 use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
