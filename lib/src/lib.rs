@@ -101,6 +101,7 @@ pub mod platform;
 pub mod present;
 pub mod reference;
 pub mod registry;
+pub mod run_format;
 pub mod runs;
 pub mod scale;
 pub mod stats;

@@ -1,14 +1,13 @@
-//! One experiment's rows as a run holds them: behind the registry's key, their type known
-//! only to the experiment, read back by [`super::Run::rows`] with that type.
+//! One experiment's rows as a run holds them: behind its name, their type known only to the
+//! experiment, read back by [`super::Run::rows`] with that type.
 
 use std::any::Any;
 use std::fmt::Debug;
 
 use crate::experiment::SavedRow;
-use crate::registry::Experiment;
 
 /// Rows of some saved row type.
-pub(super) trait AnyRows: Debug + Send + Sync {
+pub(crate) trait AnyRows: Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn len(&self) -> usize;
@@ -54,14 +53,15 @@ impl<R: SavedRow> AnyRows for Vec<R> {
     }
 }
 
-pub(super) fn boxed<R: SavedRow>(rows: Vec<R>) -> Box<dyn AnyRows> {
+pub(crate) fn boxed<R: SavedRow>(rows: Vec<R>) -> Box<dyn AnyRows> {
     Box::new(rows)
 }
 
 /// One experiment read from a run: its rows, and its real runtime's beside them.
 #[derive(Debug)]
-pub(super) struct Loaded {
-    pub experiment: Experiment,
+pub(crate) struct Loaded {
+    /// The experiment's name.
+    pub experiment: &'static str,
     pub rows: Box<dyn AnyRows>,
     pub runtime_rows: Option<Box<dyn AnyRows>>,
 }
