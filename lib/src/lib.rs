@@ -77,7 +77,6 @@
 //! outside its folder but that line names it, and that no other file lists every experiment.
 
 pub mod arena;
-pub mod assess;
 pub mod build_info;
 pub mod challenge;
 pub mod chart;

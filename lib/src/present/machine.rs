@@ -5,7 +5,7 @@
 mod checks;
 mod facts;
 
-use crate::assess::{assess, Assessment, MachineRun};
+use crate::machine_check::assess::{assess, Assessment, MachineRun};
 pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 

@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 use super::Finding;
-use crate::assess::{assess, MachineRun};
 use crate::experiment::SavedRow;
 use crate::machine_check::Verdict;
 use crate::runs::Run;
@@ -68,7 +67,7 @@ impl<'a, Row> Measured<'a, Row> {
                     rows,
                     config: run.record_of::<Row>().map(|record| record.config.clone()),
                     logical_cpus: Some(run.manifest.machine.logical_cpus),
-                    verdict: Some(assess(&MachineRun::from_run(run)).verdict),
+                    verdict: run.verdict.clone(),
                     one_way: one_way_of(run),
                 })
             })

@@ -24,10 +24,12 @@ pub use notes::{ExperimentNote, NoteKind};
 pub use read::{check_csv_size, parse_checked, parse_counted, parse_rows, read_rows, MAX_CSV_BYTES};
 pub use resample::Bootstrap;
 use rows::Loaded;
+pub use rows::Trials;
 
 use std::path::PathBuf;
 
 use crate::experiment::SavedRow;
+use crate::verdict::Verdict;
 
 /// One saved run, read and checked ([`crate::runs`]): its experiments' rows, each behind its
 /// experiment's name.
@@ -42,6 +44,9 @@ pub struct Run {
     /// Experiments shown otherwise than whole (recovered), or not at all (interrupted,
     /// unreadable), each with why; the rest of the run is read as usual.
     pub notes: Vec<ExperimentNote>,
+    /// The machine's fitness verdict over this run, judged when it was read
+    /// ([`crate::machine_check::assess`]): what each section says may hide an effect.
+    pub verdict: Option<Verdict>,
 }
 
 impl Run {
@@ -78,6 +83,12 @@ impl Run {
     /// Whether this run holds the rows of the experiment named `name`.
     pub fn holds_rows_of(&self, name: &str) -> bool {
         self.loaded.iter().any(|loaded| loaded.experiment == name)
+    }
+
+    /// What each experiment's trials recorded of the machine, by experiment name, in the
+    /// registry's order.
+    pub fn trials(&self) -> impl Iterator<Item = (&str, &Trials)> {
+        self.loaded.iter().map(|loaded| (loaded.experiment, &loaded.trials))
     }
 
     /// How charts and tables name this run: its manifest's label, or for runs without one

@@ -87,6 +87,7 @@ impl Iterator for Bootstrap<'_> {
             .zip(&self.rounds)
             .map(|(loaded, (rows, runtime_rows))| Loaded {
                 experiment: loaded.experiment,
+                trials: loaded.trials.clone(),
                 rows: loaded.rows.select(&rows.draw(state)),
                 runtime_rows: loaded
                     .runtime_rows
@@ -108,6 +109,7 @@ impl Run {
             label: self.label.clone(),
             loaded: Vec::new(),
             notes: self.notes.clone(),
+            verdict: self.verdict.clone(),
         }
     }
 }
@@ -123,6 +125,7 @@ impl Run {
             .iter()
             .map(|loaded| Loaded {
                 experiment: loaded.experiment,
+                trials: loaded.trials.clone(),
                 rows: twice(loaded.rows.as_ref()),
                 runtime_rows: loaded.runtime_rows.as_deref().map(twice),
             })

@@ -5,6 +5,7 @@ use std::any::Any;
 use std::fmt::Debug;
 
 use crate::experiment::SavedRow;
+use crate::perf::CounterReading;
 
 /// Rows of some saved row type.
 pub(crate) trait AnyRows: Debug + Send + Sync {
@@ -64,6 +65,17 @@ pub(crate) struct Loaded {
     pub experiment: &'static str,
     pub rows: Box<dyn AnyRows>,
     pub runtime_rows: Option<Box<dyn AnyRows>>,
+    /// What its trials recorded of the machine, read through its experiment's hooks.
+    pub trials: Trials,
+}
+
+/// What one experiment's trials recorded of the machine (its `Measure::placements` and
+/// `Measure::cache_misses`): where each ran (its `cpus`, and whether pinned) and the
+/// cache-miss readings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trials {
+    pub placements: Vec<(String, bool)>,
+    pub cache_misses: Vec<CounterReading>,
 }
 
 impl Clone for Loaded {
@@ -72,6 +84,7 @@ impl Clone for Loaded {
             experiment: self.experiment,
             rows: self.rows.clone_box(),
             runtime_rows: self.runtime_rows.as_ref().map(|rows| rows.clone_box()),
+            trials: self.trials.clone(),
         }
     }
 }
@@ -83,6 +96,9 @@ impl PartialEq for Loaded {
             (None, None) => true,
             _ => false,
         };
-        self.experiment == other.experiment && self.rows.equals(other.rows.as_ref()) && runtime_rows
+        self.experiment == other.experiment
+            && self.rows.equals(other.rows.as_ref())
+            && runtime_rows
+            && self.trials == other.trials
     }
 }

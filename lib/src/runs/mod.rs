@@ -12,7 +12,8 @@ mod unique_keys;
 
 use std::path::{Path, PathBuf};
 
-use crate::run_format::rows::{boxed, Loaded};
+use crate::machine_check::assess::{assess, MachineRun};
+use crate::run_format::rows::{boxed, Loaded, Trials};
 pub use crate::run_format::{
     check_label, check_text, clipped, default_label, disambiguate, is_hidden, normalize_label, parse_checked,
     parse_counted, parse_rows, read_rows, shown, visible, visible_lines, BadValue, Bootstrap, CheckedRow,
@@ -37,7 +38,8 @@ impl Run {
             "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
             given => normalize_label(given),
         };
-        let mut run = Self { dir: path.to_path_buf(), manifest, label, loaded: Vec::new(), notes: Vec::new() };
+        let mut run =
+            Self { dir: path.to_path_buf(), manifest, label, loaded: Vec::new(), notes: Vec::new(), verdict: None };
         listed_files(&run.manifest, &manifest_path)?;
         for record in run.manifest.experiments.clone() {
             let note = run.read_record(&files, &record);
@@ -47,6 +49,8 @@ impl Run {
         if run.manifest.experiments.is_empty() && run.notes.is_empty() {
             return Err(RunsError::NothingMeasured { dir: shown(path) });
         }
+        run.loaded.sort_by_key(|loaded| Experiment::from_name(loaded.experiment));
+        run.verdict = Some(assess(&MachineRun::from_run(&run)).verdict);
         Ok(run)
     }
 
@@ -100,8 +104,10 @@ impl MeasureVisitor for ReadRows<'_> {
             Some((file, rows)) => Some(boxed(self.read::<K::RuntimeRow>(&file, rows)?)),
             None => None,
         };
-        let rows = boxed(self.read::<K::Row>(&self.record.file, self.expected)?);
-        Ok(Loaded { experiment: self.experiment.name(), rows, runtime_rows })
+        let rows = self.read::<K::Row>(&self.record.file, self.expected)?;
+        let placements = K::placements(&rows).into_iter().map(|(cpus, pinned)| (cpus.to_string(), pinned)).collect();
+        let trials = Trials { placements, cache_misses: K::cache_misses(&rows) };
+        Ok(Loaded { experiment: self.experiment.name(), rows: boxed(rows), runtime_rows, trials })
     }
 }
 
