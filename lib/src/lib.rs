@@ -61,7 +61,7 @@
 //!    the JSON, markdown and terminal output, the run reader and CI's section check all
 //!    iterate over the registry.
 //! 6. Its flags, `lib/src/foo/flags.rs` (the shared flags it reads and its own, each with its
-//!    parser and how it sets the `Config`, in [`kit::flags`]' terms), returned by its
+//!    parser and how it sets the `Config`, in [`flags`]' terms), returned by its
 //!    `Measure::flags` hook: the command line makes them its flags (`run foo --help` shows
 //!    those alone) and builds the config from them; nothing in the report names it.
 //! 7. Its rows in the report's fixture run (`report/tests/fixtures/run-fixture/foo.csv`),
@@ -86,6 +86,7 @@ pub mod evidence;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fault;
+pub mod flags;
 pub mod format;
 pub mod group;
 pub mod harness;
@@ -94,6 +95,7 @@ pub mod kit;
 pub mod lab_cli;
 pub mod limits;
 pub mod machine;
+pub mod measured;
 pub mod perf;
 pub mod placement;
 pub mod platform;

@@ -54,7 +54,7 @@ crate::experiment::measure!(
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
     }
 
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

@@ -42,7 +42,7 @@ impl Present for crate::counters::CounterLayouts {
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::counters()?)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

@@ -41,7 +41,7 @@ impl Present for crate::machine_check::MachineCheck {
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let machines: Vec<MachineRun<'_>> = runs.iter().map(MachineRun::from_run).collect();
         let mut section = section(&machines)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
         Ok(Some(section))
     }
 

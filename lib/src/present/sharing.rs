@@ -44,7 +44,7 @@ impl Present for crate::sharing::FourWay {
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::sharing()?)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

@@ -34,7 +34,7 @@ impl Present for crate::stride::StrideSweep {
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::stride()?)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

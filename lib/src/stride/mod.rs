@@ -35,7 +35,7 @@ crate::experiment::measure!(
         rows.iter().map(|row| row.cache_misses).collect()
     }
 
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

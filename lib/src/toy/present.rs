@@ -27,7 +27,7 @@ impl Present for super::Toy {
             section.findings.push(Finding::about(&label, sentence));
             section.machines.push(label);
         }
-        section.status = crate::present::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 
