@@ -41,6 +41,9 @@ pub fn figure(text: impl Into<String>, summary: &Summary, enough_trials: bool, t
     Answer::judged(text, judgement)
 }
 
+/// How far from 1 a "changed nothing" may lie: within 10%.
+pub const NO_CHANGE_BOUND: f64 = 0.1;
+
 /// A claim with a direction and no number ("slower", "gain gone"): any clear effect its way.
 pub const DIRECTION: Target = Target { low: 1.0, high: f64::INFINITY, precision: 0.0 };
 

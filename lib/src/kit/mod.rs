@@ -20,7 +20,7 @@ mod status;
 
 pub use answer::{Answer, Estimate};
 pub use cache_misses::cache_miss_note;
-pub use claim::{effect, figure, ratio_text, summary_text, Context, DIRECTION};
+pub use claim::{effect, figure, ratio_text, summary_text, Context, DIRECTION, NO_CHANGE_BOUND};
 pub use effects::{estimate_text, Effect, EffectValue, Plausible};
 pub use headline_row::HeadlineRow;
 pub use present::{Present, PresentError};

@@ -4,6 +4,7 @@
 //! while each experiment ran ([`crate::machine::conditions`]); [`judge::verdict`] turns them into `fit`,
 //! `limited` or `unfit` with reasons in words.
 
+pub mod answers;
 pub mod assess;
 mod flags;
 pub mod judge;

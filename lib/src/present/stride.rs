@@ -29,7 +29,7 @@ impl Present for crate::stride::StrideSweep {
     const CLAIMS: &'static [&'static str] = &["A4", "A10"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::false_sharing::answer(claim, context)
+        crate::stride::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {

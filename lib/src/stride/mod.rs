@@ -2,6 +2,7 @@
 //! `stride` bytes apart in one page-aligned allocation. Counters closer than a cache line
 //! share it, and every increment must take the line from the other cores.
 
+pub mod answers;
 mod flags;
 pub mod chart;
 mod config;

@@ -5,7 +5,6 @@
 //! through the functions here: one per claim in [`false_sharing`], [`gc`], [`pool`] and
 //! [`locks`].
 
-pub(super) mod false_sharing;
 pub(super) mod gc;
 mod listed;
 pub(super) mod locks;
