@@ -1,9 +1,9 @@
 //! The articles' numbered claims, one row each: the article's figure, each machine's with
 //! its interval, and a status computed from the run by the lab's one rule
-//! ([`crate::judgement`]), each row linking to the section that measures it. The claims come from `data/reference/claims.csv`; what answers each is
-//! answered by the experiment whose descriptor lists its id ([`super::Present::CLAIMS`]),
-//! through the functions here: one per claim in [`false_sharing`], [`gc`], [`pool`] and
-//! [`locks`].
+//! ([`crate::judgement`]), each row linking to the section that measures it. The claims come
+//! from `data/reference/claims.csv`; each is answered by the experiment whose descriptor
+//! lists its id ([`crate::kit::Present::CLAIMS`]), from its own folder's `answers` (the
+//! stride sweep's in `crate::stride::answers`, and so on).
 
 pub(super) mod gc;
 mod listed;
