@@ -14,20 +14,6 @@ use crate::run_format::RunsError;
 pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
 pub use crate::kit::ReferenceText;
 
-/// Article A's stride table.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct StrideReference {
-    pub stride_bytes: u64,
-    pub time_ms: f64,
-    pub relative_to_fastest: f64,
-}
-
-pub const STRIDE: ReferenceFile<StrideReference> = reference_file!("stride.csv");
-
-pub fn stride() -> Result<Vec<StrideReference>, RunsError> {
-    STRIDE.rows()
-}
-
 /// Article A's four-way control.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SharingReference {
@@ -165,7 +151,10 @@ mod tests {
 
     #[test]
     fn every_reference_table_reads() {
-        assert_eq!(stride().unwrap().iter().map(|r| r.stride_bytes).collect::<Vec<_>>(), [8, 16, 32, 64, 128, 256]);
+        assert_eq!(
+            crate::stride::present::reference().unwrap().iter().map(|r| r.stride_bytes).collect::<Vec<_>>(),
+            [8, 16, 32, 64, 128, 256]
+        );
         assert_eq!(sharing().unwrap().len(), 4);
         let counters = counters().unwrap();
         assert_eq!(counters[0].faster_than_compact, None);

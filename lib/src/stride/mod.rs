@@ -3,6 +3,7 @@
 //! share it, and every increment must take the line from the other cores.
 
 pub mod answers;
+pub mod present;
 mod flags;
 pub mod chart;
 mod config;
