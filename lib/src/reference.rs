@@ -14,33 +14,6 @@ use crate::run_format::RunsError;
 pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
 pub use crate::kit::ReferenceText;
 
-/// Article B's first table: signatures per second against goroutines at GOGC=100.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GcThreadsReference {
-    pub goroutines: u64,
-    pub signatures_per_sec: f64,
-}
-
-pub const GC_THREADS: ReferenceFile<GcThreadsReference> = reference_file!("gc.csv");
-
-pub fn gc_threads() -> Result<Vec<GcThreadsReference>, RunsError> {
-    GC_THREADS.rows()
-}
-
-/// Article B's second table: signatures per second at 48 goroutines against GOGC.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GcRatioReference {
-    pub gogc: crate::gc::GcRatio,
-    pub goroutines: u64,
-    pub signatures_per_sec: f64,
-}
-
-pub const GC_RATIOS: ReferenceFile<GcRatioReference> = reference_file!("gc-gogc.csv");
-
-pub fn gc_ratios() -> Result<Vec<GcRatioReference>, RunsError> {
-    GC_RATIOS.rows()
-}
-
 /// One of article C's published numbers, in the unit the article printed it in.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct PoolReference {
@@ -117,8 +90,8 @@ mod tests {
         let counters = crate::counters::present::reference().unwrap();
         assert_eq!(counters[0].faster_than_compact, None);
         assert_eq!(counters[1].faster_than_compact.as_deref(), Some("50.95"));
-        assert!(!gc_threads().unwrap().is_empty());
-        assert!(gc_ratios().unwrap().iter().any(|r| r.gogc.to_string() == "off"));
+        assert!(!crate::gc::present::threads_reference().unwrap().is_empty());
+        assert!(crate::gc::present::ratios_reference().unwrap().iter().any(|r| r.gogc.to_string() == "off"));
         assert!(pool().unwrap().iter().any(|r| r.key == "cores"));
         assert!(locks().unwrap().iter().any(|r| r.claim == "C14" && r.key == "high" && r.value == 7.0));
         let claims = claims().unwrap();

@@ -35,7 +35,7 @@ macro_rules! experiments {
             Stride => stride::StrideSweep;
             Sharing => sharing::FourWay;
             Counters => counters::CounterLayouts;
-            Gc => gc::GcSweep, present::gc;
+            Gc => gc::GcSweep;
             Pool => pool::PoolSizing, present::pool;
             Locks => locks::LockCases, present::locks;
             Refill => refill::CacheRefill, present::refill;

@@ -14,6 +14,8 @@
 //! stopped and has no assists, so its pauses hold marking that Go overlaps with work.
 //! [`go`] holds the real Go benchmark's rows; [`compare`] sets the two side by side.
 
+pub mod answers;
+pub mod present;
 pub mod chart;
 mod flags;
 pub mod collector;

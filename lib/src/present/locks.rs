@@ -116,7 +116,7 @@ pub fn section(
         section.tables.extend(machine.java.as_ref().map(|java| tables::java(machine.label, java)));
     }
     section.notes.extend(notes());
-    section.notes.extend(super::config_notes(machines));
+    section.notes.extend(crate::measured::config_notes(machines));
     Ok(section)
 }
 

@@ -147,7 +147,7 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[PoolReference]) -> Res
          used: process CPU time over CPUs x wall time. CPUs switching: switches per second x the probe's cost of \
          one switch. Peak RSS is sampled every 10 ms. Noisy p99 values varied by more than 10% between trials.",
     ));
-    section.notes.extend(super::config_notes(machines));
+    section.notes.extend(crate::measured::config_notes(machines));
     Ok(section)
 }
 

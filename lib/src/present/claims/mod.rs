@@ -5,7 +5,6 @@
 //! lists its id ([`crate::kit::Present::CLAIMS`]), from its own folder's `answers` (the
 //! stride sweep's in `crate::stride::answers`, and so on).
 
-pub(super) mod gc;
 mod listed;
 pub(super) mod locks;
 pub(super) mod pool;

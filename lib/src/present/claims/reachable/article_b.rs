@@ -121,7 +121,7 @@ fn b2_b3_b9_shares_cycles_and_hyper_threads() {
     );
     // Below the setting's 48 CPUs the CPU count decides; the judge itself reaches both ends.
     for (expected, rise) in [(Status::Reproduced, 2.0), (Status::Differs, 0.5)] {
-        let judged = crate::present::claims::gc::answer(
+        let judged = crate::gc::answers::answer(
             "B9",
             &crate::present::claims::Context { run: &smt(rise), cpus: 8, target: None },
         );

@@ -6,8 +6,8 @@ use crate::format;
 use crate::gc::compare::CellFigures;
 use crate::gc::search::{search, RatioSearch};
 use crate::gc::{CellSummary, GcRatio, GoCell};
-use crate::present::{Cell, Column, Table};
-use crate::reference::GcRatioReference;
+use crate::view::{Cell, Column, Table};
+use super::GcRatioReference;
 use crate::stats::Summary;
 
 /// The article's CPU share: 2266% of 4800% in `top`.

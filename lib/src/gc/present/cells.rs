@@ -3,7 +3,8 @@
 use crate::format;
 use crate::gc::summary::{best_ratio_per_threads, over_default_ratio, over_one_thread, threads_text};
 use crate::gc::{CellSummary, GcRatio, Row};
-use crate::present::{Cell, Column, Measured, Table};
+use crate::measured::Measured;
+use crate::view::{Cell, Column, Table};
 
 /// Every (threads, ratio) cell with throughput, its relatives, cycles, pauses, heap and lock waits.
 pub(super) fn every_cell(machine: &Measured<'_, Row>, cells: &[CellSummary]) -> Table {

@@ -6,20 +6,26 @@ mod cells;
 mod go;
 mod search;
 
-use super::claims::{Answer, Context};
+use serde::Deserialize;
+
+use crate::kit::reference::ReferenceFile;
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::Measured;
+use crate::reference_file;
+use crate::run_format::RunsError;
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
+
 use crate::kit::{Effect, EffectValue, Plausible};
 use crate::kit::HeadlineRow;
-use super::{Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
-use crate::gc::chart::ratio::throughput_by_ratio_chart;
-use crate::gc::chart::threads::throughput_by_threads_chart;
-use crate::gc::chart::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
+use super::chart::ratio::throughput_by_ratio_chart;
+use super::chart::threads::throughput_by_threads_chart;
+use super::chart::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
-use crate::gc::compare::like_for_like_threads;
-use crate::gc::summary::{cell, most_threads};
-use crate::gc::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
-use crate::reference::{GcRatioReference, GcThreadsReference, ReferenceText};
-use crate::runs::Run;
+use super::compare::like_for_like_threads;
+use super::summary::{cell, most_threads};
+use super::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
+use crate::run_format::Run;
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";
 /// The ratio figure's title (also its note's, when it cannot be drawn).
@@ -33,19 +39,19 @@ pub struct GcArticle<'a> {
 }
 
 /// Its section over saved runs, with the article's reference numbers.
-impl Present for crate::gc::GcSweep {
+impl Present for super::GcSweep {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../gc/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::GC_THREADS.file, crate::reference::GC_RATIOS.file];
+    const PROSE: &'static str = include_str!("../prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[THREADS_REFERENCE.file, RATIOS_REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] = &["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B9"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::gc::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let (threads, ratios) = (crate::reference::gc_threads()?, crate::reference::gc_ratios()?);
+        let (threads, ratios) = (threads_reference()?, ratios_reference()?);
         let machines = Measured::from_runs(runs);
         let go: Vec<Option<&[GoRow]>> =
             runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<GoRow>()).collect();
@@ -56,7 +62,7 @@ impl Present for crate::gc::GcSweep {
 
     /// B's best GOGC over GOGC=100 at 48 goroutines (the search, claim B6), from the reference data.
     fn headline() -> Result<Option<HeadlineRow>, PresentError> {
-        let ratios = crate::reference::gc_ratios()?;
+        let ratios = ratios_reference()?;
         let default = ratios.iter().find(|r| r.gogc == GcRatio::DEFAULT).map_or(f64::NAN, |r| r.signatures_per_sec);
         let best = ratios.iter().max_by(|a, b| a.signatures_per_sec.total_cmp(&b.signatures_per_sec));
         let best_per_s = best.map_or(f64::NAN, |b| b.signatures_per_sec);
@@ -77,7 +83,7 @@ impl Present for crate::gc::GcSweep {
     const EFFECTS: &'static [Effect] = &[BEST_RATIO];
 
     fn effect_values(run: &Run) -> Vec<EffectValue> {
-        let best = run.rows::<Row>().map(summarize).map(|cells| crate::gc::summary::best_ratio_per_threads(&cells));
+        let best = run.rows::<Row>().map(summarize).map(|cells| super::summary::best_ratio_per_threads(&cells));
         let at_most_threads = best.and_then(|best| best.into_iter().max_by_key(|b| b.threads));
         vec![EffectValue {
             lead: at_most_threads.as_ref().map(|best| best.ratio.to_string()),
@@ -142,7 +148,7 @@ pub fn section_with_go(
          (getrusage; Go's own, per trial) over the trial's wall time x the logical CPUs, what top shows. Noisy \
          values varied by more than 10% between trials.",
     ));
-    section.notes.extend(super::config_notes(machines));
+    section.notes.extend(crate::measured::config_notes(machines));
     Ok(section)
 }
 
@@ -341,4 +347,35 @@ fn ratio_table(machines: &[Measured<'_, Row>], summaries: &[Vec<CellSummary>], a
         })
         .collect();
     Table { id: "article-by-ratio", caption: "The article's numbers beside this lab's: by ratio".into(), columns, rows }
+}
+
+/// Article B's first table: signatures per second against goroutines at GOGC=100.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct GcThreadsReference {
+    pub goroutines: u64,
+    pub signatures_per_sec: f64,
+}
+
+/// Its threads table's file in `data/reference/`, compiled in.
+pub const THREADS_REFERENCE: ReferenceFile<GcThreadsReference> = reference_file!("gc.csv");
+
+/// The article's threads table's rows.
+pub fn threads_reference() -> Result<Vec<GcThreadsReference>, RunsError> {
+    THREADS_REFERENCE.rows()
+}
+
+/// Article B's second table: signatures per second at 48 goroutines against GOGC.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct GcRatioReference {
+    pub gogc: crate::gc::GcRatio,
+    pub goroutines: u64,
+    pub signatures_per_sec: f64,
+}
+
+/// Its ratios table's file in `data/reference/`, compiled in.
+pub const RATIOS_REFERENCE: ReferenceFile<GcRatioReference> = reference_file!("gc-gogc.csv");
+
+/// The article's ratios table's rows.
+pub fn ratios_reference() -> Result<Vec<GcRatioReference>, RunsError> {
+    RATIOS_REFERENCE.rows()
 }
