@@ -148,7 +148,9 @@ fn text_files(root: &Path) -> Vec<(String, String)> {
 fn names_toy(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
-    lower.match_indices("toy").any(|(at, _)| !letter(lower[..at].chars().last()) && !letter(lower[at + 3..].chars().next()))
+    lower
+        .match_indices("toy")
+        .any(|(at, _)| !letter(lower[..at].chars().last()) && !letter(lower[at + 3..].chars().next()))
 }
 
 /// The toy's mentions in `text` of the file `name`: each line of code naming it, in a Rust
@@ -156,7 +158,8 @@ fn names_toy(text: &str) -> bool {
 /// elsewhere.
 fn toy_mentions(name: &str, text: &str) -> Vec<String> {
     let rust = name.ends_with(".rs");
-    let code = |line: &str| if rust { line.split("//").next().unwrap_or_default().to_string() } else { line.to_string() };
+    let code =
+        |line: &str| if rust { line.split("//").next().unwrap_or_default().to_string() } else { line.to_string() };
     text.lines().filter(|line| names_toy(&code(line))).map(|line| format!("{name}: {}", line.trim())).collect()
 }
 
@@ -169,7 +172,8 @@ fn the_toy_touched_its_folder_the_registry_line_and_the_readme() {
     let root = root();
     let checks = ["lib/src/toy/", "lib/tests/registry.rs", "lib/tests/layers.rs"];
     let mut touched = Vec::new();
-    for (name, text) in text_files(&root).iter().filter(|(name, _)| !checks.iter().any(|check| name.starts_with(check))) {
+    for (name, text) in text_files(&root).iter().filter(|(name, _)| !checks.iter().any(|check| name.starts_with(check)))
+    {
         let mentions = toy_mentions(name, text);
         match name.as_str() {
             "README.md" if !mentions.is_empty() => touched.push(name.clone()),

@@ -6,7 +6,8 @@ use super::{summarize, Row, EXPERIMENT};
 use crate::evidence;
 use crate::format;
 use crate::kit::{Effect, EffectValue, Plausible};
-use crate::present::{claims::{figure, summary_text, Answer, Context}, Figure, Finding, NotDrawn, Present, PresentError, Section};
+use crate::present::claims::{figure, summary_text, Answer, Context};
+use crate::present::{Figure, Finding, NotDrawn, Present, PresentError, Section};
 use crate::runs::Run;
 use crate::stats::Ratio;
 
@@ -14,7 +15,8 @@ pub const TITLE: &str = "A toy: summing numbers";
 /// The figure's title (also the note's, when it cannot be drawn).
 const FIGURE: &str = "toy: time per value";
 
-pub const EFFECT: Effect = Effect { id: "toy", name: "toy: ns per value summed", unit: "ns", claim: None, plausible: Plausible::NANOSECONDS };
+pub const EFFECT: Effect =
+    Effect { id: "toy", name: "toy: ns per value summed", unit: "ns", claim: None, plausible: Plausible::NANOSECONDS };
 
 /// The toy's one claim, judged like the articles' (its row: `claim.csv`, beside this file).
 pub const CLAIM: &str = "T1";
