@@ -56,8 +56,8 @@ pub trait Measure: 'static {
     fn summarize(rows: &[Self::Row]) -> Vec<Self::Summary>;
 
     /// The flags it reads from the command line (its `flags.rs`): none unless it says.
-    fn flags() -> crate::kit::flags::Flags<Self::Config> {
-        crate::kit::flags::Flags::default()
+    fn flags() -> crate::flags::Flags<Self::Config> {
+        crate::flags::Flags::default()
     }
 
     /// Where each of its team trials ran, as its rows recorded it (the CPUs' list, and

@@ -61,7 +61,7 @@
 //!    the JSON, markdown and terminal output, the run reader and CI's section check all
 //!    iterate over the registry.
 //! 6. Its flags, `lib/src/foo/flags.rs` (the shared flags it reads and its own, each with its
-//!    parser and how it sets the `Config`, in [`kit::flags`]' terms), returned by its
+//!    parser and how it sets the `Config`, in [`flags`]' terms), returned by its
 //!    `Measure::flags` hook: the command line makes them its flags (`run foo --help` shows
 //!    those alone) and builds the config from them; nothing in the report names it.
 //! 7. Its rows in the report's fixture run (`report/tests/fixtures/run-fixture/foo.csv`),
@@ -80,7 +80,6 @@
 //! nothing else names it, and that no other file lists every experiment.
 
 pub mod arena;
-pub mod assess;
 pub mod build_info;
 pub mod challenge;
 pub mod chart;
@@ -90,6 +89,7 @@ pub mod evidence;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fault;
+pub mod flags;
 pub mod format;
 pub mod group;
 pub mod harness;
@@ -98,12 +98,14 @@ pub mod kit;
 pub mod lab_cli;
 pub mod limits;
 pub mod machine;
+pub mod measured;
 pub mod perf;
 pub mod placement;
 pub mod platform;
 pub mod present;
 pub mod reference;
 pub mod registry;
+pub mod run_format;
 pub mod runs;
 pub mod scale;
 pub mod stats;

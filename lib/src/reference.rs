@@ -6,56 +6,13 @@
 //! types) and below the presentation; an experiment that judges against the article (the
 //! locks) is handed these rows.
 
-use std::marker::PhantomData;
-
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use crate::runs::{parse_rows, RunsError};
+use crate::reference_file;
+use crate::run_format::RunsError;
 
-/// The folder of the articles' numbers, from the repository's root.
-pub const FOLDER: &str = "data/reference";
-
+pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
 pub use crate::kit::ReferenceText;
-
-/// One file of [`FOLDER`] whose rows are `T`s.
-#[derive(Debug)]
-pub struct ReferenceFile<T> {
-    pub file: ReferenceText,
-    rows: PhantomData<fn() -> T>,
-}
-
-impl<T: DeserializeOwned> ReferenceFile<T> {
-    const fn new(name: &'static str, text: &'static str) -> Self {
-        Self { file: ReferenceText { name, text }, rows: PhantomData }
-    }
-
-    /// Its rows: the one loader of every reference file.
-    pub fn rows(&self) -> Result<Vec<T>, RunsError> {
-        parse_rows(&format!("{FOLDER}/{}", self.file.name), self.file.text)
-    }
-}
-
-/// The [`ReferenceFile`] `data/reference/<$name>`, compiled in.
-macro_rules! reference_file {
-    ($name:literal) => {
-        ReferenceFile::new($name, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/reference/", $name)))
-    };
-}
-
-/// Article A's stride table.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct StrideReference {
-    pub stride_bytes: u64,
-    pub time_ms: f64,
-    pub relative_to_fastest: f64,
-}
-
-pub const STRIDE: ReferenceFile<StrideReference> = reference_file!("stride.csv");
-
-pub fn stride() -> Result<Vec<StrideReference>, RunsError> {
-    STRIDE.rows()
-}
 
 /// Article A's four-way control.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -188,24 +145,16 @@ pub fn claims() -> Result<Vec<ClaimReference>, RunsError> {
     CLAIMS.rows()
 }
 
-/// A number kept as the article printed it ("2.00" stays "2.00"), or `None` for an empty
-/// cell; anything else is refused.
-fn printed_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    let text = String::deserialize(deserializer)?;
-    match text.trim() {
-        "" => Ok(None),
-        number if number.parse::<f64>().is_ok_and(f64::is_finite) => Ok(Some(number.to_string())),
-        other => Err(serde::de::Error::custom(format!("expected a number or nothing, got '{other}'"))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_reference_table_reads() {
-        assert_eq!(stride().unwrap().iter().map(|r| r.stride_bytes).collect::<Vec<_>>(), [8, 16, 32, 64, 128, 256]);
+        assert_eq!(
+            crate::stride::present::reference().unwrap().iter().map(|r| r.stride_bytes).collect::<Vec<_>>(),
+            [8, 16, 32, 64, 128, 256]
+        );
         assert_eq!(sharing().unwrap().len(), 4);
         let counters = counters().unwrap();
         assert_eq!(counters[0].faster_than_compact, None);

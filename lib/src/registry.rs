@@ -32,7 +32,7 @@ macro_rules! experiments {
         $crate::registry::experiments! { @$part
             Machine => machine_check::MachineCheck, present::machine;
             C2c => c2c::CoreToCore, present::c2c;
-            Stride => stride::StrideSweep, present::stride;
+            Stride => stride::StrideSweep;
             Sharing => sharing::FourWay, present::sharing;
             Counters => counters::CounterLayouts, present::counters;
             Gc => gc::GcSweep, present::gc;

@@ -21,7 +21,7 @@ fn generated_block() -> String {
     assert!(found.skipped.is_empty(), "kept runs that do not load: {:?}", found.skipped);
     assert!(!found.runs.is_empty(), "no runs kept under data/examples");
     let claims = contention::reference::claims().expect("the articles' claims load");
-    let article_stride = contention::reference::stride().expect("the article's stride table loads");
+    let article_stride = contention::stride::present::reference().expect("the article's stride table loads");
     let machines: Vec<String> = found.runs.iter().map(|run| format!("- {}", workshop::machine_line(run))).collect();
     let table = text::table(&workshop::platforms_table(&found.runs, &claims, &article_stride));
     format!("{BEGIN}\n{}\n\n```text\n{}\n```\n{END}", machines.join("\n"), table.trim_end())
@@ -49,7 +49,7 @@ fn the_guide_shows_what_the_kept_runs_show() {
 fn every_kept_run_names_its_machine_and_every_effect_has_a_row() {
     let found = find_runs(root().join("data/examples")).unwrap();
     let claims = contention::reference::claims().unwrap();
-    let table = workshop::platforms_table(&found.runs, &claims, &contention::reference::stride().unwrap());
+    let table = workshop::platforms_table(&found.runs, &claims, &contention::stride::present::reference().unwrap());
     assert_eq!(table.columns.len(), 2 + found.runs.len());
     assert_eq!(table.rows.len(), 1 + contention::present::room::effects().len());
     assert!(table.rows.iter().all(|row| row.len() == table.columns.len()));

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use contention::experiment::Measure;
-use contention::kit::flags::{count, whole};
+use contention::flags::{count, whole};
 use contention::limits::{MAX_INCREMENTS_PER_TRIAL, MAX_TRIALS};
 use contention::registry::MeasureVisitor;
 use contention::Experiment;
@@ -69,7 +69,7 @@ pub fn trials(text: &str) -> Result<usize, String> {
 }
 
 pub fn seconds(text: &str) -> Result<Duration, String> {
-    contention::kit::flags::seconds(text)
+    contention::flags::seconds(text)
 }
 
 #[cfg(test)]

@@ -29,8 +29,8 @@
 //! new fields may appear within a version.
 
 use anyhow::{Context, Result};
-use contention::assess::{assess, Assessment, MachineRun};
 use contention::experiment::Measure;
+use contention::machine_check::assess::{assess, Assessment, MachineRun};
 use contention::present::Visitor;
 use contention::present::{Details, Finding, Present, Section, Strip, Table};
 use contention::runs::Run;

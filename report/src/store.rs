@@ -7,10 +7,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use contention::assess::{assess, MachineRun};
 use contention::experiment::Measure;
 use contention::harness::Progress;
 use contention::limits::saved::MAX_WRITTEN_TEXT_BYTES;
+use contention::machine_check::assess::{assess, MachineRun};
 use contention::runs::{default_label, ExperimentRecord, Manifest, Profile, Run, State, MANIFEST};
 use contention::{Experiment, Machine};
 

@@ -2,7 +2,7 @@
 //! measure unpinned. An unknown CPU id is refused (exit 2) before anything is measured.
 
 use super::Config;
-use crate::kit::flags::{count, Flag, Flags};
+use crate::flags::{count, Flag, Flags};
 use crate::limits::cpus::{cpu_ids, cpu_list_allowed};
 use crate::limits::MAX_ROWS;
 

@@ -50,7 +50,7 @@ crate::experiment::measure!(
     summary: PairSummary,
     runtime_row: crate::experiment::NoRows,
     const MAY_HAVE_NO_ROWS: bool = true;
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

@@ -3,7 +3,7 @@
 //! whatever `--threads` says.
 
 use super::{Config, MAX_SHARDS, MAX_STRIPES, MAX_THREADS};
-use crate::kit::flags::{count, whole, Flag, Flags, Shared, Threads};
+use crate::flags::{count, whole, Flag, Flags, Shared, Threads};
 use crate::limits::MAX_INCREMENTS_PER_TRIAL;
 
 pub fn flags() -> Flags<Config> {

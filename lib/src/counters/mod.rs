@@ -10,6 +10,7 @@
 //! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
 //! flush); running them in `run`, summarising in `summary` and `shards`.
 
+pub mod answers;
 pub mod chart;
 mod flags;
 mod counter;
@@ -54,7 +55,7 @@ crate::experiment::measure!(
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
     }
 
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

@@ -3,7 +3,7 @@
 
 use super::{parse_ratios, Config, Workload, MAX_THREADS};
 use crate::error::ConfigError;
-use crate::kit::flags::{whole, Flag, Flags, Given, Shared, Threads};
+use crate::flags::{whole, Flag, Flags, Given, Shared, Threads};
 use crate::limits::max_heap_bytes;
 
 pub fn flags() -> Flags<Config> {

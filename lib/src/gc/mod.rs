@@ -57,7 +57,7 @@ crate::experiment::measure!(
     runtime_row: GoRow,
     const REAL_RUNTIME: Option<crate::experiment::RealRuntime> = Some(crate::experiment::RealRuntime { key: "go", name: "Go", file: GO_CSV }),
     const CLOCK_PACED: bool = true;
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

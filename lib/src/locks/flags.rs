@@ -1,7 +1,7 @@
 //! Article C's lock claims' flags: `--threads` (a list), `--trials` and the cases' own.
 
 use super::{Case, Config, MAX_KEYS, MAX_THREADS, MAX_WAIT_MS};
-use crate::kit::flags::{number, whole, Dash, Flag, Flags, Shared, Threads};
+use crate::flags::{number, whole, Dash, Flag, Flags, Shared, Threads};
 
 pub fn flags() -> Flags<Config> {
     Flags {

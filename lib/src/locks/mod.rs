@@ -83,7 +83,7 @@ crate::experiment::measure!(
     runtime_row: JavaRow,
     const REAL_RUNTIME: Option<crate::experiment::RealRuntime> = Some(crate::experiment::RealRuntime { key: "java", name: "JVM", file: JAVA_CSV }),
     const CLOCK_PACED: bool = true;
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

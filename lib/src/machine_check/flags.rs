@@ -1,7 +1,7 @@
 //! The machine check's flags: `--iters` and `--trials`.
 
 use super::Config;
-use crate::kit::flags::{Flags, Shared};
+use crate::flags::{Flags, Shared};
 
 pub fn flags() -> Flags<Config> {
     Flags {

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::clocks::MAX_CLOCK_CHANGE;
-use super::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
+use crate::machine::clocks::MAX_CLOCK_CHANGE;
+use crate::machine::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
 use super::placement_seen::PlacementSeen;
 use crate::stats::HIGH_VARIATION_CV;
 use crate::verdict::{Fitness, Reason, ReasonKind, Verdict, SLOW_ONE_WAY_NS};
@@ -51,7 +51,7 @@ pub struct Facts {
     pub threads_pinned: Option<bool>,
 }
 
-pub use super::disturbance::Disturbance;
+pub use crate::machine::disturbance::Disturbance;
 
 /// Applies every rule to `facts`.
 pub fn verdict(facts: &Facts) -> Verdict {

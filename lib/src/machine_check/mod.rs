@@ -1,13 +1,12 @@
 //! The machine check (the experiment `machine`): can this machine show a contention effect, and could it during this
 //! run? Facts come from the machine description, the core-to-core latency matrix
 //! ([`crate::c2c`]), the scaling and noise check ([`scaling`]) and what else the machine did
-//! while each experiment ran ([`conditions`]); [`judge::verdict`] turns them into `fit`,
+//! while each experiment ran ([`crate::machine::conditions`]); [`judge::verdict`] turns them into `fit`,
 //! `limited` or `unfit` with reasons in words.
 
+pub mod answers;
+pub mod assess;
 mod flags;
-pub mod clocks;
-pub mod conditions;
-pub mod disturbance;
 pub mod judge;
 pub mod placement_seen;
 pub mod scaling;
@@ -18,7 +17,7 @@ pub use scaling::{run, summarize, Config, Row, ScalingSummary};
 
 use crate::c2c::{typical_one_way_ns, PairSummary};
 use crate::machine::Machine;
-use conditions::Conditions;
+use crate::machine::conditions::Conditions;
 use judge::{Disturbance, ARTICLE_THREADS};
 
 /// The experiment's name on the command line and in run folders.
@@ -42,7 +41,7 @@ crate::experiment::measure!(
         rows.iter().map(|row| row.cache_misses).collect()
     }
 
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );
@@ -74,7 +73,7 @@ pub fn gather_facts(
         background: worst(|conditions| conditions.background_share),
         steal: worst(|conditions| conditions.steal_share),
         placement: None,
-        clock_change: clocks::moved_most(
+        clock_change: crate::machine::clocks::moved_most(
             conditions.iter().map(|(during, conditions)| (during.clone(), conditions.clock_change())),
         ),
         threads_pinned: scaling.map(|summaries| summaries.iter().all(|summary| summary.all_pinned)),
@@ -98,8 +97,8 @@ mod tests {
             load_average_after: None,
             steal_share: Some(steal_share),
             background_share: Some(background_share),
-            clocks_before: clocks::Clocks::default(),
-            clocks_after: clocks::Clocks::default(),
+            clocks_before: crate::machine::clocks::Clocks::default(),
+            clocks_after: crate::machine::clocks::Clocks::default(),
             elapsed_s: None,
             runtime_elapsed: None,
         }

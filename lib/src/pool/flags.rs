@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::{Config, Variant, MAX_CAPACITY_CLIENTS, MAX_POOL_THREADS, MAX_REQUESTS_PER_RUN, QUEUE_TIMEOUT_RANGE};
 use crate::error::ConfigError;
-use crate::kit::flags::{count, number, seconds, whole, Dash, Flag, Flags, Given, Shared};
+use crate::flags::{count, number, seconds, whole, Dash, Flag, Flags, Given, Shared};
 use crate::limits::{MAX_WAIT_MS, MIN_TRIAL};
 
 pub fn flags() -> Flags<Config> {

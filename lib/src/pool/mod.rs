@@ -78,7 +78,7 @@ crate::experiment::measure!(
     summary: PoolSummary,
     runtime_row: crate::experiment::NoRows,
     const CLOCK_PACED: bool = true;
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

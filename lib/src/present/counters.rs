@@ -34,15 +34,12 @@ impl Present for crate::counters::CounterLayouts {
     const CLAIMS: &'static [&'static str] = &["A2", "A3", "A8", "A9", "A11", "C15"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        match claim {
-            "C15" => super::claims::locks::answer(claim, context),
-            _ => super::claims::false_sharing::answer(claim, context),
-        }
+        crate::counters::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::counters()?)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

@@ -50,7 +50,7 @@ impl Present for crate::gc::GcSweep {
         let go: Vec<Option<&[GoRow]>> =
             runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<GoRow>()).collect();
         let mut section = section_with_go(&machines, &go, GcArticle { threads: &threads, ratios: &ratios })?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

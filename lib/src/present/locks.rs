@@ -50,7 +50,7 @@ impl Present for crate::locks::LockCases {
         let java: Vec<Option<&[JavaRow]>> =
             runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<JavaRow>()).collect();
         let mut section = section(&Measured::from_runs(runs), &crate::reference::locks()?, &java)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

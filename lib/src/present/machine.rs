@@ -5,7 +5,7 @@
 mod checks;
 mod facts;
 
-use crate::assess::{assess, Assessment, MachineRun};
+use crate::machine_check::assess::{assess, Assessment, MachineRun};
 pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
@@ -15,7 +15,7 @@ use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Sect
 use crate::c2c::PairSummary;
 use crate::c2c::chart::c2c_heatmap;
 use crate::evidence::Evidence;
-use crate::machine_check::conditions::Conditions;
+use crate::machine::conditions::Conditions;
 use crate::machine_check::{scaling, Verdict, EXPERIMENT};
 use crate::format;
 use crate::runs::Run;
@@ -32,16 +32,13 @@ impl Present for crate::machine_check::MachineCheck {
     const CLAIMS: &'static [&'static str] = &["A5", "A12", "B8"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        match claim {
-            "B8" => super::claims::gc::answer(claim, context),
-            _ => super::claims::false_sharing::answer(claim, context),
-        }
+        crate::machine_check::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let machines: Vec<MachineRun<'_>> = runs.iter().map(MachineRun::from_run).collect();
         let mut section = section(&machines)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
         Ok(Some(section))
     }
 
@@ -305,7 +302,7 @@ fn conditions_table(label: &str, conditions: &[(String, Conditions)]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine_check::conditions::watched;
+    use crate::machine::conditions::watched;
     use crate::machine_check::{verdict, Facts};
 
     fn facts(usable_cpus: usize) -> Facts {

@@ -39,12 +39,12 @@ impl Present for crate::sharing::FourWay {
     const CLAIMS: &'static [&'static str] = &["A1", "A6", "A7"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::false_sharing::answer(claim, context)
+        crate::sharing::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let mut section = section(&Measured::from_runs(runs), &crate::reference::sharing()?)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

@@ -5,11 +5,11 @@
 //! disagree, and rewrites it when asked.
 
 use super::room::{effects, EffectValue, KeyEffects};
-use super::stride::KNEE;
 use super::{Cell, Column, Table};
 use crate::format;
-use crate::reference::{ClaimReference, StrideReference};
+use crate::reference::ClaimReference;
 use crate::runs::{Profile, Run};
+use crate::stride::present::{StrideReference, KNEE};
 
 /// Seconds a run measured for, its real runtimes beside (Go, the JVM) included: what a
 /// student waits.

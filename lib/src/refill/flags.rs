@@ -2,7 +2,7 @@
 //! caches).
 
 use super::Config;
-use crate::kit::flags::{Flags, Shared};
+use crate::flags::{Flags, Shared};
 
 pub fn flags() -> Flags<Config> {
     Flags { shared: vec![Shared::Trials(|config, trials| config.trials = trials)], ..Flags::default() }

@@ -46,7 +46,7 @@ crate::experiment::measure!(
     about: "Cache refill after a context switch: ns per line, warm and after (article C).",
     summary: CaseSummary,
     runtime_row: crate::experiment::NoRows;
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

@@ -2,7 +2,7 @@
 //! checked (a known experiment, its own CSV in the run folder, listed once, values in range),
 //! every string holds only text that can be shown (its label and host name as `--label`
 //! would accept them), the machine's counts are a machine's, and a CSV over
-//! [`MAX_CSV_BYTES`] is refused rather than read.
+//! [`super::MAX_CSV_BYTES`] is refused rather than read.
 
 use std::path::Path;
 
@@ -23,10 +23,6 @@ const MAX_CACHES: usize = 64;
 /// The longest an experiment (or its runtime beside it) may have run, in seconds: twice the
 /// longest budget, which a last trial may overrun.
 const MAX_ELAPSED_S: f64 = 2.0 * MAX_BUDGET.as_secs() as f64;
-
-/// The largest experiment CSV read back: every file the lab writes stays below it (at most
-/// [`MAX_ROWS`] rows of under 64 bytes; experiments with longer lines have far fewer rows).
-pub const MAX_CSV_BYTES: u64 = 64 << 20;
 
 /// Checks every experiment record of the manifest at `path`.
 pub(super) fn check_manifest(path: &Path, manifest: &Manifest) -> Result<(), RunsError> {
@@ -144,14 +140,6 @@ pub(super) fn check_strings(path: &Path, value: &serde_json::Value) -> Result<()
             }
             _ => {}
         }
-    }
-    Ok(())
-}
-
-/// Refuses a CSV larger than [`MAX_CSV_BYTES`] before reading it.
-pub(super) fn check_csv_size(path: &Path, bytes: u64) -> Result<(), RunsError> {
-    if bytes > MAX_CSV_BYTES {
-        return Err(RunsError::TooLarge { path: super::shown(path), bytes, limit: MAX_CSV_BYTES });
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{check, pack, RunsError, MANIFEST};
+use super::{pack, RunsError, MANIFEST};
 
 /// Where a run's files are: a folder on disk, or a pack already read into memory.
 pub(super) enum RunFiles {
@@ -54,7 +54,7 @@ impl RunFiles {
                     Ok(meta) => return Err(RunsError::NotRegular { path: shown, what: kind(&meta) }),
                     Err(_) => return Err(RunsError::MissingFile { path: shown }),
                 };
-                check::check_csv_size(&path, meta.len())?;
+                crate::run_format::check_csv_size(&path, meta.len())?;
                 // Opened without following a link made after the check.
                 let file = crate::platform::open_no_follow(&path)
                     .map_err(|source| RunsError::Read { path: shown.clone(), source })?;

@@ -1,55 +1,30 @@
-//! The run format: a run folder (`data/runs/<label>-<utc>/`) holds `manifest.json` and one
-//! CSV per experiment; a [`pack`] holds the same files in one file. This module owns the
-//! manifest's types, the format version and the one typed reader; the report and the
-//! notebooks read runs (folders and packs alike) through it and nothing else.
+//! Reading saved runs: a run folder or a [`pack`] (the same files in one file) read into a
+//! [`Run`] through the registry, each experiment's CSV with its own row type, and every run
+//! under a folder. The report and the notebooks read runs through it and nothing else; the
+//! format's types are [`crate::run_format`]'s, named here too.
 
 mod budget;
 mod check;
-mod error;
 mod files;
-mod label;
-mod manifest;
-mod notes;
 pub mod pack;
-mod read;
-mod resample;
-mod rows;
+mod recover;
 mod unique_keys;
 
 use std::path::{Path, PathBuf};
 
-pub use crate::checked::text::{check_text, clipped, is_hidden, shown, visible, visible_lines};
-pub use crate::checked::{BadValue, CheckedRow};
-pub use check::MAX_CSV_BYTES;
-pub use error::RunsError;
-use files::RunFiles;
-pub use label::{check_label, default_label, disambiguate, normalize_label, MAX_LABEL_CHARS};
-pub use manifest::{
-    ExperimentRecord, Manifest, Profile, State, FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION, RUNTIME_ELAPSED_KEY,
-    RUNTIME_NOTE_KEY,
+use crate::machine_check::assess::{assess, MachineRun};
+use crate::run_format::rows::{boxed, Loaded, Trials};
+pub use crate::run_format::{
+    check_label, check_text, clipped, default_label, disambiguate, is_hidden, normalize_label, parse_checked,
+    parse_counted, parse_rows, read_rows, shown, visible, visible_lines, BadValue, Bootstrap, CheckedRow,
+    ExperimentNote, ExperimentRecord, Manifest, NoteKind, Profile, Run, RunsError, State, FORMAT_VERSION, MANIFEST,
+    MAX_CSV_BYTES, MAX_LABEL_CHARS, OLDEST_READ_VERSION, RUNTIME_ELAPSED_KEY, RUNTIME_NOTE_KEY,
 };
-pub use notes::{ExperimentNote, NoteKind};
-pub use read::{parse_checked, parse_counted, parse_rows, read_rows};
-pub use resample::Bootstrap;
-use rows::{boxed, Loaded};
+use files::RunFiles;
 
 use crate::experiment::Measure;
 use crate::experiment::SavedRow;
 use crate::registry::{Experiment, MeasureVisitor};
-
-/// One saved run, read and checked: its experiments' rows, keyed by the registry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Run {
-    pub dir: PathBuf,
-    pub manifest: Manifest,
-    /// The manifest's label, made unique among runs loaded together ([`load_all`]).
-    pub label: String,
-    /// Each experiment read, in the manifest's order.
-    loaded: Vec<Loaded>,
-    /// Experiments shown otherwise than whole (recovered), or not at all (interrupted,
-    /// unreadable), each with why; the rest of the run is read as usual.
-    pub notes: Vec<ExperimentNote>,
-}
 
 impl Run {
     /// Reads a run folder or a [`pack`]: its manifest (this format version only), then every
@@ -63,7 +38,8 @@ impl Run {
             "" => crate::format::run_label(&manifest.machine.hostname, &manifest.started_utc),
             given => normalize_label(given),
         };
-        let mut run = Self { dir: path.to_path_buf(), manifest, label, loaded: Vec::new(), notes: Vec::new() };
+        let mut run =
+            Self { dir: path.to_path_buf(), manifest, label, loaded: Vec::new(), notes: Vec::new(), verdict: None };
         listed_files(&run.manifest, &manifest_path)?;
         for record in run.manifest.experiments.clone() {
             let note = run.read_record(&files, &record);
@@ -73,6 +49,8 @@ impl Run {
         if run.manifest.experiments.is_empty() && run.notes.is_empty() {
             return Err(RunsError::NothingMeasured { dir: shown(path) });
         }
+        run.loaded.sort_by_key(|loaded| Experiment::from_name(loaded.experiment));
+        run.verdict = Some(assess(&MachineRun::from_run(&run)).verdict);
         Ok(run)
     }
 
@@ -87,54 +65,19 @@ impl Run {
     ) -> Result<usize, RunsError> {
         let Some(experiment) = Experiment::from_name(&record.name) else {
             let path = shown(&self.dir.join(MANIFEST));
-            return Err(RunsError::UnknownExperiment { path, name: record.name.clone() });
+            let known = Experiment::names().join(", ");
+            return Err(RunsError::UnknownExperiment { path, name: record.name.clone(), known });
         };
         let loaded = experiment.visit_measure(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
         let rows = loaded.rows.len();
-        self.loaded.retain(|other| other.experiment != experiment);
+        self.loaded.retain(|other| other.experiment != experiment.name());
         self.loaded.push(loaded);
         Ok(rows)
     }
 
-    /// The rows of the experiment whose row type is `R`, when this run holds them.
-    pub fn rows<R: SavedRow>(&self) -> Option<&[R]> {
-        self.loaded.iter().find_map(|loaded| loaded.rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
-    }
-
-    /// The rows of a real runtime measured beside a model (Go's beside the GC's), by type.
-    pub fn runtime_rows<R: SavedRow>(&self) -> Option<&[R]> {
-        let runtime_rows = self.loaded.iter().filter_map(|loaded| loaded.runtime_rows.as_ref());
-        runtime_rows.into_iter().find_map(|rows| rows.as_any().downcast_ref::<Vec<R>>()).map(Vec::as_slice)
-    }
-
-    /// The rows of type `R`, an experiment's or a runtime's beside it, to reshape: what a
-    /// test of a judge over rows builds its cases from.
-    #[doc(hidden)]
-    pub fn rows_mut<R: SavedRow>(&mut self) -> Option<&mut Vec<R>> {
-        self.loaded.iter_mut().find_map(|loaded| {
-            let Loaded { rows, runtime_rows, .. } = loaded;
-            if rows.as_any().is::<Vec<R>>() {
-                return rows.as_any_mut().downcast_mut::<Vec<R>>();
-            }
-            runtime_rows.as_mut().and_then(|runtime_rows| runtime_rows.as_any_mut().downcast_mut::<Vec<R>>())
-        })
-    }
-
-    /// The manifest's record of the experiment whose rows are of type `R`, when it was read.
-    pub fn record_of<R: SavedRow>(&self) -> Option<&ExperimentRecord> {
-        let loaded = self.loaded.iter().find(|loaded| loaded.rows.as_any().is::<Vec<R>>())?;
-        self.manifest.record(loaded.experiment.name())
-    }
-
     /// Whether this run holds `experiment`'s rows.
     pub fn holds(&self, experiment: Experiment) -> bool {
-        self.loaded.iter().any(|loaded| loaded.experiment == experiment)
-    }
-
-    /// How charts and tables name this run: its manifest's label, or for runs without one
-    /// [`crate::format::run_label`].
-    pub fn label(&self) -> String {
-        self.label.clone()
+        self.holds_rows_of(experiment.name())
     }
 
     /// The config `experiment` ran with, as `key=value` pairs; `None` when it did not run.
@@ -161,8 +104,10 @@ impl MeasureVisitor for ReadRows<'_> {
             Some((file, rows)) => Some(boxed(self.read::<K::RuntimeRow>(&file, rows)?)),
             None => None,
         };
-        let rows = boxed(self.read::<K::Row>(&self.record.file, self.expected)?);
-        Ok(Loaded { experiment: self.experiment, rows, runtime_rows })
+        let rows = self.read::<K::Row>(&self.record.file, self.expected)?;
+        let placements = K::placements(&rows).into_iter().map(|(cpus, pinned)| (cpus.to_string(), pinned)).collect();
+        let trials = Trials { placements, cache_misses: K::cache_misses(&rows) };
+        Ok(Loaded { experiment: self.experiment.name(), rows: boxed(rows), runtime_rows, trials })
     }
 }
 
@@ -230,8 +175,11 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
         None => return Err(RunsError::NoVersion { path: shown }),
     }
     check::check_strings(path, &value)?;
-    let manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
+    let mut manifest: Manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
     check::check_manifest(path, &manifest)?;
+    for record in &mut manifest.experiments {
+        record.runtime = Experiment::from_name(&record.name).and_then(Experiment::real_runtime);
+    }
     Ok(manifest)
 }
 
@@ -288,49 +236,4 @@ pub fn load_all(paths: &[PathBuf]) -> FoundRuns {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures");
-
-    #[test]
-    fn reads_the_fixture_run_whole() {
-        let run = Run::load(Path::new(FIXTURES).join("run-fixture")).unwrap();
-        let stride = run.rows::<crate::stride::Row>().unwrap();
-        assert_eq!(stride.len(), run.manifest.record("stride").unwrap().rows);
-        assert!(stride.iter().all(|row| row.threads >= 1));
-        let stride = Experiment::from_name(crate::stride::EXPERIMENT).unwrap();
-        assert!(run.config_text(stride).unwrap().contains("strides_bytes="));
-    }
-
-    #[test]
-    fn finds_run_folders_and_names_the_unreadable() {
-        let found = find_runs(FIXTURES).unwrap();
-        assert!(found.runs.iter().any(|run| run.dir.ends_with("run-fixture")));
-        assert!(found.skipped.is_empty(), "{:?}", found.skipped);
-        assert_eq!(find_runs("/nonexistent/runs").unwrap(), FoundRuns::default());
-        let parent = std::env::temp_dir().join(format!("contention-runs-skip-{}", std::process::id()));
-        let broken = parent.join("broken-run");
-        std::fs::create_dir_all(&broken).unwrap();
-        std::fs::write(broken.join(MANIFEST), "{\"format_version\": 2}").unwrap();
-        let found = find_runs(&parent).unwrap();
-        std::fs::remove_dir_all(&parent).unwrap();
-        assert!(found.runs.is_empty());
-        assert!(found.skipped[0].contains("is from format version 2"), "{:?}", found.skipped);
-    }
-
-    #[test]
-    fn runs_loaded_together_get_unique_labels() {
-        let fixture = Path::new(FIXTURES).join("run-fixture");
-        let found = load_all(&[fixture.clone(), fixture.clone(), "/nonexistent/run".into()]);
-        let labels: Vec<String> = found.runs.iter().map(Run::label).collect();
-        assert_eq!(labels, ["vm (2026-12-01 18:01 UTC)", "vm (2026-12-01 18:01 UTC) (2)"]);
-        assert!(found.skipped[0].contains("does not exist"), "{:?}", found.skipped);
-    }
-
-    #[test]
-    fn folders_that_are_not_runs_are_refused_by_name() {
-        let missing = Run::load("/nonexistent/run").unwrap_err().to_string();
-        assert!(missing.contains("does not exist"), "{missing}");
-    }
-}
+mod tests;

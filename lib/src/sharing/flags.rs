@@ -3,7 +3,7 @@
 //! `--threads`.
 
 use super::{Config, MAX_PADDING_BYTES, MAX_THREADS};
-use crate::kit::flags::{whole, Flag, Flags, Shared, Threads};
+use crate::flags::{whole, Flag, Flags, Shared, Threads};
 
 pub fn flags() -> Flags<Config> {
     let one_count = |config: &mut Config, threads| *config = config.clone().with_threads(threads);

@@ -17,6 +17,7 @@ use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 
+pub mod answers;
 pub mod chart;
 mod flags;
 mod config;
@@ -44,7 +45,7 @@ crate::experiment::measure!(
         rows.iter().map(|row| (row.cpus.as_str(), row.pinned)).collect()
     }
 
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

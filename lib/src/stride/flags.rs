@@ -2,7 +2,7 @@
 
 use super::{Config, MAX_THREADS};
 use crate::arena::MAX_ARENA_BYTES;
-use crate::kit::flags::{whole, Flag, Flags, Shared, Threads};
+use crate::flags::{whole, Flag, Flags, Shared, Threads};
 
 pub fn flags() -> Flags<Config> {
     let one_count = |config: &mut Config, threads| {

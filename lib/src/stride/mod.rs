@@ -2,6 +2,8 @@
 //! `stride` bytes apart in one page-aligned allocation. Counters closer than a cache line
 //! share it, and every increment must take the line from the other cores.
 
+pub mod answers;
+pub mod present;
 mod flags;
 pub mod chart;
 mod config;
@@ -35,7 +37,7 @@ crate::experiment::measure!(
         rows.iter().map(|row| row.cache_misses).collect()
     }
 
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

@@ -1,7 +1,7 @@
 //! The toy's flags: `--trials` (shared) and its own `--values`, the slice's length.
 
 use super::{Config, MAX_VALUES};
-use crate::kit::flags::{whole, Flag, Flags, Shared};
+use crate::flags::{whole, Flag, Flags, Shared};
 
 pub fn flags() -> Flags<Config> {
     Flags {
@@ -20,7 +20,7 @@ fn values(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::flags::Given;
+    use crate::flags::Given;
 
     fn given(values: &str) -> Result<Config, String> {
         let mut given = Given::default();

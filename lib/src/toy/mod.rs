@@ -27,7 +27,7 @@ crate::experiment::measure!(
     about: "A toy: the time to sum a slice of numbers (tests only).",
     summary: Summary,
     runtime_row: crate::experiment::NoRows;
-    fn flags() -> crate::kit::flags::Flags<Config> {
+    fn flags() -> crate::flags::Flags<Config> {
         flags::flags()
     }
 );

@@ -5,11 +5,10 @@ use super::chart::{series, toy_chart};
 use super::{summarize, Row, EXPERIMENT};
 use crate::evidence;
 use crate::format;
-use crate::kit::{Effect, EffectValue, Plausible};
-use crate::present::claims::{figure, summary_text, Answer, Context};
-use crate::present::{Figure, Finding, NotDrawn, Present, PresentError, Section};
-use crate::runs::Run;
+use crate::kit::{figure, summary_text, Answer, Context, Effect, EffectValue, Plausible, Present, PresentError};
+use crate::run_format::Run;
 use crate::stats::Ratio;
+use crate::view::{Figure, Finding, NotDrawn, Section};
 
 pub const TITLE: &str = "A toy: summing numbers";
 /// The figure's title (also the note's, when it cannot be drawn).
@@ -43,7 +42,7 @@ impl Present for super::Toy {
         if !measured.is_empty() {
             section.add_figure(chart(&measured));
         }
-        section.status = crate::present::runs::status(runs, &[EXPERIMENT]);
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

@@ -14,7 +14,8 @@ const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/toy/fixture");
 
 /// The toy's claim, in the claims file's columns.
 fn claim() -> ClaimReference {
-    let mut rows: Vec<ClaimReference> = crate::runs::parse_rows("toy/claim.csv", include_str!("claim.csv")).unwrap();
+    let mut rows: Vec<ClaimReference> =
+        crate::run_format::parse_rows("toy/claim.csv", include_str!("claim.csv")).unwrap();
     assert_eq!(rows.len(), 1);
     rows.remove(0)
 }

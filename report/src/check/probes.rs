@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use contention::build_info::BuildInfo;
 use contention::format::short_number;
 use contention::harness::{clock_resolution, run_team};
+use contention::machine::clocks::Clocks;
+use contention::machine::conditions::CpuTimes;
 use contention::machine::{available_cpu_ids, load_average, Machine};
-use contention::machine_check::clocks::Clocks;
-use contention::machine_check::conditions::CpuTimes;
 use contention::placement::cpu_list;
 
 use super::{Check, Status};

@@ -5,7 +5,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches};
 use contention::experiment::Measure;
-use contention::kit::flags::{Dash, Flag, Form, Given};
+use contention::flags::{Dash, Flag, Form, Given};
 use contention::registry::MeasureVisitor;
 use contention::Experiment;
 

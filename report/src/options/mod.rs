@@ -3,7 +3,7 @@
 //! experiment's config is built and validated here, before anything is measured, by one
 //! path generic over the experiment ([`config`]): its quick or default sizes, the shared
 //! flags it reads, then its own, as its `flags.rs` in the lib describes them
-//! ([`contention::kit::flags`]), reached through the lib's registry.
+//! ([`contention::flags`]), reached through the lib's registry.
 
 mod beside;
 mod challenge;

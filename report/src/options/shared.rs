@@ -5,7 +5,7 @@
 //! ways.
 
 use anyhow::Result;
-use contention::kit::flags::{Shared, Threads};
+use contention::flags::{Shared, Threads};
 use contention::Experiment;
 
 use super::cli::MeasureArgs;

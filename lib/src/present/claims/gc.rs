@@ -48,10 +48,6 @@ pub fn answer(id: &str, context: &Context) -> Answer {
         "B5" => both(&|side| side.high_ratio(cpus, target(Target::point(8.51)))),
         "B6" => both(&|side| side.search(target(Target::point(8.75)))),
         "B7" => both(&|side| side.over_one_thread(target(Target::point(22.56)))),
-        "B8" => Answer::without_figure(
-            Status::NotMeasurable,
-            "the lab does not record per-core clock frequencies (most guests hide them)",
-        ),
         _ => both(&|side| side.past_the_cores(cores, cpus)),
     }
 }

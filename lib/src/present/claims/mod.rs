@@ -1,11 +1,10 @@
 //! The articles' numbered claims, one row each: the article's figure, each machine's with
 //! its interval, and a status computed from the run by the lab's one rule
-//! ([`crate::judgement`]), each row linking to the section that measures it. The claims come from `data/reference/claims.csv`; what answers each is
-//! answered by the experiment whose descriptor lists its id ([`super::Present::CLAIMS`]),
-//! through the functions here: one per claim in [`false_sharing`], [`gc`], [`pool`] and
-//! [`locks`].
+//! ([`crate::judgement`]), each row linking to the section that measures it. The claims come
+//! from `data/reference/claims.csv`; each is answered by the experiment whose descriptor
+//! lists its id ([`crate::kit::Present::CLAIMS`]), from its own folder's `answers` (the
+//! stride sweep's in `crate::stride::answers`, and so on).
 
-pub(super) mod false_sharing;
 pub(super) mod gc;
 mod listed;
 pub(super) mod locks;
@@ -17,7 +16,6 @@ use crate::format;
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
 use crate::runs::Run;
-use crate::stats::{Ratio, Summary};
 
 /// A room of machines gets each machine's tally, not a table two columns per machine wide.
 const MAX_MACHINES_IN_TABLE: usize = 2;
@@ -28,27 +26,10 @@ pub const TITLE: &str = "The articles' claims, one by one";
 
 pub use crate::judgement::Status;
 use crate::judgement::{half_unit, legend, Judgement, Target};
-pub use crate::kit::{Answer, Estimate};
+pub use crate::kit::{effect, figure, ratio_text, summary_text, Answer, Context, Estimate, DIRECTION};
 pub use listed::answered_by;
 use listed::AnswerOf;
 pub use settled::settled_answers;
-
-/// What one claim's answer reads: one saved run, the CPUs its process could use, and the
-/// article's figure for the claim.
-#[derive(Debug)]
-pub struct Context<'a> {
-    pub run: &'a Run,
-    pub cpus: u64,
-    /// The article's figure or range, where it printed a number.
-    pub target: Option<Target>,
-}
-
-impl Context<'_> {
-    /// The article's figure, else `fallback` (the reference data always has it; a test may not).
-    pub fn target_or(&self, fallback: Target) -> Target {
-        self.target.unwrap_or(fallback)
-    }
-}
 
 /// The answer to claim `claim` on `run`: from the experiment that lists it, then held to the
 /// article's setting (a machine with fewer CPUs than its threads never reproduces it).
@@ -75,35 +56,6 @@ fn target_of(claim: &ClaimReference) -> Option<Target> {
     let printed = [&claim.low, &claim.high];
     let precision = printed.iter().filter_map(|text| half_unit(text.as_deref()?)).fold(0.0, f64::max);
     Some(Target::range(low, high).printed_to(precision))
-}
-
-/// An effect's answer: too few trials claim nothing, else [`Judgement::effect`].
-pub(crate) fn effect(figure: impl Into<String>, ratio: &Ratio, enough_trials: bool, target: Target) -> Answer {
-    let judgement = if enough_trials { Judgement::effect(ratio, target) } else { Judgement::too_few_trials() };
-    Answer::judged(figure, judgement)
-}
-
-/// An absolute figure's answer (its interval against the article's range).
-pub(crate) fn figure(text: impl Into<String>, summary: &Summary, enough_trials: bool, target: Target) -> Answer {
-    let judgement = if enough_trials {
-        Judgement::figure(summary.median_low, summary.median_high, target)
-    } else {
-        Judgement::too_few_trials()
-    };
-    Answer::judged(text, judgement)
-}
-
-/// A claim with a direction and no number ("slower", "gain gone"): any clear effect its way.
-pub(crate) const DIRECTION: Target = Target { low: 1.0, high: f64::INFINITY, precision: 0.0 };
-
-/// "3.87x (3.52x–4.10x)".
-pub(crate) fn ratio_text(ratio: &Ratio) -> String {
-    format::ratio_with_interval(ratio)
-}
-
-/// "12.5 (11.0–13.1)" with `unit` after the median.
-pub(crate) fn summary_text(summary: &Summary, unit: &str) -> String {
-    format!("{}{unit} ({})", format::number(summary.median), format::interval(summary.median_low, summary.median_high))
 }
 
 /// The claims section over `runs`: one row per claim, a status column per machine.

@@ -11,9 +11,9 @@ mod strip;
 
 use super::claims::{settled_answers, Answer};
 use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visitor};
-use crate::assess::{assess, MachineRun};
 use crate::judgement::{legend, Status};
 use crate::kit::HeadlineRow;
+use crate::machine_check::assess::{assess, MachineRun};
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
 use crate::runs::Run;

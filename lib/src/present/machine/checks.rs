@@ -1,6 +1,6 @@
 //! The checks behind a machine's verdict, in words: one (label, value) per check.
 
-use crate::assess::Assessment;
+use crate::machine_check::assess::Assessment;
 use crate::machine_check::judge::{Disturbance, Facts};
 use crate::machine_check::placement_seen::PlacementSeen;
 use crate::machine_check::scaling;

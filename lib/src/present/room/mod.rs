@@ -24,8 +24,8 @@ pub use crate::kit::{estimate_text, Effect, EffectValue, Plausible};
 pub use summary::{room_section, ROOM_MEDIAN};
 
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table, Visitor};
-use crate::assess::{assess, MachineRun};
 use crate::format::{self, upper_first};
+use crate::machine_check::assess::{assess, MachineRun};
 use crate::registry::Experiment;
 use crate::runs::{Profile, Run};
 use crate::stats::Ratio;

@@ -1,19 +1,17 @@
 //! Everything one run says about the machine's fitness, summarised once: the facts, the
 //! verdict, the checks behind it in words, and whether the hardware counters counted. It
-//! reads a saved run's rows, so it sits above the run reader; the machine check it
-//! summarises ([`crate::machine_check`]) is an experiment below it.
+//! reads a saved run: its scaling and core-to-core rows, what each experiment's trials
+//! recorded of the machine, and the conditions each ran under.
 
 use serde::Serialize;
 
 use crate::c2c::PairSummary;
-use crate::experiment::Measure;
-use crate::machine_check::clocks::describe_change;
-use crate::machine_check::conditions::Conditions;
-use crate::machine_check::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
-use crate::machine_check::{self, gather_facts, scaling, Facts, ScalingSummary};
+use crate::machine::clocks::describe_change;
+use crate::machine::conditions::Conditions;
+use super::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
+use super::{gather_facts, scaling, Facts, ScalingSummary};
 use crate::perf::CounterReading;
-use crate::registry::{Experiment, MeasureVisitor};
-use crate::runs::Run;
+use crate::run_format::Run;
 use crate::verdict::Verdict;
 use crate::Machine;
 
@@ -25,10 +23,10 @@ pub struct MachineRun<'a> {
     pub c2c: Option<&'a [crate::c2c::Row]>,
     /// Samples each c2c pair was to take (its config), to tell a budget cut from a plan.
     pub c2c_samples_planned: Option<u64>,
-    pub scaling: Option<&'a [machine_check::Row]>,
+    pub scaling: Option<&'a [super::Row]>,
     /// Each experiment's name and what the machine did while it ran.
     pub conditions: Vec<(String, Conditions)>,
-    /// Every cache-miss reading the run's trials took ([`Measure::cache_misses`]).
+    /// Every cache-miss reading the run's trials took ([`crate::experiment::Measure::cache_misses`]).
     pub counter_readings: Vec<CounterReading>,
     /// Where the run's team trials ran (`None`: no trial recorded its CPUs).
     pub placement: Option<PlacementSeen>,
@@ -38,12 +36,11 @@ pub struct MachineRun<'a> {
 
 impl<'a> MachineRun<'a> {
     pub fn from_run(run: &'a Run) -> Self {
-        let trials: Vec<Trials<'a>> =
-            Experiment::ALL.iter().map(|experiment| experiment.visit_measure(TrialsOf { run })).collect();
         let (mut placements, mut counter_readings) = (Vec::new(), Vec::new());
-        for trials in trials {
-            placements.extend(trials.placements);
-            counter_readings.extend(trials.cache_misses);
+        for (experiment, trials) in run.trials() {
+            let placed = |(cpus, pinned): &'a (String, bool)| TrialPlacement { experiment, cpus, pinned: *pinned };
+            placements.extend(trials.placements.iter().map(placed));
+            counter_readings.extend(trials.cache_misses.iter().cloned());
         }
         Self {
             label: run.label(),
@@ -53,7 +50,7 @@ impl<'a> MachineRun<'a> {
                 .manifest
                 .record(crate::c2c::EXPERIMENT)
                 .and_then(|record| record.config.get("samples_per_pair")?.as_u64()),
-            scaling: run.rows::<machine_check::Row>(),
+            scaling: run.rows::<super::Row>(),
             conditions: run
                 .manifest
                 .experiments
@@ -68,29 +65,6 @@ impl<'a> MachineRun<'a> {
                 .iter()
                 .map(|record| (record.name.clone(), describe_change(&record.clocks_before, &record.clocks_after)))
                 .collect(),
-        }
-    }
-}
-
-/// What one experiment's trials in a run recorded: where each ran, and the cache misses.
-struct Trials<'a> {
-    placements: Vec<TrialPlacement<'a>>,
-    cache_misses: Vec<CounterReading>,
-}
-
-/// An experiment's [`Trials`] in `run`, through its [`Measure`] hooks.
-struct TrialsOf<'a> {
-    run: &'a Run,
-}
-
-impl<'a> MeasureVisitor for TrialsOf<'a> {
-    type Output = Trials<'a>;
-    fn visit<K: Measure>(self) -> Trials<'a> {
-        let rows = self.run.rows::<K::Row>().unwrap_or_default();
-        let placed = |(cpus, pinned)| TrialPlacement { experiment: K::NAME, cpus, pinned };
-        Trials {
-            placements: K::placements(rows).into_iter().map(placed).collect(),
-            cache_misses: K::cache_misses(rows),
         }
     }
 }
@@ -117,7 +91,7 @@ pub fn assess(run: &MachineRun<'_>) -> Assessment {
     let mut facts = gather_facts(run.machine, c2c.as_deref(), scaling.as_deref(), &run.conditions);
     facts.placement = run.placement.clone();
     Assessment {
-        verdict: machine_check::verdict(&facts),
+        verdict: super::verdict(&facts),
         facts,
         hardware_counters: counters_seen(&run.counter_readings),
         measured_under_load: run

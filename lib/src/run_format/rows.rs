@@ -1,14 +1,14 @@
-//! One experiment's rows as a run holds them: behind the registry's key, their type known
-//! only to the experiment, read back by [`super::Run::rows`] with that type.
+//! One experiment's rows as a run holds them: behind its name, their type known only to the
+//! experiment, read back by [`super::Run::rows`] with that type.
 
 use std::any::Any;
 use std::fmt::Debug;
 
 use crate::experiment::SavedRow;
-use crate::registry::Experiment;
+use crate::perf::CounterReading;
 
 /// Rows of some saved row type.
-pub(super) trait AnyRows: Debug + Send + Sync {
+pub(crate) trait AnyRows: Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn len(&self) -> usize;
@@ -54,16 +54,28 @@ impl<R: SavedRow> AnyRows for Vec<R> {
     }
 }
 
-pub(super) fn boxed<R: SavedRow>(rows: Vec<R>) -> Box<dyn AnyRows> {
+pub(crate) fn boxed<R: SavedRow>(rows: Vec<R>) -> Box<dyn AnyRows> {
     Box::new(rows)
 }
 
 /// One experiment read from a run: its rows, and its real runtime's beside them.
 #[derive(Debug)]
-pub(super) struct Loaded {
-    pub experiment: Experiment,
+pub(crate) struct Loaded {
+    /// The experiment's name.
+    pub experiment: &'static str,
     pub rows: Box<dyn AnyRows>,
     pub runtime_rows: Option<Box<dyn AnyRows>>,
+    /// What its trials recorded of the machine, read through its experiment's hooks.
+    pub trials: Trials,
+}
+
+/// What one experiment's trials recorded of the machine (its `Measure::placements` and
+/// `Measure::cache_misses`): where each ran (its `cpus`, and whether pinned) and the
+/// cache-miss readings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trials {
+    pub placements: Vec<(String, bool)>,
+    pub cache_misses: Vec<CounterReading>,
 }
 
 impl Clone for Loaded {
@@ -72,6 +84,7 @@ impl Clone for Loaded {
             experiment: self.experiment,
             rows: self.rows.clone_box(),
             runtime_rows: self.runtime_rows.as_ref().map(|rows| rows.clone_box()),
+            trials: self.trials.clone(),
         }
     }
 }
@@ -83,6 +96,9 @@ impl PartialEq for Loaded {
             (None, None) => true,
             _ => false,
         };
-        self.experiment == other.experiment && self.rows.equals(other.rows.as_ref()) && runtime_rows
+        self.experiment == other.experiment
+            && self.rows.equals(other.rows.as_ref())
+            && runtime_rows
+            && self.trials == other.trials
     }
 }

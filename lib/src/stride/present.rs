@@ -1,40 +1,56 @@
 //! The stride sweep as a [`Section`]: the article's table beside each machine's medians,
 //! the chart, the sentence the data supports, and what the cache-miss counters recorded.
 
-use super::claims::{Answer, Context};
-use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
-use super::{
-    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
-    Present, PresentError, Section, Table,
-};
-use crate::stride::chart::{series_from_summaries, stride_chart};
+use serde::Deserialize;
+
+use super::chart::{series_from_summaries, stride_chart};
+use super::{article_ns_per_add, fewer_threads_findings, finding, summarize, Row, StrideSummary, EXPERIMENT};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
-use crate::reference::{ReferenceText, StrideReference};
-use crate::runs::Run;
-use crate::stride::{article_ns_per_add, fewer_threads_findings, finding, summarize, Row, StrideSummary, EXPERIMENT};
+use crate::kit::reference::ReferenceFile;
+use crate::kit::{cache_miss_note, Answer, Context, Effect, EffectValue, Plausible, Present, PresentError, ReferenceText};
+use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
+use crate::reference_file;
+use crate::run_format::{Run, RunsError};
 use crate::transfers::{penalty_sentence, OneWay, TransfersPerAdd};
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 
 pub const TITLE: &str = "False sharing: the stride sweep";
 /// The figure's title (also the note's, when it cannot be drawn).
 const FIGURE: &str = "stride sweep";
 const ARTICLE: &str = "article (Apple M3 Max, 8 threads)";
 
+/// Article A's stride table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct StrideReference {
+    pub stride_bytes: u64,
+    pub time_ms: f64,
+    pub relative_to_fastest: f64,
+}
+
+/// Its file in `data/reference/`, compiled in.
+pub const REFERENCE: ReferenceFile<StrideReference> = reference_file!("stride.csv");
+
+/// The article's stride table's rows.
+pub fn reference() -> Result<Vec<StrideReference>, RunsError> {
+    REFERENCE.rows()
+}
+
 /// Its section over saved runs, with the article's reference numbers.
-impl Present for crate::stride::StrideSweep {
+impl Present for super::StrideSweep {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../stride/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::STRIDE.file];
+    const PROSE: &'static str = include_str!("prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] = &["A4", "A10"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::false_sharing::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &crate::reference::stride()?)?;
-        section.status = super::runs::status(runs, &[EXPERIMENT]);
+        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
+        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 
@@ -43,13 +59,13 @@ impl Present for crate::stride::StrideSweep {
     fn effect_values(run: &Run) -> Vec<EffectValue> {
         let knee = knee_of(run);
         let penalty = match knee {
-            Some(crate::stride::Knee::At { penalty, .. }) => Some(penalty),
+            Some(super::Knee::At { penalty, .. }) => Some(penalty),
             _ => None,
         };
         let word = knee.map(|knee| match knee {
-            crate::stride::Knee::At { stride_bytes, .. } => format::bytes(stride_bytes),
-            crate::stride::Knee::NoPenalty { .. } => "no penalty".into(),
-            crate::stride::Knee::TooFewTrials { .. } => "too few trials".into(),
+            super::Knee::At { stride_bytes, .. } => format::bytes(stride_bytes),
+            super::Knee::NoPenalty { .. } => "no penalty".into(),
+            super::Knee::TooFewTrials { .. } => "too few trials".into(),
         });
         vec![EffectValue::word(KNEE, word), EffectValue::of(PENALTY, penalty)]
     }
@@ -62,8 +78,8 @@ const PENALTY: Effect =
     Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4"), plausible: Plausible::RATIO };
 
 /// Where the stride penalty ends in `run`, when it measured the sweep.
-pub fn knee_of(run: &Run) -> Option<crate::stride::Knee> {
-    run.rows::<Row>().map(summarize).as_deref().and_then(crate::stride::knee)
+pub fn knee_of(run: &Run) -> Option<super::Knee> {
+    run.rows::<Row>().map(summarize).as_deref().and_then(super::knee)
 }
 
 /// The section for `machines` (one or several), beside the article's sweep.

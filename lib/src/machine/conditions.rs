@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::clocks::{clock_change, Clocks};
-use crate::machine::load_average;
+use super::load_average;
 
 /// Other programs using more than this share of all CPU time count as background load.
 pub const MAX_BACKGROUND_SHARE: f64 = 0.10;

@@ -2,6 +2,10 @@
 //! build. The OS's facts come through [`crate::platform`]; a fact that cannot be read is
 //! `None` (shown as "unknown"), never a crash, so the same code runs on any OS.
 
+pub mod clocks;
+pub mod conditions;
+pub mod disturbance;
+
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -4,7 +4,6 @@
 use thiserror::Error;
 
 use super::{FORMAT_VERSION, MANIFEST, OLDEST_READ_VERSION};
-use crate::registry::Experiment;
 
 #[derive(Debug, Error)]
 pub enum RunsError {
@@ -45,8 +44,8 @@ pub enum RunsError {
     Invalid { path: String, field: String, message: String },
     #[error("{path} is {bytes} bytes: at most {limit} bytes are read (larger than any run this lab writes)")]
     TooLarge { path: String, bytes: u64, limit: u64 },
-    #[error("{path}: unknown experiment '{name}' (known: {known})", known = Experiment::names().join(", "))]
-    UnknownExperiment { path: String, name: String },
+    #[error("{path}: unknown experiment '{name}' (known: {known})")]
+    UnknownExperiment { path: String, name: String, known: String },
     #[error("{path} is not a readable run pack: {message}")]
     Pack { path: String, message: String },
     #[error("{path} is not packed: a pack carries only runs whose every file reads ({message})")]

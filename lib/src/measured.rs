@@ -3,12 +3,11 @@
 
 use serde::Serialize;
 
-use super::Finding;
-use crate::assess::{assess, MachineRun};
 use crate::experiment::SavedRow;
-use crate::machine_check::Verdict;
-use crate::runs::Run;
+use crate::run_format::Run;
 use crate::transfers::OneWay;
+use crate::verdict::Verdict;
+use crate::view::Finding;
 
 /// What one machine measured for an experiment: its label, its rows, the config it ran
 /// with, its logical CPUs and its fitness verdict, when known.
@@ -68,7 +67,7 @@ impl<'a, Row> Measured<'a, Row> {
                     rows,
                     config: run.record_of::<Row>().map(|record| record.config.clone()),
                     logical_cpus: Some(run.manifest.machine.logical_cpus),
-                    verdict: Some(assess(&MachineRun::from_run(run)).verdict),
+                    verdict: run.verdict.clone(),
                     one_way: one_way_of(run),
                 })
             })
@@ -82,7 +81,7 @@ pub fn one_way_of(run: &Run) -> Option<OneWay> {
 }
 
 /// One sentence per machine, from its summaries and its fitness verdict.
-pub(crate) fn per_machine<Row, S>(
+pub fn per_machine<Row, S>(
     machines: &[Measured<'_, Row>],
     summaries: &[S],
     sentence: impl Fn(&S, Option<&Verdict>) -> String,
@@ -92,7 +91,7 @@ pub(crate) fn per_machine<Row, S>(
 
 /// "label: a, b, c" for each machine, every one of its summaries in words by `point`: what
 /// a chart shows, for its text stand-in.
-pub(crate) fn points_per_machine<Row, S>(
+pub fn points_per_machine<Row, S>(
     machines: &[Measured<'_, Row>],
     summaries: &[Vec<S>],
     point: impl Fn(&S) -> String,
@@ -105,7 +104,7 @@ pub(crate) fn points_per_machine<Row, S>(
 }
 
 /// "Measured with `key=value ...`." for each machine that knows its config.
-pub(crate) fn config_notes<Row>(machines: &[Measured<'_, Row>]) -> Vec<Finding> {
+pub fn config_notes<Row>(machines: &[Measured<'_, Row>]) -> Vec<Finding> {
     machines
         .iter()
         .filter_map(|m| {

@@ -11,6 +11,18 @@ use super::RunsError;
 use crate::checked::CheckedRow;
 use crate::limits::saved::MAX_CASES;
 
+/// The largest experiment CSV read back: every file the lab writes stays below it (at most
+/// [`MAX_ROWS`] rows of under 64 bytes; experiments with longer lines have far fewer rows).
+pub const MAX_CSV_BYTES: u64 = 64 << 20;
+
+/// Refuses a CSV larger than [`MAX_CSV_BYTES`] before reading it.
+pub fn check_csv_size(path: &Path, bytes: u64) -> Result<(), RunsError> {
+    if bytes > MAX_CSV_BYTES {
+        return Err(RunsError::TooLarge { path: super::shown(path), bytes, limit: MAX_CSV_BYTES });
+    }
+    Ok(())
+}
+
 /// Reads `path` into rows of type `R` (fields named like the columns), each value checked
 /// ([`CheckedRow`]). When `expected_rows` is given, a different count is refused: the file
 /// is incomplete or altered.
@@ -23,7 +35,7 @@ pub fn read_rows<R: DeserializeOwned + CheckedRow>(
         Ok(meta) if meta.is_file() => meta,
         _ => return Err(RunsError::MissingFile { path: shown }),
     };
-    super::check::check_csv_size(path, meta.len())?;
+    check_csv_size(path, meta.len())?;
     let text = std::fs::read_to_string(path).map_err(|source| RunsError::Read { path: shown.clone(), source })?;
     match expected_rows {
         Some(expected) => parse_counted(&shown, &text, expected),
@@ -131,92 +143,4 @@ fn cell_error(file: &str, line: usize, headers: &StringRecord, record: &StringRe
 fn quoted_cell(message: &str, record: &StringRecord) -> Option<usize> {
     let quoted = message.split_once("string \"")?.1.split_once('"')?.0;
     record.iter().position(|cell| cell == quoted)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stride::Row;
-
-    /// Format 6's header: its `verified` column (always true) is ignored on read.
-    const HEADER: &str = "stride_bytes,threads,trial,trials_planned,iters_per_thread,elapsed_ns,ns_per_op,pinned,cpus,\
-                          verified,cache_misses,snoop_hit_modified";
-
-    #[test]
-    fn reads_typed_rows_with_counter_readings() {
-        let text = format!(
-            "{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,unavailable,unavailable\n\
-             64,2,0,5,100,900,4.5,true,\"2,3\",true,17,4\n"
-        );
-        let rows: Vec<Row> = parse_rows("stride.csv", &text).unwrap();
-        assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0].snoop_hit_modified, crate::perf::CounterReading::Unavailable);
-        assert_eq!(rows[1].cache_misses, crate::perf::CounterReading::Counted(17));
-        assert_eq!(rows[1].snoop_hit_modified, crate::perf::CounterReading::Counted(4));
-        assert_eq!((rows[1].trials_planned, rows[1].cpus.as_str()), (5, "2,3"));
-    }
-
-    #[test]
-    fn a_bad_cell_is_named_by_file_line_and_column() {
-        let text = format!("{HEADER}\n8,2,0,5,100,5000,25.0,maybe,\"0,1\",true,unavailable,unavailable\n");
-        let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 2, column 'pinned': expected true or false, got 'maybe'");
-        let text = format!("{HEADER}\n8,two,0,5,100,5000,25.0,true,\"0,1\",true,unavailable,unavailable\n");
-        let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 2, column 'threads': expected a whole number >= 0, got 'two'");
-        let text = format!("{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,lots,unavailable\n");
-        let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert!(
-            error.starts_with("stride.csv, line 2, column 'cache_misses': invalid value: string \"lots\""),
-            "{error}"
-        );
-    }
-
-    #[test]
-    fn numbers_in_other_bases_or_with_a_plus_are_refused() {
-        for (cell, column) in [("+2429", "elapsed_ns"), ("0x10", "elapsed_ns"), ("-0x1", "ns_per_op")] {
-            let mut cells = ["8", "2", "0", "5", "100", "5000", "25.0", "true", "0", "true", "1", "2"];
-            let index = HEADER.split(',').position(|header| header == column).unwrap();
-            cells[index] = cell;
-            let text = format!("{HEADER}\n{}\n", cells.join(","));
-            let error = parse_rows::<Row>("stride.csv", &text).unwrap_err().to_string();
-            let expected =
-                format!("stride.csv, line 2, column '{column}': expected a number in decimal digits, got '{cell}'");
-            assert_eq!(error, expected);
-        }
-    }
-
-    #[test]
-    fn missing_columns_and_ragged_lines_are_refused() {
-        let error = parse_rows::<Row>("s.csv", "stride_bytes,threads\n8,2\n").unwrap_err().to_string();
-        assert!(error.starts_with("s.csv, line 2: missing field"), "{error}");
-        let error = parse_rows::<Row>("s.csv", &format!("{HEADER}\n8,2\n")).unwrap_err().to_string();
-        assert_eq!(error, "s.csv, line 2: 2 fields, but the header has 12 columns");
-    }
-
-    #[test]
-    fn values_no_measurement_gives_are_named_by_line_and_column() {
-        let text =
-            format!("{HEADER}\n8,2,0,5,100,5000,25.0,true,\"0,1\",true,1,2\n8,0,1,5,100,5000,25.0,true,0,true,1,2\n");
-        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 3, column 'threads': 0: a whole number from 1 to 4096");
-        let text = format!("{HEADER}\n8,2,0,5,100,5000,-25.0,true,0,true,1,2\n");
-        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': -25: 0, or a number from 1e-12 to 1e15");
-        let text = format!("{HEADER}\n8,2,0,5,100,5000,1e-320,true,0,true,1,2\n");
-        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert_eq!(error, "stride.csv, line 2, column 'ns_per_op': 1e-320: 0, or a number from 1e-12 to 1e15");
-        let text = format!("{HEADER}\n8,2,0,5,100,5000,25,true,0-100000,true,1,2\n");
-        let error = parse_checked::<Row>("stride.csv", &text).unwrap_err().to_string();
-        assert!(
-            error.starts_with("stride.csv, line 2, column 'cpus': '0-100000': CPU 100000 is above 4095"),
-            "{error}"
-        );
-    }
-
-    #[test]
-    fn row_counts_are_checked_against_the_manifest() {
-        let error = read_rows::<Row>(Path::new("/nonexistent/stride.csv"), None).unwrap_err().to_string();
-        assert!(error.contains("is missing"), "{error}");
-    }
 }

@@ -6,41 +6,9 @@
 //! interrupted; one whose file cannot be read is not shown, with why, and the rest of the
 //! run is read as usual. Temporary files (`.<name>.tmp-<pid>`) are never read.
 
-use serde::Serialize;
-
-use super::{ExperimentRecord, Run, RunFiles, State};
+use super::files::RunFiles;
 use crate::registry::Experiment;
-
-/// How an experiment is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NoteKind {
-    /// Its rows are shown, read from a whole CSV the manifest did not record as complete.
-    Recovered,
-    /// It did not finish: stopped (Ctrl-C, a kill, a crash) or failed before its rows were saved.
-    Interrupted,
-    /// Its file is there but cannot be read (damaged, altered, or a value out of range).
-    Unreadable,
-}
-
-/// One experiment of a run shown otherwise than whole, and why, in a sentence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExperimentNote {
-    pub experiment: String,
-    pub kind: NoteKind,
-    pub text: String,
-}
-
-impl ExperimentNote {
-    fn new(record: &ExperimentRecord, kind: NoteKind, text: String) -> Self {
-        Self { experiment: record.name.clone(), kind, text }
-    }
-
-    /// Whether the experiment's rows are shown despite the note.
-    pub fn shown(&self) -> bool {
-        self.kind == NoteKind::Recovered
-    }
-}
+use crate::run_format::{ExperimentNote, ExperimentRecord, NoteKind, Run, State};
 
 impl Run {
     /// Reads the rows of one record as far as its state allows; a note says what happened

@@ -87,6 +87,7 @@ impl Iterator for Bootstrap<'_> {
             .zip(&self.rounds)
             .map(|(loaded, (rows, runtime_rows))| Loaded {
                 experiment: loaded.experiment,
+                trials: loaded.trials.clone(),
                 rows: loaded.rows.select(&rows.draw(state)),
                 runtime_rows: loaded
                     .runtime_rows
@@ -108,6 +109,7 @@ impl Run {
             label: self.label.clone(),
             loaded: Vec::new(),
             notes: self.notes.clone(),
+            verdict: self.verdict.clone(),
         }
     }
 }
@@ -123,39 +125,11 @@ impl Run {
             .iter()
             .map(|loaded| Loaded {
                 experiment: loaded.experiment,
+                trials: loaded.trials.clone(),
                 rows: twice(loaded.rows.as_ref()),
                 runtime_rows: loaded.runtime_rows.as_deref().map(twice),
             })
             .collect();
         Run { loaded, ..self.without_rows() }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::runs::Run;
-    use crate::sharing;
-
-    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../report/tests/fixtures/run-fixture");
-
-    #[test]
-    fn a_resample_draws_whole_rounds_of_the_runs_own_rows_and_repeats_with_its_seed() {
-        let run = Run::load(FIXTURE).unwrap();
-        let rows = run.rows::<sharing::Row>().unwrap();
-        let first: Vec<Run> = run.bootstrap(7).take(5).collect();
-        assert_eq!(first, run.bootstrap(7).take(5).collect::<Vec<_>>(), "the seed decides");
-        let mut changed = false;
-        for resample in &first {
-            let drawn = resample.rows::<sharing::Row>().unwrap();
-            assert_eq!(drawn.len(), rows.len(), "as many rounds as ran, each whole");
-            assert!(drawn.iter().all(|row| rows.contains(row)), "only the run's own rows");
-            for row in drawn {
-                let round = drawn.iter().filter(|other| other.trial == row.trial).count();
-                assert_eq!(round % 4, 0, "a round keeps its four cases together");
-            }
-            changed |= drawn != rows;
-            assert!(resample.runtime_rows::<crate::gc::GoRow>().is_some_and(|go| !go.is_empty()), "Go's rows too");
-        }
-        assert!(changed, "five resamples are not all the run itself");
     }
 }

@@ -7,9 +7,10 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::experiment::RealRuntime;
+use crate::machine::clocks::Clocks;
+use crate::machine::conditions::{Conditions, Snapshot};
 use crate::machine::utc_timestamp;
-use crate::machine_check::clocks::Clocks;
-use crate::machine_check::conditions::{Conditions, Snapshot};
 use crate::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
@@ -110,6 +111,10 @@ pub struct ExperimentRecord {
     /// The machine's state when the experiment started (not saved: only the shares are).
     #[serde(skip)]
     started: Option<Snapshot>,
+    /// The real runtime its experiment measures beside it, from the registry when the run is
+    /// read ([`crate::runs`]); not saved.
+    #[serde(skip)]
+    pub runtime: Option<RealRuntime>,
 }
 
 impl ExperimentRecord {
@@ -134,6 +139,7 @@ impl ExperimentRecord {
             clocks_after: Clocks::default(),
             elapsed_s: None,
             started: Some(started),
+            runtime: None,
         })
     }
 
@@ -158,6 +164,7 @@ impl ExperimentRecord {
             clocks_after: Clocks::default(),
             elapsed_s: None,
             started: None,
+            runtime: None,
         }
     }
 
@@ -201,7 +208,7 @@ impl ExperimentRecord {
 
     /// The real runtime run beside this experiment and its seconds, when it was tried.
     pub(crate) fn runtime_elapsed(&self) -> Option<(String, f64)> {
-        let runtime = crate::registry::Experiment::from_name(&self.name)?.real_runtime()?;
+        let runtime = self.runtime?;
         let seconds = self.config.get(runtime.key)?.get(RUNTIME_ELAPSED_KEY)?.as_f64()?;
         Some((runtime.name.to_string(), seconds))
     }
@@ -209,7 +216,7 @@ impl ExperimentRecord {
     /// What the real runtime run beside this experiment left out and why (cells past its
     /// budget, a cell that timed out), as its status recorded it; `None` when it left nothing out.
     pub fn runtime_note(&self) -> Option<String> {
-        let runtime = crate::registry::Experiment::from_name(&self.name)?.real_runtime()?;
+        let runtime = self.runtime?;
         let note = self.config.get(runtime.key)?.get(RUNTIME_NOTE_KEY)?.as_str()?;
         Some(format!("{}: {note}", runtime.name))
     }
@@ -226,7 +233,8 @@ mod tests {
 
     #[test]
     fn a_record_keeps_how_long_it_and_its_runtime_beside_it_ran() {
-        let mut record = ExperimentRecord::start(crate::gc::EXPERIMENT, &serde_json::json!({})).unwrap();
+        let mut record = ExperimentRecord::start("gc", &serde_json::json!({})).unwrap();
+        record.runtime = Some(RealRuntime { key: "go", name: "Go", file: "go.csv" });
         std::thread::sleep(std::time::Duration::from_millis(20));
         record.finish(3, false);
         let elapsed = record.elapsed_s.expect("a finished record knows how long it ran");
@@ -239,7 +247,7 @@ mod tests {
         record.config["go"][RUNTIME_NOTE_KEY] = "3 of 9 cells".into();
         assert_eq!(record.runtime_note().as_deref(), Some("Go: 3 of 9 cells"));
         // An experiment with no runtime beside it shows none, whatever its config holds.
-        record.name = crate::stride::EXPERIMENT.into();
+        record.runtime = None;
         assert_eq!(record.conditions().runtime_elapsed, None);
     }
 
