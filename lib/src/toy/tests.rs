@@ -30,6 +30,8 @@ fn the_toy_measures_and_sums_right() {
     assert_eq!(Toy::summarize(&rows)[0].samples, config.trials);
     let refused = Toy::validate(&Config { trials: 0, ..config }).unwrap_err().to_string();
     assert!(refused.contains("trials") && refused.contains("at least 1"), "{refused}");
+    let refused = Toy::validate(&Config { values: 0, ..config }).unwrap_err().to_string();
+    assert_eq!(refused, format!("invalid values = 0: 1 to {MAX_VALUES} numbers"));
 }
 
 #[test]
