@@ -14,48 +14,6 @@ use crate::run_format::RunsError;
 pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
 pub use crate::kit::ReferenceText;
 
-/// Article A's four-way control.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct SharingReference {
-    pub case: crate::sharing::Case,
-    pub threads: u64,
-    pub increments_per_thread: u64,
-    pub time_ms: f64,
-    /// The printed ratio of false sharing's time to this case's ("2.00"); none on its own row.
-    #[serde(deserialize_with = "printed_number")]
-    pub false_sharing_over_this: Option<String>,
-}
-
-pub const SHARING: ReferenceFile<SharingReference> = reference_file!("sharing.csv");
-
-pub fn sharing() -> Result<Vec<SharingReference>, RunsError> {
-    SHARING.rows()
-}
-
-/// Article A's padded-against-compact shards. Empty cells: the article printed nothing.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct CountersReference {
-    pub layout: crate::counters::Layout,
-    pub shards: u64,
-    pub bytes_per_shard: u64,
-    pub bytes: u64,
-    pub time_ms: f64,
-    #[serde(deserialize_with = "printed_number")]
-    pub faster_than_compact: Option<String>,
-    #[serde(deserialize_with = "printed_number")]
-    pub memory_vs_compact: Option<String>,
-    #[serde(deserialize_with = "printed_number")]
-    pub extra_bytes: Option<String>,
-    #[serde(deserialize_with = "printed_number")]
-    pub memory_at_100000_counters_mb: Option<String>,
-}
-
-pub const COUNTERS: ReferenceFile<CountersReference> = reference_file!("counters.csv");
-
-pub fn counters() -> Result<Vec<CountersReference>, RunsError> {
-    COUNTERS.rows()
-}
-
 /// Article B's first table: signatures per second against goroutines at GOGC=100.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct GcThreadsReference {
@@ -155,8 +113,8 @@ mod tests {
             crate::stride::present::reference().unwrap().iter().map(|r| r.stride_bytes).collect::<Vec<_>>(),
             [8, 16, 32, 64, 128, 256]
         );
-        assert_eq!(sharing().unwrap().len(), 4);
-        let counters = counters().unwrap();
+        assert_eq!(crate::sharing::present::reference().unwrap().len(), 4);
+        let counters = crate::counters::present::reference().unwrap();
         assert_eq!(counters[0].faster_than_compact, None);
         assert_eq!(counters[1].faster_than_compact.as_deref(), Some("50.95"));
         assert!(!gc_threads().unwrap().is_empty());

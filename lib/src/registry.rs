@@ -31,10 +31,10 @@ macro_rules! experiments {
     ($part:ident) => {
         $crate::registry::experiments! { @$part
             Machine => machine_check::MachineCheck, present::machine;
-            C2c => c2c::CoreToCore, present::c2c;
+            C2c => c2c::CoreToCore;
             Stride => stride::StrideSweep;
-            Sharing => sharing::FourWay, present::sharing;
-            Counters => counters::CounterLayouts, present::counters;
+            Sharing => sharing::FourWay;
+            Counters => counters::CounterLayouts;
             Gc => gc::GcSweep, present::gc;
             Pool => pool::PoolSizing, present::pool;
             Locks => locks::LockCases, present::locks;

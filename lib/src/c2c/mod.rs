@@ -18,6 +18,7 @@
 //! choice (`Config::unpinned`), the [`unpinned`] method runs the same loops on threads the
 //! scheduler places, keeping only samples where neither thread moved.
 
+pub mod present;
 pub mod chart;
 mod flags;
 mod config;

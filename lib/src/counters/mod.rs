@@ -10,6 +10,7 @@
 //! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
 //! flush); running them in `run`, summarising in `summary` and `shards`.
 
+pub mod present;
 pub mod answers;
 pub mod chart;
 mod flags;

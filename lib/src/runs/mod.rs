@@ -176,10 +176,10 @@ fn parse_manifest(path: &Path, text: &str) -> Result<Manifest, RunsError> {
     }
     check::check_strings(path, &value)?;
     let mut manifest: Manifest = serde_json::from_value(value).map_err(not_a_manifest)?;
-    check::check_manifest(path, &manifest)?;
     for record in &mut manifest.experiments {
         record.runtime = Experiment::from_name(&record.name).and_then(Experiment::real_runtime);
     }
+    check::check_manifest(path, &manifest)?;
     Ok(manifest)
 }
 

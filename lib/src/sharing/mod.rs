@@ -17,6 +17,7 @@ use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 
+pub mod present;
 pub mod answers;
 pub mod chart;
 mod flags;

@@ -2,21 +2,23 @@
 //! each machine's, speed and memory against the compact array, the extrapolation to 100 000
 //! counters, the chart, and the sentences the data supports.
 
-use super::claims::{Answer, Context};
+use serde::Deserialize;
+
+use crate::kit::reference::{printed_number, ReferenceFile};
+use crate::reference_file;
+use crate::run_format::RunsError;
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::{Measured, config_notes, per_machine, points_per_machine};
 use crate::kit::{Effect, EffectValue, Plausible};
-use super::{
-    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn, Present,
-    PresentError, Section, Table,
-};
-use crate::counters::chart::{counters_chart, layout_x, series_from_summaries};
+use super::chart::{counters_chart, layout_x, series_from_summaries};
 use crate::chart::{IntervalPoint, Series};
-use crate::counters::{
+use super::{
     finding, format_bytes, format_count, headline, shard_finding, summarize, summarize_shards, Layout, LayoutSummary,
     Row, ShardSummary, EXPERIMENT, EXTRAPOLATED_COUNTERS,
 };
 use crate::format;
-use crate::reference::{CountersReference, ReferenceText};
-use crate::runs::Run;
+use crate::run_format::Run;
 use crate::transfers::{penalty_sentence, OneWay};
 
 pub const TITLE: &str = "Fixing a hot counter: layouts and their memory";
@@ -26,19 +28,19 @@ const FIGURE: &str = "counter layouts";
 const ARTICLE_INCREMENTS_PER_GOROUTINE: f64 = 10_000_000.0;
 
 /// Its section over saved runs, with the article's reference numbers.
-impl Present for crate::counters::CounterLayouts {
+impl Present for super::CounterLayouts {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../counters/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::COUNTERS.file];
+    const PROSE: &'static str = include_str!("prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] = &["A2", "A3", "A8", "A9", "A11", "C15"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        crate::counters::answers::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &crate::reference::counters()?)?;
+        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
         section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
@@ -46,11 +48,11 @@ impl Present for crate::counters::CounterLayouts {
     const EFFECTS: &'static [Effect] = &[PADDED];
 
     fn effect_values(run: &Run) -> Vec<EffectValue> {
-        let summaries = run.rows::<crate::counters::Row>().map(crate::counters::summarize);
+        let summaries = run.rows::<super::Row>().map(super::summarize);
         let cache_padded = summaries
             .iter()
             .flatten()
-            .find(|s| s.layout == crate::counters::Layout::CachePadded)
+            .find(|s| s.layout == super::Layout::CachePadded)
             .and_then(|s| s.faster_than_compact);
         vec![EffectValue::of(PADDED, cache_padded)]
     }
@@ -295,6 +297,32 @@ fn article_sentence(article: &[CountersReference]) -> String {
     )
 }
 
+/// Article A's padded-against-compact shards. Empty cells: the article printed nothing.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CountersReference {
+    pub layout: crate::counters::Layout,
+    pub shards: u64,
+    pub bytes_per_shard: u64,
+    pub bytes: u64,
+    pub time_ms: f64,
+    #[serde(deserialize_with = "printed_number")]
+    pub faster_than_compact: Option<String>,
+    #[serde(deserialize_with = "printed_number")]
+    pub memory_vs_compact: Option<String>,
+    #[serde(deserialize_with = "printed_number")]
+    pub extra_bytes: Option<String>,
+    #[serde(deserialize_with = "printed_number")]
+    pub memory_at_100000_counters_mb: Option<String>,
+}
+
+/// Its file in `data/reference/`, compiled in.
+pub const REFERENCE: ReferenceFile<CountersReference> = reference_file!("counters.csv");
+
+/// The article's shards table's rows.
+pub fn reference() -> Result<Vec<CountersReference>, RunsError> {
+    REFERENCE.rows()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,7 +358,7 @@ mod tests {
     #[test]
     fn speed_and_memory_sit_beside_the_article() {
         let rows = rows();
-        let section = section(&[Measured::new("vm", &rows)], &crate::reference::counters().unwrap()).unwrap();
+        let section = section(&[Measured::new("vm", &rows)], &reference().unwrap()).unwrap();
         let table = &section.tables[0];
         assert_eq!(table.rows.len(), Layout::ALL.len(), "every layout, measured or not");
         assert!(table.columns[10].label.contains("100 000 counters"));

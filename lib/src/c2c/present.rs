@@ -1,10 +1,11 @@
 //! The core-to-core latency as presented: no section of its own, because the machine's
 //! section shows its heatmap and pairs beside the verdict they feed.
 
-use super::{Present, PresentError, Section};
-use crate::runs::Run;
+use crate::view::{Section};
+use crate::kit::{Present, PresentError};
+use crate::run_format::Run;
 
-impl Present for crate::c2c::CoreToCore {
+impl Present for super::CoreToCore {
     const TITLE: &'static str = "Core-to-core latency";
     const PROSE: &'static str = "";
 

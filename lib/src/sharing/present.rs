@@ -1,20 +1,22 @@
 //! The four-way control as a [`Section`]: the article's table beside each machine's medians,
 //! the three ratios the control is read by, the chart, and the sentences the data supports.
 
-use super::claims::{Answer, Context};
+use serde::Deserialize;
+
+use crate::kit::reference::{printed_number, ReferenceFile};
+use crate::reference_file;
+use crate::run_format::RunsError;
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::{Measured, config_notes, per_machine, points_per_machine};
 use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
 use crate::kit::HeadlineRow;
-use super::{
-    config_notes, per_machine, points_per_machine, Cell, Column, Figure, Finding, Measured, NotDrawn,
-    Present, PresentError, Section, Table,
-};
-use crate::sharing::chart::{case_x, series_from_summaries, sharing_chart};
+use super::chart::{case_x, series_from_summaries, sharing_chart};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
-use crate::reference::{ReferenceText, SharingReference};
-use crate::runs::Run;
-use crate::sharing::{
+use crate::run_format::Run;
+use super::{
     false_sharing_over, finding, summarize, summarize_team, teams, Case, CaseSummary, Row, EXPERIMENT,
 };
 use crate::transfers::{penalty_sentence, OneWay};
@@ -31,26 +33,26 @@ const RATIOS: [(Case, &str); 3] = [
 ];
 
 /// Its section over saved runs, with the article's reference numbers.
-impl Present for crate::sharing::FourWay {
+impl Present for super::FourWay {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../sharing/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::SHARING.file];
+    const PROSE: &'static str = include_str!("prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] = &["A1", "A6", "A7"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        crate::sharing::answers::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &crate::reference::sharing()?)?;
+        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
         section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 
     /// A's 13.7x as printed (2.264 s over 166 ms, claim A1).
     fn headline() -> Result<Option<HeadlineRow>, PresentError> {
-        use crate::sharing::{
+        use super::{
             ARTICLE_HEADLINE_PRINTED, ARTICLE_HEADLINE_SHARDED_MS, ARTICLE_HEADLINE_SINGLE_MS, ARTICLE_HEADLINE_THREADS,
         };
         Ok(Some(HeadlineRow {
@@ -132,7 +134,7 @@ fn transfers(summaries: &[CaseSummary], one_way: Option<OneWay>) -> Option<Strin
     }
     let what = format!(
         "counters {} bytes apart, over {} bytes apart,",
-        crate::sharing::FALSE_SHARING_DISTANCE_BYTES,
+        super::FALSE_SHARING_DISTANCE_BYTES,
         no_sharing.distance_bytes
     );
     penalty_sentence(&what, &false_sharing.ns_per_increment, &no_sharing.ns_per_increment, one_way)
@@ -292,6 +294,26 @@ fn cache_misses(rows: &[Row]) -> String {
     cache_miss_note(groups)
 }
 
+/// Article A's four-way control.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SharingReference {
+    pub case: crate::sharing::Case,
+    pub threads: u64,
+    pub increments_per_thread: u64,
+    pub time_ms: f64,
+    /// The printed ratio of false sharing's time to this case's ("2.00"); none on its own row.
+    #[serde(deserialize_with = "printed_number")]
+    pub false_sharing_over_this: Option<String>,
+}
+
+/// Its file in `data/reference/`, compiled in.
+pub const REFERENCE: ReferenceFile<SharingReference> = reference_file!("sharing.csv");
+
+/// The article's four-way table's rows.
+pub fn reference() -> Result<Vec<SharingReference>, RunsError> {
+    REFERENCE.rows()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,7 +350,7 @@ mod tests {
         let mut rows = rows();
         // No sharing planned 5 trials and got 3: the budget cut shows beside the case.
         rows.iter_mut().filter(|row| row.case == Case::NoSharing).for_each(|row| row.trials_planned = 5);
-        let article = crate::reference::sharing().unwrap();
+        let article = reference().unwrap();
         let section = section(&[Measured::new("vm", &rows)], &article).unwrap();
         let cases = &section.tables[0];
         assert_eq!(cases.rows.len(), 4);
@@ -348,7 +370,7 @@ mod tests {
 
     #[test]
     fn nothing_measured_still_states_the_article() {
-        let section = section(&[], &crate::reference::sharing().unwrap()).unwrap();
+        let section = section(&[], &reference().unwrap()).unwrap();
         assert!(!section.measured() && section.article.len() == 1);
     }
 }
