@@ -70,11 +70,14 @@
 //!    `data/reference/`, a claim it lists is not in `claims.csv` or a claim there names
 //!    another experiment than the one that lists it.
 //!
-//! The toy experiment `lib/src/toy/` (compiled only in tests) is the smallest such: its
-//! folder (measuring side, `Present` and prose) and its registry line `Toy => toy::Toy;`
-//! (no presentation module: it presents itself from its folder), nothing else; its tests
-//! show the registry's loops take it up, and `lib/tests/registry.rs` checks that nothing
-//! outside its folder but that line names it, and that no other file lists every experiment.
+//! The toy experiment `lib/src/toy/` (compiled only in tests) is the smallest such, whole:
+//! its folder holds the measuring side, its flags (`flags.rs`: `--values`, and `--trials`
+//! shared), its chart (`chart.rs`), its `Present` with one claim it answers (`T1`, its row in
+//! `claim.csv` beside it, judged from its summary), its prose and a saved run (`fixture/`)
+//! that its tests present; outside the folder, its registry line `Toy => toy::Toy;` (no
+//! presentation module: it presents itself from its folder) and the README's pointer to it.
+//! Its tests show the registry's loops take it up, and `lib/tests/registry.rs` checks that
+//! nothing else names it, and that no other file lists every experiment.
 
 pub mod arena;
 pub mod build_info;

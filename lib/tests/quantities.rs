@@ -89,3 +89,12 @@ fn predictions_json_fills_the_cells_the_list_names() {
         QUANTITIES.iter().map(|q| q.cell).map(|(nb, var)| (nb.to_string(), var.to_string())).collect();
     assert_eq!(in_file, listed);
 }
+
+/// The quantities are the room's effects, in its order: the lib as the report builds it
+/// (`present::room::quantities`' own test sees the experiments compiled only in tests too).
+#[test]
+fn the_quantities_are_the_rooms_effects_in_its_order() {
+    let effects: Vec<&str> = contention::present::room::effects().iter().map(|effect| effect.id).collect();
+    let listed: Vec<&str> = QUANTITIES.iter().map(|quantity| quantity.id).collect();
+    assert_eq!(listed, effects, "the quantities are the room's effects, in its order");
+}

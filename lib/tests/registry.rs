@@ -1,6 +1,6 @@
-//! Every registered experiment has the files it names, and adding one stays one folder and
-//! one registry line: a missing fixture, prose file, reference file or workshop command
-//! fails here, naming the experiment and the file.
+//! Every registered experiment has the files it names, and adding one stays its folder, one
+//! registry line and the README: a missing fixture, prose file, reference file, claim or
+//! workshop command fails here, naming the experiment and the file.
 
 mod common;
 
@@ -21,6 +21,7 @@ struct Named {
     prose: &'static str,
     real_runtime: Option<RealRuntime>,
     references: &'static [ReferenceText],
+    claims: &'static [&'static str],
 }
 
 struct ReadNamed;
@@ -28,7 +29,7 @@ struct ReadNamed;
 impl Visitor for ReadNamed {
     type Output = Named;
     fn visit<K: Present>(self) -> Named {
-        Named { prose: K::PROSE, real_runtime: K::REAL_RUNTIME, references: K::REFERENCES }
+        Named { prose: K::PROSE, real_runtime: K::REAL_RUNTIME, references: K::REFERENCES, claims: K::CLAIMS }
     }
 }
 
@@ -105,22 +106,83 @@ fn the_readmes_workshop_commands_run_every_experiment() {
     }
 }
 
-/// The toy experiment (`lib/src/toy/`, compiled only in tests) is named outside its folder
-/// by its registry line alone, which declares its module too: adding an experiment's lib
-/// side touches nothing else.
+/// Each claim an experiment lists is a row of the claims file that names it, on the lib as
+/// the report builds it (the lib's own tests see the test-only toy's claim besides).
 #[test]
-fn the_toy_is_its_folder_and_one_registry_line() {
-    let src = root().join("lib/src");
-    let mut outside = Vec::new();
-    for path in rust_files(std::slice::from_ref(&src)).into_iter().filter(|path| !path.starts_with(src.join("toy"))) {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let code = text.lines().filter(|line| !line.trim_start().starts_with("//"));
-        for line in code.filter(|line| line.contains("toy::") || line.contains("mod toy")) {
-            outside.push(format!("{}: {}", path.strip_prefix(&src).unwrap().display(), line.trim()));
+fn every_claim_an_experiment_lists_is_in_the_claims_file() {
+    let claims = contention::reference::claims().unwrap();
+    for &experiment in Experiment::ALL {
+        for id in experiment.visit(ReadNamed).claims {
+            let named = claims.iter().find(|claim| claim.id == *id).map(|claim| claim.experiment.as_str());
+            assert_eq!(named, Some(experiment.name()), "{} lists {id}: no claims.csv row naming it", experiment.name());
         }
     }
-    outside.sort();
-    assert_eq!(outside, ["registry.rs: Toy => toy::Toy;"], "the toy is named outside its folder");
+}
+
+/// Folders that hold no file of the lab's own: git's, builds', kernels' checkpoints, and the
+/// runs a user measured.
+const NOT_SOURCE: [&str; 5] = [".git", "target", "node_modules", ".ipynb_checkpoints", "data/runs"];
+
+/// Every file of the repository that reads as text, by its path from the root in '/'.
+fn text_files(root: &Path) -> Vec<(String, String)> {
+    let (mut found, mut folders) = (Vec::new(), vec![root.to_path_buf()]);
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            // In '/' on every OS (Windows displays a path with '\\').
+            let name = path.strip_prefix(root).unwrap().display().to_string().replace('\\', "/");
+            if NOT_SOURCE.iter().any(|skipped| name == *skipped || name.ends_with(&format!("/{skipped}"))) {
+                continue;
+            }
+            if path.is_dir() {
+                folders.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                found.push((name, text));
+            }
+        }
+    }
+    found
+}
+
+/// Whether `text` names the toy: "toy" in any case, not inside a longer word ("destroy").
+fn names_toy(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
+    lower
+        .match_indices("toy")
+        .any(|(at, _)| !letter(lower[..at].chars().last()) && !letter(lower[at + 3..].chars().next()))
+}
+
+/// The toy's mentions in `text` of the file `name`: each line of code naming it, in a Rust
+/// file (its comments may speak of it: the crate's "Adding an experiment" does); any line
+/// elsewhere.
+fn toy_mentions(name: &str, text: &str) -> Vec<String> {
+    let rust = name.ends_with(".rs");
+    let code =
+        |line: &str| if rust { line.split("//").next().unwrap_or_default().to_string() } else { line.to_string() };
+    text.lines().filter(|line| names_toy(&code(line))).map(|line| format!("{name}: {}", line.trim())).collect()
+}
+
+/// The files besides its folder that adding the toy experiment (`lib/src/toy/`, compiled
+/// only in tests) touched: its registry line, which declares its module too, and the README,
+/// which points to it as the worked example. Nothing else names it, but the two checks that
+/// look at it from outside: this file and `layers.rs` (whose drawing leaves it out).
+#[test]
+fn the_toy_touched_its_folder_the_registry_line_and_the_readme() {
+    let root = root();
+    let checks = ["lib/src/toy/", "lib/tests/registry.rs", "lib/tests/layers.rs"];
+    let mut touched = Vec::new();
+    for (name, text) in text_files(&root).iter().filter(|(name, _)| !checks.iter().any(|check| name.starts_with(check)))
+    {
+        let mentions = toy_mentions(name, text);
+        match name.as_str() {
+            "README.md" if !mentions.is_empty() => touched.push(name.clone()),
+            _ => touched.extend(mentions),
+        }
+    }
+    touched.sort();
+    assert_eq!(touched, ["README.md", "lib/src/registry.rs: Toy => toy::Toy;"], "what adding the toy touched");
+    assert!(names_toy("mod toy;") && names_toy("Toy =>") && names_toy("\"toy\"") && !names_toy("destroy"));
 }
 
 /// Whether `code` names the experiment `name` as a module: `mod name;` or a path `name::`.

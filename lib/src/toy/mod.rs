@@ -1,9 +1,14 @@
 //! A toy experiment, compiled only in tests: the worked example of "Adding an experiment"
 //! (the crate's documentation). It times summing a slice of numbers. All of it is this
-//! folder and the line `Toy => toy::Toy;` in the registry's list; the tests below
-//! show that the registry's loops (sections, the room's effects, names) take it up.
+//! folder (measuring side, flags, chart, `Present` with a claim, prose, a saved run), the
+//! line `Toy => toy::Toy;` in the registry's list and a sentence in the README; its tests
+//! show that the registry's loops (sections, the room's effects, claims, names) take it up.
 
+mod chart;
+mod flags;
 mod present;
+#[cfg(test)]
+mod tests;
 
 use serde::{Deserialize, Serialize};
 
@@ -21,8 +26,14 @@ crate::experiment::measure!(
     Toy,
     about: "A toy: the time to sum a slice of numbers (tests only).",
     summary: Summary,
-    runtime_row: crate::experiment::NoRows,
+    runtime_row: crate::experiment::NoRows;
+    fn flags() -> crate::flags::Flags<Config> {
+        flags::flags()
+    }
 );
+
+/// The longest slice one trial sums (800 MB of numbers).
+pub const MAX_VALUES: u64 = 100_000_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Config {
@@ -42,6 +53,9 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(1..=MAX_VALUES).contains(&self.values) {
+            return Err(ConfigError::new("values", self.values, format!("1 to {MAX_VALUES} numbers")));
+        }
         if self.trials == 0 {
             return Err(ConfigError::new("trials", self.trials, "at least 1"));
         }
@@ -76,35 +90,4 @@ pub fn run(config: &Config, _progress: Progress) -> Result<Outcome<Row>, RunErro
 /// The time per value over the trials.
 pub fn summarize(rows: &[Row]) -> Vec<Summary> {
     Summary::of(&rows.iter().map(|row| row.ns_per_value).collect::<Vec<_>>()).into_iter().collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::experiment::Measure;
-    use crate::registry::Experiment;
-
-    #[test]
-    fn the_toy_measures_and_sums_right() {
-        let config = Toy::quick();
-        Toy::validate(&config).unwrap();
-        let rows = Toy::run(&config, &mut |_| {}).unwrap().rows;
-        assert_eq!(rows.len(), config.trials);
-        assert!(rows.iter().all(|row| row.sum == config.values * (config.values + 1) / 2));
-        assert_eq!(Toy::summarize(&rows)[0].samples, config.trials);
-        let refused = Toy::validate(&Config { trials: 0, ..config }).unwrap_err().to_string();
-        assert!(refused.contains("trials") && refused.contains("at least 1"), "{refused}");
-    }
-
-    #[test]
-    fn one_registry_line_brings_the_toy_into_every_loop() {
-        assert_eq!(Experiment::from_name(EXPERIMENT), Some(Experiment::Toy));
-        assert_eq!(Experiment::ALL.last(), Some(&Experiment::Toy));
-        assert_eq!(crate::present::room::effects().last().map(|effect| effect.id), Some(present::EFFECT.id));
-        let sections = crate::present::sections(&[]).unwrap();
-        let toy = sections.iter().find(|section| section.experiment == EXPERIMENT).expect("no toy section");
-        assert_eq!(toy.title, present::TITLE);
-        assert!(!toy.prose.is_empty(), "the toy's prose was not shown");
-        assert_eq!(toy.summary(), "Not measured.");
-    }
 }

@@ -48,11 +48,8 @@ mod tests {
                 .collect();
             assert_eq!(listing, [claim.experiment.as_str()], "{} is listed by {listing:?}", claim.id);
         }
-        for &experiment in Experiment::ALL {
-            for id in experiment.visit(ClaimsOf) {
-                assert!(claims.iter().any(|claim| claim.id == *id), "{} lists {id}, no claim", experiment.name());
-            }
-        }
+        // That each id listed is a claim of the file is checked in `lib/tests/registry.rs`,
+        // on the lib as the report builds it (here an experiment compiled only in tests may list its own).
         assert_eq!(answered_by("Z1"), None);
     }
 }
