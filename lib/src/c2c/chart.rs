@@ -8,8 +8,8 @@ use plotters::coord::types::RangedCoordi32;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::chart::{ChartError, FONT, LABEL_PX, TITLE_PX};
 use crate::c2c::PairSummary;
+use crate::chart::{ChartError, FONT, LABEL_PX, TITLE_PX};
 
 const CHART: &str = "c2c";
 const SIZE: (u32, u32) = (640, 560);

@@ -91,7 +91,11 @@ impl Config {
             return Ok(());
         }
         if let Err(why) = crate::platform::current_cpu() {
-            return Err(ConfigError::new("unpinned", true, format!("a build that reads which CPU a thread runs on; {why}")));
+            return Err(ConfigError::new(
+                "unpinned",
+                true,
+                format!("a build that reads which CPU a thread runs on; {why}"),
+            ));
         }
         match self.cpus.first() {
             Some(cpu) => Err(ConfigError::new("cpus", cpu, "no list with --unpinned: the scheduler picks the pairs")),

@@ -62,7 +62,10 @@ mod tests {
             ("0-4294967295", "CPU 4294967295 is above 4095: "),
         ] {
             let error = cpu_list(bad).unwrap_err();
-            assert_eq!(error, format!("{why}CPU ids from 0 to 4095 and rising ranges, at most 4096 CPUs, e.g. 0-3,8,10-11"));
+            assert_eq!(
+                error,
+                format!("{why}CPU ids from 0 to 4095 and rising ranges, at most 4096 CPUs, e.g. 0-3,8,10-11")
+            );
         }
         assert!(count("0", MAX_ROWS as u64, "samples per pair").is_err());
     }

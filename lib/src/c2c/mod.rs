@@ -18,12 +18,12 @@
 //! choice (`Config::unpinned`), the [`unpinned`] method runs the same loops on threads the
 //! scheduler places, keeping only samples where neither thread moved.
 
-pub mod present;
 pub mod chart;
-mod flags;
 mod config;
+mod flags;
 mod hops;
 mod matrix;
+pub mod present;
 pub mod unpinned;
 
 pub use config::{Config, QUICK_MAX_CPUS};

@@ -51,7 +51,8 @@ pub(super) fn run(config: &Config, cpus: &[usize], progress: Progress) -> Result
         }
         quiet_batches = if taken.len() > pairs_before { 0 } else { quiet_batches + 1 };
         // A pair is seen once it holds a kept sample (both threads on its CPUs, neither moved).
-        let seen: Vec<usize> = taken.iter().filter(|((a, b), &(_, kept))| a != b && kept > 0).map(|(_, c)| c.1).collect();
+        let seen: Vec<usize> =
+            taken.iter().filter(|((a, b), &(_, kept))| a != b && kept > 0).map(|(_, c)| c.1).collect();
         let full = !seen.is_empty() && seen.iter().all(|&kept| kept >= config.samples_per_pair);
         let seen = seen.len();
         progress(&ProgressEvent {
@@ -78,7 +79,8 @@ fn row_of(
     taken: &mut BTreeMap<(u64, u64), (u64, usize)>,
 ) -> Row {
     let (a, b) = (initiator.0.unwrap_or(usize::MAX), responder.0.unwrap_or(usize::MAX));
-    let moved = initiator.0.is_none() || initiator.0 != initiator.1 || responder.0.is_none() || responder.0 != responder.1;
+    let moved =
+        initiator.0.is_none() || initiator.0 != initiator.1 || responder.0.is_none() || responder.0 != responder.1;
     let dropped = moved || a == b;
     let (low, high) = (a.min(b) as u64, a.max(b) as u64);
     let counts = taken.entry((low, high)).or_insert((0, 0));

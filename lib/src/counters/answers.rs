@@ -5,9 +5,9 @@
 use super::{Layout, LayoutSummary};
 use crate::evidence;
 use crate::format;
+use crate::judgement::Status;
 use crate::judgement::{Judgement, Target};
 use crate::kit::{effect, ratio_text, Answer, Context, DIRECTION, NO_CHANGE_BOUND};
-use crate::judgement::Status;
 use crate::locks::{summarize_java, Case, JavaPrimitive, JavaRow};
 use crate::stats::Ratio;
 

@@ -10,12 +10,12 @@
 //! The layouts live in `layouts` (sharded, locked, shared) and `spread` (striped, local
 //! flush); running them in `run`, summarising in `summary` and `shards`.
 
-pub mod present;
 pub mod answers;
 pub mod chart;
-mod flags;
 mod counter;
+mod flags;
 mod layouts;
+pub mod present;
 mod run;
 mod shards;
 mod spread;
@@ -32,8 +32,8 @@ use crate::machine::logical_cpus;
 pub use crate::format::format_count;
 pub use counter::Counter;
 pub use layouts::{
-    build, build_shards, counters_memory_bytes, Padded64, ARTICLE_PADDED_SHARD_BYTES, ARTICLE_SHARDS, CACHE_PADDED_BYTES,
-    COMPACT_SHARD_BYTES,
+    build, build_shards, counters_memory_bytes, Padded64, ARTICLE_PADDED_SHARD_BYTES, ARTICLE_SHARDS,
+    CACHE_PADDED_BYTES, COMPACT_SHARD_BYTES,
 };
 pub use run::{run, trial};
 pub use shards::{

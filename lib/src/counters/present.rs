@@ -4,22 +4,22 @@
 
 use serde::Deserialize;
 
-use crate::kit::reference::{printed_number, ReferenceFile};
-use crate::reference_file;
-use crate::run_format::RunsError;
-use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
-use crate::measured::{Measured, config_notes, per_machine, points_per_machine};
-use crate::kit::{Effect, EffectValue, Plausible};
 use super::chart::{counters_chart, layout_x, series_from_summaries};
-use crate::chart::{IntervalPoint, Series};
 use super::{
     finding, format_bytes, format_count, headline, shard_finding, summarize, summarize_shards, Layout, LayoutSummary,
     Row, ShardSummary, EXPERIMENT, EXTRAPOLATED_COUNTERS,
 };
+use crate::chart::{IntervalPoint, Series};
 use crate::format;
+use crate::kit::reference::{printed_number, ReferenceFile};
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
+use crate::reference_file;
 use crate::run_format::Run;
+use crate::run_format::RunsError;
 use crate::transfers::{penalty_sentence, OneWay};
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 
 pub const TITLE: &str = "Fixing a hot counter: layouts and their memory";
 /// The figure's title (also the note's, when it cannot be drawn).
@@ -58,8 +58,13 @@ impl Present for super::CounterLayouts {
     }
 }
 
-const PADDED: Effect =
-    Effect { id: "padded", name: "cache-padded counters over compact", unit: "x", claim: Some("A8"), plausible: Plausible::RATIO };
+const PADDED: Effect = Effect {
+    id: "padded",
+    name: "cache-padded counters over compact",
+    unit: "x",
+    claim: Some("A8"),
+    plausible: Plausible::RATIO,
+};
 
 pub fn section(machines: &[Measured<'_, Row>], article: &[CountersReference]) -> Result<Section, PresentError> {
     let mut section = Section::new(EXPERIMENT, TITLE);

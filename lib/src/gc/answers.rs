@@ -2,13 +2,13 @@
 //! Go ran beside it, real Go's. A claim about Go's collector takes its status from real Go
 //! when it ran, and shows the model beside it.
 
-use crate::judgement::Status;
-use crate::kit::{effect, figure, ratio_text, summary_text, Answer, Context, Estimate, DIRECTION};
 use crate::format;
 use crate::gc::compare::{figures, like_for_like_threads, CellFigures};
 use crate::gc::search::{search_at, MIN_TRIALS_PER_CELL};
 use crate::gc::{summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, EXPERIMENT};
+use crate::judgement::Status;
 use crate::judgement::{Judgement, Target};
+use crate::kit::{effect, figure, ratio_text, summary_text, Answer, Context, Estimate, DIRECTION};
 use crate::stats::Ratio;
 
 pub fn answer(id: &str, context: &Context) -> Answer {

@@ -9,8 +9,14 @@ use crate::limits::max_heap_bytes;
 pub fn flags() -> Flags<Config> {
     Flags {
         shared: vec![
-            Shared::Threads { most: MAX_THREADS, read: Threads::List(|config: &mut Config, threads| config.threads = threads) },
-            Shared::Seconds { sense: "the seconds each GC trial runs", set: |config: &mut Config, trial| config.trial = trial },
+            Shared::Threads {
+                most: MAX_THREADS,
+                read: Threads::List(|config: &mut Config, threads| config.threads = threads),
+            },
+            Shared::Seconds {
+                sense: "the seconds each GC trial runs",
+                set: |config: &mut Config, trial| config.trial = trial,
+            },
             Shared::Trials(|config: &mut Config, trials| config.trials = trials),
         ],
         own: own(),
@@ -39,9 +45,13 @@ fn own() -> Vec<Flag<Config>> {
             live_bytes,
             |config: &mut Config, bytes| config.live_bytes = bytes,
         ),
-        Flag::one("alloc-per-op", "B", "GC sweep: bytes each operation allocates", heap_bytes, |config: &mut Config, bytes| {
-            config.alloc_per_op_bytes = bytes
-        }),
+        Flag::one(
+            "alloc-per-op",
+            "B",
+            "GC sweep: bytes each operation allocates",
+            heap_bytes,
+            |config: &mut Config, bytes| config.alloc_per_op_bytes = bytes,
+        ),
         Flag::one(
             "ceiling-bytes",
             "B",

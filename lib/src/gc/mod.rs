@@ -15,19 +15,19 @@
 //! [`go`] holds the real Go benchmark's rows; [`compare`] sets the two side by side.
 
 pub mod answers;
-pub mod present;
 pub mod chart;
-mod flags;
 pub mod collector;
 pub mod compare;
 pub mod config;
 pub mod findings;
+mod flags;
 pub mod go;
 pub mod handler;
 pub mod heap;
 pub mod live;
 pub mod mark;
 pub mod mutator;
+pub mod present;
 pub mod ratios;
 mod row;
 pub mod run;

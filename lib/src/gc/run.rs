@@ -127,7 +127,12 @@ impl HandlerBench {
 
     /// One trial of `handlers` at `threads` and `ratio`, checked as the sweep's trials are
     /// (less the fixed objects per operation: a handler allocates what it chooses).
-    pub fn trial(&mut self, handlers: Handlers<'_>, (threads, ratio): (usize, GcRatio), round: usize) -> Result<Row, RunError> {
+    pub fn trial(
+        &mut self,
+        handlers: Handlers<'_>,
+        (threads, ratio): (usize, GcRatio),
+        round: usize,
+    ) -> Result<Row, RunError> {
         let trial = Trial {
             config: &self.config,
             live: &self.live,

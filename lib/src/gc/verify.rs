@@ -92,8 +92,14 @@ mod tests {
     fn tampered_rows_fail_verification() {
         let (row, config) = one_row();
         let work = Work::new(Workload::Hash).unwrap();
-        let evidence =
-            TrialChecks { expected_nodes: 100, damaged_spans: 0, mark_mismatches: 0, work: &work, tallies: &[], fixed_operation: true };
+        let evidence = TrialChecks {
+            expected_nodes: 100,
+            damaged_spans: 0,
+            mark_mismatches: 0,
+            work: &work,
+            tallies: &[],
+            fixed_operation: true,
+        };
         verify(&row, &config, &evidence).unwrap();
         let tampered = [
             Row { bytes_outstanding: row.bytes_outstanding + 1, ..row.clone() },

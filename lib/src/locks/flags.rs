@@ -6,7 +6,10 @@ use crate::flags::{number, whole, Dash, Flag, Flags, Shared, Threads};
 pub fn flags() -> Flags<Config> {
     Flags {
         shared: vec![
-            Shared::Threads { most: MAX_THREADS, read: Threads::List(|config: &mut Config, threads| config.threads = threads) },
+            Shared::Threads {
+                most: MAX_THREADS,
+                read: Threads::List(|config: &mut Config, threads| config.threads = threads),
+            },
             Shared::Trials(|config: &mut Config, trials| config.trials = trials),
         ],
         own: vec![

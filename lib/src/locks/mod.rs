@@ -32,12 +32,12 @@
 //! holds exactly the keys asked for, each with its value. A failed check is a
 //! [`RunError::Verification`](crate::RunError::Verification), never a dropped row.
 
-mod flags;
 mod cells;
 pub mod chart;
 pub mod claim;
 mod claims_text;
 mod config;
+mod flags;
 mod handoff;
 pub mod java;
 mod kernel_trip;

@@ -3,9 +3,9 @@
 //! (per-core clocks, which the lab does not record).
 
 use crate::format;
+use crate::judgement::Status;
 use crate::judgement::{Judgement, Target};
 use crate::kit::{Answer, Context};
-use crate::judgement::Status;
 use crate::stride::{self, Knee};
 
 pub fn answer(id: &str, context: &Context) -> Answer {

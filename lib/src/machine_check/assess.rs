@@ -5,11 +5,11 @@
 
 use serde::Serialize;
 
+use super::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
+use super::{gather_facts, scaling, Facts, ScalingSummary};
 use crate::c2c::PairSummary;
 use crate::machine::clocks::describe_change;
 use crate::machine::conditions::Conditions;
-use super::placement_seen::{placement_seen, PlacementSeen, TrialPlacement};
-use super::{gather_facts, scaling, Facts, ScalingSummary};
 use crate::perf::CounterReading;
 use crate::run_format::Run;
 use crate::verdict::Verdict;

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::placement_seen::PlacementSeen;
 use crate::machine::clocks::MAX_CLOCK_CHANGE;
 use crate::machine::conditions::{MAX_BACKGROUND_SHARE, MAX_STEAL_SHARE};
-use super::placement_seen::PlacementSeen;
 use crate::stats::HIGH_VARIATION_CV;
 use crate::verdict::{Fitness, Reason, ReasonKind, Verdict, SLOW_ONE_WAY_NS};
 

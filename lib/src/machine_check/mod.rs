@@ -16,8 +16,8 @@ pub use judge::{verdict, Facts};
 pub use scaling::{run, summarize, Config, Row, ScalingSummary};
 
 use crate::c2c::{typical_one_way_ns, PairSummary};
-use crate::machine::Machine;
 use crate::machine::conditions::Conditions;
+use crate::machine::Machine;
 use judge::{Disturbance, ARTICLE_THREADS};
 
 /// The experiment's name on the command line and in run folders.

@@ -11,7 +11,10 @@ use crate::limits::{MAX_WAIT_MS, MIN_TRIAL};
 pub fn flags() -> Flags<Config> {
     Flags {
         shared: vec![
-            Shared::Seconds { sense: "the seconds of arrivals of a pool run", set: |config: &mut Config, window| config.window = window },
+            Shared::Seconds {
+                sense: "the seconds of arrivals of a pool run",
+                set: |config: &mut Config, window| config.window = window,
+            },
             Shared::Trials(|config: &mut Config, trials| config.trials = trials),
         ],
         own: service().into_iter().chain(load()).collect(),
@@ -30,7 +33,11 @@ const VARIANTS: &[(&str, &str)] = &[
 
 /// The pools, the cache and the service's waits.
 fn service() -> Vec<Flag<Config>> {
-    let wait = |text: &str| number(text, (0.0, MAX_WAIT_MS), false, || format!("milliseconds from 0 to {MAX_WAIT_MS} (one trial's longest run)"));
+    let wait = |text: &str| {
+        number(text, (0.0, MAX_WAIT_MS), false, || {
+            format!("milliseconds from 0 to {MAX_WAIT_MS} (one trial's longest run)")
+        })
+    };
     vec![
         Flag::list(
             "pool-sizes",
@@ -55,9 +62,13 @@ fn service() -> Vec<Flag<Config>> {
             |config: &mut Config, rate| config.rate_per_s = Some(rate),
         )
         .dash(Dash::Number),
-        Flag::one("variant", "VARIANT", "Pool sizing: which way of serving the requests to run", variants, |config: &mut Config, variants| {
-            config.variants = variants
-        })
+        Flag::one(
+            "variant",
+            "VARIANT",
+            "Pool sizing: which way of serving the requests to run",
+            variants,
+            |config: &mut Config, variants| config.variants = variants,
+        )
         .choices(VARIANTS),
         Flag::whole_list(
             "hit-wait-ms",
@@ -194,7 +205,8 @@ fn derived_work(config: &mut Config, given: &Given) -> Result<(), ConfigError> {
     }
     let (rate, share, cpus_f) = (config.offered_rate_per_s(cpus), config.work_cpu_share, cpus as f64);
     let (shortest, longest) = (MIN_WORK.as_secs_f64(), MAX_WORK.as_secs_f64());
-    let named = ["work-share", "rate", "rate-per-cpu"].into_iter().find_map(|flag| Some((flag, given.get(flag)?.join(","))));
+    let named =
+        ["work-share", "rate", "rate-per-cpu"].into_iter().find_map(|flag| Some((flag, given.get(flag)?.join(","))));
     let Some((flag, text)) = named else { return Ok(()) };
     let (low, high, unit) = match flag {
         "work-share" => (rate * shortest / cpus_f, (rate * longest / cpus_f).min(1.0), "a share"),

@@ -20,7 +20,6 @@
 //! from a closed loop of callers for `capacity_window` and counts completions; requests still
 //! waiting in a queue when it ends leave unserved (they could no longer count).
 
-mod flags;
 mod arrivals;
 pub mod chart;
 mod closed;
@@ -29,6 +28,7 @@ mod downstream;
 pub mod explain;
 mod finding;
 mod fixed;
+mod flags;
 pub mod formula;
 mod gate;
 mod metrics;

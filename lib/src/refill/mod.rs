@@ -19,9 +19,9 @@
 //! rounds sees the drift between its start and its end.
 
 pub mod chart;
-mod flags;
 pub mod chase;
 mod config;
+mod flags;
 mod run;
 mod summary;
 

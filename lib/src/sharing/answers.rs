@@ -4,9 +4,9 @@
 use super::{false_sharing_over, Case, CaseSummary};
 use crate::evidence;
 use crate::format;
+use crate::judgement::Status;
 use crate::judgement::Target;
 use crate::kit::{effect, ratio_text, Answer, Context};
-use crate::judgement::Status;
 
 /// The threads of the article's four-way control (claims A6 and A7).
 const ARTICLE_CONTROL_THREADS: u64 = 2;

@@ -17,12 +17,12 @@ use crate::error::{ConfigError, RunError};
 use crate::harness::{calibrate, interleaved_trials, max_scale, warm_up, Outcome, Progress};
 use crate::perf::CounterReading;
 
-pub mod present;
 pub mod answers;
 pub mod chart;
-mod flags;
 mod config;
 mod finding;
+mod flags;
+pub mod present;
 mod summary;
 pub use config::Config;
 pub use finding::{

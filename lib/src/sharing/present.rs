@@ -3,23 +3,21 @@
 
 use serde::Deserialize;
 
-use crate::kit::reference::{printed_number, ReferenceFile};
-use crate::reference_file;
-use crate::run_format::RunsError;
-use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
-use crate::measured::{Measured, config_notes, per_machine, points_per_machine};
-use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
-use crate::kit::HeadlineRow;
 use super::chart::{case_x, series_from_summaries, sharing_chart};
+use super::{false_sharing_over, finding, summarize, summarize_team, teams, Case, CaseSummary, Row, EXPERIMENT};
 use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
+use crate::kit::reference::{printed_number, ReferenceFile};
+use crate::kit::HeadlineRow;
+use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
+use crate::reference_file;
 use crate::run_format::Run;
-use super::{
-    false_sharing_over, finding, summarize, summarize_team, teams, Case, CaseSummary, Row, EXPERIMENT,
-};
+use crate::run_format::RunsError;
 use crate::transfers::{penalty_sentence, OneWay};
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 
 pub const TITLE: &str = "False sharing: the four-way control";
 /// The figure's title (also the note's, when it cannot be drawn).
@@ -72,12 +70,20 @@ impl Present for super::FourWay {
     fn effect_values(run: &Run) -> Vec<EffectValue> {
         let sharing = run.rows::<Row>().map(summarize);
         let over = |case: Case| sharing.as_deref().and_then(|s| false_sharing_over(s, case));
-        vec![EffectValue::of(FALSE_SHARING, over(Case::NoSharing)), EffectValue::of(FALSE_OVER_TRUE, over(Case::TrueSharing))]
+        vec![
+            EffectValue::of(FALSE_SHARING, over(Case::NoSharing)),
+            EffectValue::of(FALSE_OVER_TRUE, over(Case::TrueSharing)),
+        ]
     }
 }
 
-const FALSE_SHARING: Effect =
-    Effect { id: "false-sharing", name: "false sharing over no sharing", unit: "x", claim: Some("A7"), plausible: Plausible::RATIO };
+const FALSE_SHARING: Effect = Effect {
+    id: "false-sharing",
+    name: "false sharing over no sharing",
+    unit: "x",
+    claim: Some("A7"),
+    plausible: Plausible::RATIO,
+};
 /// Notebook 02's question: two threads on one line's different words against the same word
 /// (the article's 0.94x, A7's second figure, which the claim's range does not hold).
 const FALSE_OVER_TRUE: Effect = Effect {

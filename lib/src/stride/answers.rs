@@ -3,9 +3,9 @@
 
 use super::StrideSummary;
 use crate::evidence;
+use crate::judgement::Status;
 use crate::judgement::{Judgement, Target};
 use crate::kit::{effect, ratio_text, Answer, Context, NO_CHANGE_BOUND};
-use crate::judgement::Status;
 use crate::stats::Ratio;
 
 pub fn answer(id: &str, context: &Context) -> Answer {

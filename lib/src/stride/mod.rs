@@ -3,10 +3,10 @@
 //! share it, and every increment must take the line from the other cores.
 
 pub mod answers;
-pub mod present;
-mod flags;
 pub mod chart;
 mod config;
+mod flags;
+pub mod present;
 mod row;
 mod run;
 mod summary;

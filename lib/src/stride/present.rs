@@ -8,7 +8,9 @@ use super::{article_ns_per_add, fewer_threads_findings, finding, summarize, Row,
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::kit::reference::ReferenceFile;
-use crate::kit::{cache_miss_note, Answer, Context, Effect, EffectValue, Plausible, Present, PresentError, ReferenceText};
+use crate::kit::{
+    cache_miss_note, Answer, Context, Effect, EffectValue, Plausible, Present, PresentError, ReferenceText,
+};
 use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
 use crate::reference_file;
 use crate::run_format::{Run, RunsError};
@@ -74,8 +76,13 @@ impl Present for super::StrideSweep {
 /// Where the stride penalty ends: the smallest stride within 10% of the fastest.
 pub const KNEE: Effect = Effect::word("stride-knee", "knee");
 
-const PENALTY: Effect =
-    Effect { id: "stride", name: "stride penalty (smallest over best stride)", unit: "x", claim: Some("A4"), plausible: Plausible::RATIO };
+const PENALTY: Effect = Effect {
+    id: "stride",
+    name: "stride penalty (smallest over best stride)",
+    unit: "x",
+    claim: Some("A4"),
+    plausible: Plausible::RATIO,
+};
 
 /// Where the stride penalty ends in `run`, when it measured the sweep.
 pub fn knee_of(run: &Run) -> Option<super::Knee> {

@@ -5,11 +5,11 @@
 
 use plotters::prelude::*;
 
+use super::RatioSeries;
 use crate::chart::frame::framed_plot;
+use crate::chart::log_y::{draw_series, format_rate, log_axis};
 use crate::chart::style::{Chart, Legend};
 use crate::chart::{ChartError, FONT, LABEL_PX};
-use super::RatioSeries;
-use crate::chart::log_y::{draw_series, format_rate, log_axis};
 use crate::gc::GcRatio;
 
 const CHART: &str = "gc-ratio";

@@ -6,9 +6,9 @@
 use plotters::prelude::*;
 
 use crate::chart::frame::framed_plot;
+use crate::chart::log_y::{draw_series, format_rate, log_axis};
 use crate::chart::style::{Chart, Legend};
 use crate::chart::{log_range, ChartError, Series, FONT, LABEL_PX};
-use crate::chart::log_y::{draw_series, format_rate, log_axis};
 
 const CHART: &str = "gc-threads";
 

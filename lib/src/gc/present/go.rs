@@ -2,8 +2,8 @@
 //! chart, and one computed sentence saying where the model and Go agree and differ (or,
 //! without Go, how to add it).
 
-use crate::gc::chart::series_by_threads;
 use crate::chart::Series;
+use crate::gc::chart::series_by_threads;
 use crate::gc::compare::{agreement, figures};
 use crate::gc::go::HOW_TO_ADD_GO;
 use crate::gc::{CellSummary, GcRatio, GoCell};

@@ -15,16 +15,16 @@ use crate::reference_file;
 use crate::run_format::RunsError;
 use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 
-use crate::kit::{Effect, EffectValue, Plausible};
-use crate::kit::HeadlineRow;
 use super::chart::ratio::throughput_by_ratio_chart;
 use super::chart::threads::throughput_by_threads_chart;
 use super::chart::{series_by_ratio, series_by_threads, RatioPoint, RatioSeries};
-use crate::chart::{IntervalPoint, Series};
-use crate::format;
 use super::compare::like_for_like_threads;
 use super::summary::{cell, most_threads};
 use super::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
+use crate::chart::{IntervalPoint, Series};
+use crate::format;
+use crate::kit::HeadlineRow;
+use crate::kit::{Effect, EffectValue, Plausible};
 use crate::run_format::Run;
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";
@@ -92,8 +92,13 @@ impl Present for super::GcSweep {
     }
 }
 
-const BEST_RATIO: Effect =
-    Effect { id: "gc-ratio", name: "GC best ratio over ratio 100", unit: "x", claim: Some("B6"), plausible: Plausible::RATIO };
+const BEST_RATIO: Effect = Effect {
+    id: "gc-ratio",
+    name: "GC best ratio over ratio 100",
+    unit: "x",
+    claim: Some("B6"),
+    plausible: Plausible::RATIO,
+};
 
 /// The section without real Go beside the model (it says how to add it).
 pub fn section(machines: &[Measured<'_, Row>], article: GcArticle<'_>) -> Result<Section, PresentError> {

@@ -2,13 +2,13 @@
 //! at threads = the logical CPUs (the article's `top`: 2266% of 4800%), and the ratio search
 //! per thread count (the article's best, 11 300), the model and real Go side by side.
 
+use super::GcRatioReference;
 use crate::format;
 use crate::gc::compare::CellFigures;
 use crate::gc::search::{search, RatioSearch};
 use crate::gc::{CellSummary, GcRatio, GoCell};
-use crate::view::{Cell, Column, Table};
-use super::GcRatioReference;
 use crate::stats::Summary;
+use crate::view::{Cell, Column, Table};
 
 /// The article's CPU share: 2266% of 4800% in `top`.
 pub const ARTICLE_CPU_SHARE: f64 = 2266.0 / 4800.0;

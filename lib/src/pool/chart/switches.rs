@@ -9,8 +9,8 @@ use std::ops::Range;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::chart::frame::with_legend_below;
 use super::latency::{draw_level, Marker};
+use crate::chart::frame::with_legend_below;
 use crate::chart::style::{draw_with_intervals, Chart, Legend, SeriesStyle};
 use crate::chart::{ChartError, IntervalPoint, Series, FONT, LABEL_PX, TITLE_PX};
 use crate::pool::PoolSummary;
