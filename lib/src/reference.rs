@@ -14,21 +14,6 @@ use crate::run_format::RunsError;
 pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
 pub use crate::kit::ReferenceText;
 
-/// One of article C's published numbers, in the unit the article printed it in.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct PoolReference {
-    pub key: String,
-    pub value: f64,
-    pub unit: String,
-    pub what: String,
-}
-
-pub const POOL: ReferenceFile<PoolReference> = reference_file!("pool.csv");
-
-pub fn pool() -> Result<Vec<PoolReference>, RunsError> {
-    POOL.rows()
-}
-
 pub use crate::locks::LocksReference;
 
 pub const LOCKS: ReferenceFile<LocksReference> = reference_file!("locks.csv");
@@ -92,7 +77,7 @@ mod tests {
         assert_eq!(counters[1].faster_than_compact.as_deref(), Some("50.95"));
         assert!(!crate::gc::present::threads_reference().unwrap().is_empty());
         assert!(crate::gc::present::ratios_reference().unwrap().iter().any(|r| r.gogc.to_string() == "off"));
-        assert!(pool().unwrap().iter().any(|r| r.key == "cores"));
+        assert!(crate::pool::present::reference().unwrap().iter().any(|r| r.key == "cores"));
         assert!(locks().unwrap().iter().any(|r| r.claim == "C14" && r.key == "high" && r.value == 7.0));
         let claims = claims().unwrap();
         let per_article = |article: &str| claims.iter().filter(|claim| claim.article == article).count();

@@ -36,9 +36,9 @@ macro_rules! experiments {
             Sharing => sharing::FourWay;
             Counters => counters::CounterLayouts;
             Gc => gc::GcSweep;
-            Pool => pool::PoolSizing, present::pool;
+            Pool => pool::PoolSizing;
             Locks => locks::LockCases, present::locks;
-            Refill => refill::CacheRefill, present::refill;
+            Refill => refill::CacheRefill;
             #[cfg(test)]
             Toy => toy::Toy;
         }

@@ -20,6 +20,7 @@
 //! from a closed loop of callers for `capacity_window` and counts completions; requests still
 //! waiting in a queue when it ends leave unserved (they could no longer count).
 
+pub mod answers;
 mod arrivals;
 pub mod chart;
 mod closed;
@@ -32,6 +33,7 @@ mod flags;
 pub mod formula;
 mod gate;
 mod metrics;
+pub mod present;
 pub mod probe;
 mod queue;
 mod row;

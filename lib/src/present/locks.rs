@@ -7,12 +7,12 @@
 mod tables;
 
 use super::claims::{Answer, Context};
-use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
-use crate::locks::chart::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
+use crate::kit::{Effect, EffectValue, Plausible};
 use crate::locks::article_range;
+use crate::locks::chart::{by_primitive_chart, by_threads_chart, series_by_primitive};
 use crate::locks::{
     claims, java_answer, read_shares_of, summarize, summarize_java, Case, CellSummary, Claim, ClaimFinding, JavaCell,
     JavaRow, Primitive, Row, EXPERIMENT,
@@ -67,8 +67,13 @@ impl Present for crate::locks::LockCases {
     }
 }
 
-const OPTIMISTIC: Effect =
-    Effect { id: "optimistic-reads", name: "optimistic reads over RwLock reads", unit: "x", claim: Some("C14"), plausible: Plausible::RATIO };
+const OPTIMISTIC: Effect = Effect {
+    id: "optimistic-reads",
+    name: "optimistic reads over RwLock reads",
+    unit: "x",
+    claim: Some("C14"),
+    plausible: Plausible::RATIO,
+};
 const LOCK_ACROSS_WAIT: Effect = Effect {
     id: "lock-across-wait",
     name: "lock across a wait: work outside the lock over under it",

@@ -10,14 +10,14 @@ pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
 use super::claims::{Answer, Context};
-use crate::kit::{Effect, EffectValue, Plausible};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
-use crate::c2c::PairSummary;
 use crate::c2c::chart::c2c_heatmap;
+use crate::c2c::PairSummary;
 use crate::evidence::Evidence;
+use crate::format;
+use crate::kit::{Effect, EffectValue, Plausible};
 use crate::machine::conditions::Conditions;
 use crate::machine_check::{scaling, Verdict, EXPERIMENT};
-use crate::format;
 use crate::runs::Run;
 
 pub const TITLE: &str = "This machine: can it show contention?";
@@ -110,10 +110,14 @@ fn unpinned_note(rows: &[crate::c2c::Row], pairs: &[PairSummary], cpus: usize) -
     let tally = crate::c2c::dropped_samples(rows)?;
     let unseen = crate::c2c::pairs_never_seen(pairs, &(0..cpus).collect::<Vec<_>>());
     let named: Vec<String> = unseen.iter().take(12).map(|(a, b)| format!("{a}-{b}")).collect();
-    let more = if unseen.len() > named.len() { format!(" and {} more", unseen.len() - named.len()) } else { String::new() };
+    let more =
+        if unseen.len() > named.len() { format!(" and {} more", unseen.len() - named.len()) } else { String::new() };
     let unseen = match unseen.len() {
         0 => "every pair of its CPUs was seen".to_string(),
-        count => format!("{count} pairs of its CPUs were never seen (the scheduler never ran the threads there): {}{more}", named.join(", ")),
+        count => format!(
+            "{count} pairs of its CPUs were never seen (the scheduler never ran the threads there): {}{more}",
+            named.join(", ")
+        ),
     };
     Some(format!(
         "The unpinned matrix took {} samples and dropped {} ({:.1}%): {} where a thread moved, {} where both threads \
@@ -204,8 +208,10 @@ pub fn c2c_figure(label: &str, pairs: &[PairSummary]) -> Result<Figure, NotDrawn
 /// "0 and 1", with the cores' kinds where known ("0 and 4 (P-E)") and "unpinned" where the
 /// scheduler placed the threads.
 fn pair_name(pair: &PairSummary) -> String {
-    let notes: Vec<&str> =
-        [pair.kinds.as_str(), if pair.unpinned { "unpinned" } else { "" }].into_iter().filter(|n| !n.is_empty()).collect();
+    let notes: Vec<&str> = [pair.kinds.as_str(), if pair.unpinned { "unpinned" } else { "" }]
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .collect();
     let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join(", ")) };
     format!("{} and {}{notes}", pair.cpu_a, pair.cpu_b)
 }

@@ -22,7 +22,6 @@ pub mod workshop;
 crate::registry::experiments!(presentation);
 
 pub use crate::kit::{Present, PresentError};
-pub(crate) use crate::measured::config_notes;
 pub use crate::measured::{one_way_of, Measured};
 pub use sections::{section, sections};
 // The view types live in their leaf module; here too, so `use super::{Cell, ...}` reads on.

@@ -18,10 +18,12 @@
 //! any timing), so the article's case (C8) is sampled across the run and the bootstrap over
 //! rounds sees the drift between its start and its end.
 
+pub mod answers;
 pub mod chart;
 pub mod chase;
 mod config;
 mod flags;
+pub mod present;
 mod run;
 mod summary;
 

@@ -7,7 +7,6 @@
 
 mod listed;
 pub(super) mod locks;
-pub(super) mod pool;
 mod settled;
 
 use super::{Cell, Column, Finding, PresentError, Section, Table};

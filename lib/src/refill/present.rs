@@ -2,32 +2,33 @@
 //! machine's cost per line after the other thread ran, the chart, every case, and the
 //! sentences the data supports.
 
-use super::claims::{Answer, Context};
-use super::{config_notes, Cell, Column, Figure, Finding, Measured, NotDrawn, Present, PresentError, Section, Table};
-use crate::refill::chart::{article_series, case_name, refill_chart, series};
+use super::chart::{article_series, case_name, refill_chart, series};
+use super::{beside_article, finding, summarize, CaseSummary, Evicts, Row, EXPERIMENT};
 use crate::format;
-use crate::reference::{PoolReference, ReferenceText};
-use crate::refill::{beside_article, finding, summarize, CaseSummary, Evicts, Row, EXPERIMENT};
-use crate::runs::Run;
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::{config_notes, Measured};
+use crate::pool::present::PoolReference;
+use crate::run_format::Run;
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
 
 pub const TITLE: &str = "Cache refill after a context switch";
 /// The figure's title (also the note's, when it cannot be drawn).
 const FIGURE: &str = "cache refill after a switch";
 
 /// Its section over saved runs, with the article's figure from `pool.csv`.
-impl Present for crate::refill::CacheRefill {
+impl Present for super::CacheRefill {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../refill/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
+    const PROSE: &'static str = include_str!("prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[crate::pool::present::REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] = &["C8"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::pool::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), article_range(&crate::reference::pool()?))?;
+        let mut section = section(&Measured::from_runs(runs), article_range(&crate::pool::present::reference()?))?;
         section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }

@@ -1,14 +1,15 @@
-//! Article C's claims (thread pools) from the pool experiment and the cache-refill one. The
+//! Article C's claims on thread pools, from the pool experiment (C8, the refill after a
+//! switch, is the cache-refill experiment's). The
 //! article's pool sizes are scaled per CPU: its incident (320 threads on 8 cores) is 40 per
 //! CPU, its fix (64) 8 per CPU; each claim reads the first hit rate of the run unless it
 //! names another.
 
-use super::{effect, figure, ratio_text, Answer, Context, Status, DIRECTION};
 use crate::format;
+use crate::judgement::Status;
 use crate::judgement::{Judgement, Target};
+use crate::kit::{effect, figure, ratio_text, Answer, Context, DIRECTION};
 use crate::pool::virtual_threads::{blocking_figures, memory_figures};
 use crate::pool::{format_ms, summarize, switch_cost, PoolSummary, Row, Variant, EXPERIMENT, MIN_TRIALS_FOR_CLAIM};
-use crate::refill::{article_case, Standing};
 use crate::stats::{Ratio, Summary};
 
 /// How far the capacity may move for the article's "QPS 1 180 -> 1 130" (-4%) to hold: 10%.
@@ -17,9 +18,6 @@ const CAPACITY_BOUND: f64 = 0.1;
 const ABOUT: f64 = 0.2;
 
 pub fn answer(id: &str, context: &Context) -> Answer {
-    if id == "C8" {
-        return refill(context, context.target_or(Target::range(80.0, 120.0)));
-    }
     if id == "C21" {
         return Answer::without_figure(
             Status::NotMeasurable,
@@ -313,28 +311,4 @@ impl Cases {
 /// "12 ms (4.04 ms–15 ms)".
 fn ms_with_interval(summary: &crate::stats::Summary) -> String {
     format!("{} ({}–{})", format_ms(summary.median), format_ms(summary.median_low), format_ms(summary.median_high))
-}
-
-/// C8: the cost per line after a switch that sent the set back to memory.
-fn refill(context: &Context, range: Target) -> Answer {
-    let Some(rows) = context.run.rows::<crate::refill::Row>() else {
-        return Answer::not_in_run(crate::refill::EXPERIMENT);
-    };
-    let cases = crate::refill::summarize(rows);
-    let Some(case) = article_case(&cases) else { return Answer::not_in_run(crate::refill::EXPERIMENT) };
-    let after = &case.switched_ns_per_line;
-    let figure = format!(
-        "{} ns per line ({}) after the other thread wrote {} ({} ns warm)",
-        format::number(after.median),
-        format::interval(after.median_low, after.median_high),
-        format::bytes(case.evict_bytes),
-        format::number(case.warm_ns_per_line.median)
-    );
-    let judged = match Standing::of(after, (range.low, range.high)) {
-        Standing::Within => Judgement::new(Status::Reproduced, ""),
-        Standing::Below => Judgement::new(Status::Differs, "below the article's"),
-        Standing::Above => Judgement::new(Status::Differs, "above the article's"),
-        Standing::TooFewTrials => Judgement::too_few_trials(),
-    };
-    Answer::judged(figure, judged)
 }

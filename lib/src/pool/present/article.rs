@@ -2,11 +2,11 @@
 //! numbers as published, ours from the same pool sizes per CPU.
 
 use super::cases::bounded;
+use super::PoolReference;
 use super::Summarised;
 use crate::format;
 use crate::pool::{format_ms, PoolSummary, Variant};
-use crate::present::{Cell, Column, Table};
-use crate::reference::PoolReference;
+use crate::view::{Cell, Column, Table};
 
 /// Pool sizes per CPU the article's two settings correspond to (320 and 64 on 8 cores).
 const INCIDENT_PER_CPU: u64 = 40;

@@ -4,7 +4,7 @@
 use super::Summarised;
 use crate::format;
 use crate::pool::{format_ms, PoolSummary, Variant};
-use crate::present::{Cell, Column, Table};
+use crate::view::{Cell, Column, Table};
 
 const NUMBERS: [&str; 20] = [
     "hits",

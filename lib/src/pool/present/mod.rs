@@ -5,20 +5,24 @@
 mod article;
 mod cases;
 
-use super::claims::{Answer, Context};
-use crate::kit::{Effect, EffectValue, Plausible};
-use crate::kit::HeadlineRow;
-use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
-use crate::pool::chart::latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
-use crate::pool::chart::switches::{pool_switches_chart, SwitchLines};
+use serde::Deserialize;
+
+use crate::kit::reference::ReferenceFile;
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::Measured;
+use crate::reference_file;
+use crate::run_format::RunsError;
+use crate::view::{Figure, Finding, NotDrawn, Section};
+
+use super::chart::latency::{fixed_series, pool_latency_chart, LatencyLines, Marker};
+use super::chart::switches::{pool_switches_chart, SwitchLines};
+use super::format_ms;
+use super::{findings, summarize, switch_cost, virtual_threads, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
 use crate::chart::Series;
 use crate::format;
-use crate::pool::format_ms;
-use crate::pool::{
-    findings, summarize, switch_cost, virtual_threads, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT,
-};
-use crate::reference::{PoolReference, ReferenceText};
-use crate::runs::Run;
+use crate::kit::HeadlineRow;
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::run_format::Run;
 
 pub const TITLE: &str = "Thread-pool sizing";
 /// The figures' titles (also their notes', when one cannot be drawn).
@@ -42,27 +46,27 @@ impl Summarised<'_> {
 }
 
 /// Its section over saved runs, with the article's reference numbers.
-impl Present for crate::pool::PoolSizing {
+impl Present for super::PoolSizing {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../pool/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::POOL.file];
+    const PROSE: &'static str = include_str!("../prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] =
         &["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C9", "C10", "C17", "C18", "C19", "C20", "C21"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::pool::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &crate::reference::pool()?)?;
+        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
         section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 
     /// C's incident p99 over the fix's (claim C1), from the reference data.
     fn headline() -> Result<Option<HeadlineRow>, PresentError> {
-        let pool = crate::reference::pool()?;
+        let pool = reference()?;
         let value = |key: &str| pool.iter().find(|r| r.key == key).map_or(f64::NAN, |r| r.value);
         let (incident_s, fix_ms) = (value("incident_p99"), value("fix_p99"));
         Ok(Some(HeadlineRow {
@@ -91,8 +95,20 @@ impl Present for crate::pool::PoolSizing {
     }
 }
 
-const P99_AT_8: Effect = Effect { id: "pool-p99-8", name: "pool p99 at 8 threads per CPU", unit: "ms", claim: None, plausible: Plausible::MILLISECONDS };
-const P99_AT_40: Effect = Effect { id: "pool-p99-40", name: "pool p99 at 40 threads per CPU", unit: "ms", claim: None, plausible: Plausible::MILLISECONDS };
+const P99_AT_8: Effect = Effect {
+    id: "pool-p99-8",
+    name: "pool p99 at 8 threads per CPU",
+    unit: "ms",
+    claim: None,
+    plausible: Plausible::MILLISECONDS,
+};
+const P99_AT_40: Effect = Effect {
+    id: "pool-p99-40",
+    name: "pool p99 at 40 threads per CPU",
+    unit: "ms",
+    claim: None,
+    plausible: Plausible::MILLISECONDS,
+};
 
 /// The fixed pool with `per_cpu` threads per CPU, at the first hit rate (the room's p99
 /// effects, and notebook 05's comparison with a student's prediction).
@@ -273,7 +289,10 @@ fn switches_figure(charting: &Charting) -> Result<Figure, NotDrawn> {
             let counted = m.summaries.iter().all(PoolSummary::usage_measured);
             let switches = |name: &str, pick: fn(&PoolSummary) -> &crate::stats::Summary| match counted {
                 true => charting.fixed(m, name, pick),
-                false => Series { label: format!("{name}: not counted by this OS{}", charting.suffix(m)), points: Vec::new() },
+                false => Series {
+                    label: format!("{name}: not counted by this OS{}", charting.suffix(m)),
+                    points: Vec::new(),
+                },
             };
             SwitchLines {
                 voluntary: switches("voluntary", |s| &s.voluntary_per_s),
@@ -305,4 +324,21 @@ fn switches_figure(charting: &Charting) -> Result<Figure, NotDrawn> {
             })
         ),
     })
+}
+
+/// One of article C's published numbers, in the unit the article printed it in.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PoolReference {
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    pub what: String,
+}
+
+/// Its file in `data/reference/`, compiled in.
+pub const REFERENCE: ReferenceFile<PoolReference> = reference_file!("pool.csv");
+
+/// The article's published numbers' rows.
+pub fn reference() -> Result<Vec<PoolReference>, RunsError> {
+    REFERENCE.rows()
 }
