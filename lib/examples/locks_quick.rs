@@ -27,7 +27,7 @@ fn main() {
             s.torn_retries
         );
     }
-    let article = contention::reference::locks().expect("the article's numbers are compiled in");
+    let article = contention::locks::present::reference().expect("the article's numbers are compiled in");
     for claim in claims(&summaries, &article, None) {
         println!("[{}] {}", claim.status.label(), claim.sentence);
     }

@@ -14,14 +14,6 @@ use crate::run_format::RunsError;
 pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
 pub use crate::kit::ReferenceText;
 
-pub use crate::locks::LocksReference;
-
-pub const LOCKS: ReferenceFile<LocksReference> = reference_file!("locks.csv");
-
-pub fn locks() -> Result<Vec<LocksReference>, RunsError> {
-    LOCKS.rows()
-}
-
 /// One numbered claim of the three articles (ids as in the project's shared claims list),
 /// in the project's words, with the figure as printed and, where it is a number, its range
 /// in `unit`; `experiment` names the experiment that answers it.
@@ -78,7 +70,10 @@ mod tests {
         assert!(!crate::gc::present::threads_reference().unwrap().is_empty());
         assert!(crate::gc::present::ratios_reference().unwrap().iter().any(|r| r.gogc.to_string() == "off"));
         assert!(crate::pool::present::reference().unwrap().iter().any(|r| r.key == "cores"));
-        assert!(locks().unwrap().iter().any(|r| r.claim == "C14" && r.key == "high" && r.value == 7.0));
+        assert!(crate::locks::present::reference()
+            .unwrap()
+            .iter()
+            .any(|r| r.claim == "C14" && r.key == "high" && r.value == 7.0));
         let claims = claims().unwrap();
         let per_article = |article: &str| claims.iter().filter(|claim| claim.article == article).count();
         assert_eq!((claims.len(), per_article("A"), per_article("B"), per_article("C")), (42, 12, 9, 21));

@@ -1,52 +1,48 @@
 //! The experiment registry: every experiment of the lab, once, in the report's order. Each
-//! line of [`experiments`] names a variant of [`Experiment`] (the key runs, sections and
-//! the command line use), the experiment's module and the unit type that measures it
-//! ([`crate::experiment::Measure`]) and, from its module of the presentation layer, presents it;
-//! both modules are declared from that line. Code that works
-//! for any experiment is written once, generic over that type, and reached through
-//! [`Experiment::visit_measure`] (the presentation layer adds `Experiment::visit` from the
-//! same list); nothing else lists experiments. The registry sits above the experiments and
-//! below the run reader and the presentation: an experiment never imports it.
+//! line of [`experiments`] names a variant of [`Experiment`] (the key runs, sections and the
+//! command line use), the experiment's module (its folder, declared from that line) and the
+//! unit type that measures and presents it ([`crate::experiment::Measure`] and
+//! [`crate::kit::Present`]). Code that works for any experiment is written once, generic
+//! over that type, and reached through [`Experiment::visit`]; nothing else lists
+//! experiments. The registry sits above the experiments and below the run reader and the
+//! assembly: an experiment never imports it.
 
 use serde::Serialize;
 
-use crate::experiment::{Measure, RealRuntime};
+use crate::experiment::RealRuntime;
+use crate::kit::Present;
 
-/// Code generic over an experiment's measuring type, run for one [`Experiment`] by
-/// [`Experiment::visit_measure`].
-pub trait MeasureVisitor {
+/// Code generic over an experiment's type (measuring and presenting), run for one
+/// [`Experiment`] by [`Experiment::visit`].
+pub trait Visitor {
     type Output;
-    fn visit<K: Measure>(self) -> Self::Output;
+    fn visit<K: Present>(self) -> Self::Output;
 }
 
-/// The list of experiments, once, in the report's order, and every part of the crate that
-/// needs them all, expanded from it where that part belongs: `experiments!(modules)` at the
-/// crate's top declares each experiment's module, `experiments!(registry)` here the enum,
-/// [`Experiment::ALL`] and [`Experiment::visit_measure`], and `experiments!(presentation)` in
-/// the presentation layer each presentation module and `Experiment::visit` (the registry
-/// stays below that layer). A line names the experiment's variant, its module and measuring
-/// type, and the module of the presentation layer that presents it (an experiment that
-/// presents itself from its own folder, as the toy, names none).
+/// The list of experiments, once, in the report's order, expanded where each part belongs:
+/// `experiments!(modules)` at the crate's top declares each experiment's module, and
+/// `experiments!(registry)` here the enum, [`Experiment::ALL`] and [`Experiment::visit`]. A
+/// line names the experiment's variant, its module and its type.
 macro_rules! experiments {
     ($part:ident) => {
         $crate::registry::experiments! { @$part
-            Machine => machine_check::MachineCheck, present::machine;
+            Machine => machine_check::MachineCheck;
             C2c => c2c::CoreToCore;
             Stride => stride::StrideSweep;
             Sharing => sharing::FourWay;
             Counters => counters::CounterLayouts;
             Gc => gc::GcSweep;
             Pool => pool::PoolSizing;
-            Locks => locks::LockCases, present::locks;
+            Locks => locks::LockCases;
             Refill => refill::CacheRefill;
             #[cfg(test)]
             Toy => toy::Toy;
         }
     };
-    (@modules $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+    (@modules $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident);+ $(;)?) => {
         $($(#[$only])* pub mod $module;)+
     };
-    (@registry $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
+    (@registry $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident);+ $(;)?) => {
         /// An experiment of the lab; [`Experiment::ALL`] is the report's order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Experiment {
@@ -57,19 +53,7 @@ macro_rules! experiments {
             /// Every experiment, in the report's order.
             pub const ALL: &'static [Experiment] = &[$($(#[$only])* Experiment::$variant),+];
 
-            /// Runs `visitor` with this experiment's measuring type.
-            pub fn visit_measure<V: MeasureVisitor>(self, visitor: V) -> V::Output {
-                match self {
-                    $($(#[$only])* Experiment::$variant => visitor.visit::<crate::$module::$kind>()),+
-                }
-            }
-        }
-    };
-    (@presentation $($(#[$only:meta])* $variant:ident => $module:ident::$kind:ident $(, present::$shown:ident)?);+ $(;)?) => {
-        $($(pub mod $shown;)?)+
-
-        impl Experiment {
-            /// Runs `visitor` with this experiment's type, presenting side included.
+            /// Runs `visitor` with this experiment's type.
             pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
                 match self {
                     $($(#[$only])* Experiment::$variant => visitor.visit::<crate::$module::$kind>()),+
@@ -94,9 +78,9 @@ struct Constants {
 
 struct ReadConstants;
 
-impl MeasureVisitor for ReadConstants {
+impl Visitor for ReadConstants {
     type Output = Constants;
-    fn visit<K: Measure>(self) -> Constants {
+    fn visit<K: Present>(self) -> Constants {
         Constants {
             name: K::NAME,
             about: K::ABOUT,
@@ -109,7 +93,7 @@ impl MeasureVisitor for ReadConstants {
 
 impl Experiment {
     fn constants(self) -> Constants {
-        self.visit_measure(ReadConstants)
+        self.visit(ReadConstants)
     }
 
     /// Its name on the command line and in run folders.

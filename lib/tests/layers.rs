@@ -3,8 +3,9 @@
 //! are the `crate::` and `super::` paths in the code (comments and `#[cfg(test)]` parts
 //! left out); a circle fails the test, naming one of its edges and where it is written.
 //! The presentation is drawn in two: the kit (`kit`, and the charts' kit `chart`) stands
-//! below the experiments, the assembly (`present`) above the registry; an edge from the kit
-//! upwards, or from an experiment to the registry or above, fails the test.
+//! below the experiments, each of which presents itself from its own folder, and the
+//! assembly (`present`) stands above the registry; an edge from the kit upwards, or from an
+//! experiment to the registry or above, fails the test.
 
 mod common;
 
@@ -47,9 +48,8 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
     }
 }
 
-/// The modules the registry's list declares (`Variant => module::Type, present::module;` in
-/// `src/registry.rs`, its test-only lines left out): each experiment's module at the top and
-/// its presentation's under `present`.
+/// The modules the registry's list declares (`Variant => module::Type;` in `src/registry.rs`,
+/// its test-only lines left out): each experiment's folder at the top.
 fn registry_declared(src: &Path) -> BTreeSet<Vec<String>> {
     let registry = src.join("registry.rs");
     if !registry.is_file() {
@@ -60,9 +60,6 @@ fn registry_declared(src: &Path) -> BTreeSet<Vec<String>> {
         let Some((module, _)) = line.split_once("::") else { continue };
         if module.chars().all(|c| c.is_alphanumeric() || c == '_') {
             declared.insert(vec![module.to_string()]);
-        }
-        if let Some((_, shown)) = line.split_once(", present::") {
-            declared.insert(vec!["present".to_string(), shown.trim_end_matches(';').to_string()]);
         }
     }
     declared
@@ -274,7 +271,7 @@ fn the_lib_and_the_report_import_one_way() {
 
 /// The experiments: their modules, as the registry declares them.
 fn experiments(src: &Path) -> BTreeSet<String> {
-    registry_declared(src).into_iter().filter(|module| module.len() == 1).map(|module| module[0].clone()).collect()
+    registry_declared(src).into_iter().map(|module| module[0].clone()).collect()
 }
 
 /// Above the experiments: the registry, the runs it reads, the claims' reference, and the
@@ -335,13 +332,10 @@ fn the_check_reads_the_modules_the_registry_declares() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let (lib, declared) = (modules(&src), registry_declared(&src));
     for module in ["machine_check", "c2c", "stride", "sharing", "counters", "gc", "pool", "locks", "refill"] {
+        assert!(declared.contains(&vec![module.to_string()]), "the registry does not declare {module}");
         assert!(lib.contains_key(&vec![module.to_string()]), "{module} is not read");
-        let in_folder = vec![module.to_string(), "present".to_string()];
-        let in_assembly = |shown: &Vec<String>| shown[0] == "present" && module.starts_with(shown[1].as_str());
-        assert!(
-            lib.contains_key(&in_folder) || declared.iter().any(in_assembly),
-            "{module}'s presentation is not read"
-        );
+        let presentation = vec![module.to_string(), "present".to_string()];
+        assert!(lib.contains_key(&presentation), "{module}'s presentation is not read in its folder");
     }
     assert!(!lib.contains_key(&vec!["toy".to_string()]), "the test-only toy is left out");
 }

@@ -146,7 +146,7 @@ fn a_wrong_sum_is_a_verification_error_naming_the_case() {
 fn every_claim_gets_a_sentence_even_when_it_could_not_be_measured() {
     let config = Config { threads: vec![1], cases: vec![Case::Uncontended, Case::LockAcrossWait], ..small() };
     let outcome = locks::run(&config, &mut no_progress).unwrap();
-    let article = contention::reference::locks().unwrap();
+    let article = contention::locks::present::reference().unwrap();
     let claims = locks::claims(&locks::summarize(&outcome.rows), &article, None);
     assert_eq!(claims.iter().map(|c| c.claim).collect::<Vec<_>>(), Claim::ALL);
     assert!(claims.iter().all(|c| !c.sentence.is_empty() && !c.figure.is_empty()));
@@ -163,17 +163,17 @@ fn every_claim_gets_a_sentence_even_when_it_could_not_be_measured() {
 #[test]
 fn the_section_holds_the_five_claims_and_the_jvm_beside_them() {
     let outcome = locks::run(&small(), &mut no_progress).unwrap();
-    let article = contention::reference::locks().unwrap();
+    let article = contention::locks::present::reference().unwrap();
     let java: Vec<JavaRow> = contention::runs::parse_rows("locks-java.csv", JAVA_CSV).unwrap();
     let machines = [Measured::new("vm", &outcome.rows)];
-    let section = contention::present::locks::section(&machines, &article, &[Some(&java)]).unwrap();
+    let section = contention::locks::present::section(&machines, &article, &[Some(&java)]).unwrap();
     let claims = section.table("claims").unwrap();
     assert_eq!(claims.rows.len(), 5);
     let c11 = claims.rows.iter().find(|row| row[0].text == "C11").unwrap();
     assert!(c11[4].text.starts_with("synchronized 21.5 ns"), "{:?}", c11[4]);
     assert!(section.findings.iter().any(|f| f.text.starts_with("The JVM here (OpenJDK 64-Bit Server VM 17.0.15)")));
     assert!(section.figure("uncontended-chart").is_some());
-    let without = contention::present::locks::section(&machines, &article, &[None]).unwrap();
+    let without = contention::locks::present::section(&machines, &article, &[None]).unwrap();
     let claims = without.table("claims").unwrap();
     assert!(claims.rows.iter().all(|row| row[4].text.starts_with("not run")));
 }

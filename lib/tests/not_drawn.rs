@@ -213,8 +213,8 @@ fn locks_at_read_share_zero_note_their_chart() {
     };
     let outcome = contention::locks::run(&config, &mut contention::harness::no_progress).unwrap();
     let machine = contention::present::Measured::new("m", &outcome.rows);
-    let reference = contention::reference::locks().unwrap();
-    let section = contention::present::locks::section(&[machine], &reference, &[None]).unwrap();
+    let reference = contention::locks::present::reference().unwrap();
+    let section = contention::locks::present::section(&[machine], &reference, &[None]).unwrap();
     assert!(section.figure("read-mostly-chart").is_none());
     let note = "The figure \"locks: read-mostly, m\" is not drawn: no reads to chart at read share 0.";
     assert!(section.notes.iter().any(|n| n.text == note), "{:?}", section.notes);

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use common::rust_files;
 use contention::experiment::RealRuntime;
-use contention::present::{Present, Visitor};
+use contention::kit::Present;
 use contention::reference::ReferenceText;
+use contention::registry::Visitor;
 use contention::Experiment;
 
 fn root() -> PathBuf {

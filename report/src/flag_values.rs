@@ -13,19 +13,19 @@ use std::time::Duration;
 use contention::experiment::Measure;
 use contention::flags::{count, whole};
 use contention::limits::{MAX_INCREMENTS_PER_TRIAL, MAX_TRIALS};
-use contention::registry::MeasureVisitor;
+use contention::registry::Visitor;
 use contention::Experiment;
 
 /// The most threads each experiment that reads `--threads` takes, in the registry's order.
 fn thread_bounds() -> Vec<(&'static str, usize)> {
     struct MostThreads;
-    impl MeasureVisitor for MostThreads {
+    impl Visitor for MostThreads {
         type Output = Option<(&'static str, usize)>;
         fn visit<K: Measure>(self) -> Self::Output {
             K::flags().most_threads().map(|most| (K::NAME, most))
         }
     }
-    Experiment::ALL.iter().filter_map(|experiment| experiment.visit_measure(MostThreads)).collect()
+    Experiment::ALL.iter().filter_map(|experiment| experiment.visit(MostThreads)).collect()
 }
 
 /// "1 to 256 threads for stride, sharing and counters, 1 to 1024 for gc, ...": the bounds,

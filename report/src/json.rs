@@ -31,8 +31,8 @@
 use anyhow::{Context, Result};
 use contention::experiment::Measure;
 use contention::machine_check::assess::{assess, Assessment, MachineRun};
-use contention::present::Visitor;
 use contention::present::{Details, Finding, Present, Section, Strip, Table};
+use contention::registry::Visitor;
 use contention::runs::Run;
 use contention::{Experiment, Machine};
 use serde::ser::SerializeMap;

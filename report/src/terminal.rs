@@ -24,7 +24,7 @@ pub fn checked_machine(run: &Run) -> bool {
 pub fn machine(run: &Run) -> Result<String> {
     let sections = present::sections(std::slice::from_ref(run))?;
     let section = sections.into_iter().find(|section| section.experiment == contention::machine_check::EXPERIMENT);
-    let facts = contention::present::machine::facts_table(&[(&run.label(), &run.manifest.machine)]);
+    let facts = contention::machine_check::present::facts_table(&[(&run.label(), &run.manifest.machine)]);
     let mut text = section.map(|section| text::section(&section)).unwrap_or_default();
     text.push_str("\n\n");
     text.push_str(&text::table(&facts));

@@ -12,6 +12,9 @@ use super::Case;
 use crate::evidence::TooFewTrials;
 use crate::format::{interval, number, percent};
 use crate::judgement::{Judgement, Target};
+use crate::kit::reference::ReferenceFile;
+use crate::reference_file;
+use crate::run_format::RunsError;
 use crate::stats::{Ratio, Summary};
 
 /// The lock claims, by the ids of `shared/articles/CLAIMS.md`.
@@ -95,6 +98,14 @@ pub struct LocksReference {
     pub value: f64,
     pub unit: String,
     pub what: String,
+}
+
+/// Its file in `data/reference/`, compiled in.
+pub const REFERENCE: ReferenceFile<LocksReference> = reference_file!("locks.csv");
+
+/// The article's lock figures' rows.
+pub fn reference() -> Result<Vec<LocksReference>, RunsError> {
+    REFERENCE.rows()
 }
 
 /// The article's figures read from `data/reference/locks.csv`.
@@ -251,7 +262,7 @@ mod tests {
 
     #[test]
     fn the_article_reads_in_the_lab_units() {
-        let article = crate::reference::locks().unwrap();
+        let article = reference().unwrap();
         let c12 = article_range(&article, Claim::KernelTrip).unwrap();
         assert_eq!((c12.low, c12.high), (1000.0, 2000.0));
         let c16 = article_range(&article, Claim::LockAcrossWait).unwrap();

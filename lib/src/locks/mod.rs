@@ -32,6 +32,7 @@
 //! holds exactly the keys asked for, each with its value. A failed check is a
 //! [`RunError::Verification`](crate::RunError::Verification), never a dropped row.
 
+pub mod answers;
 mod cells;
 pub mod chart;
 pub mod claim;
@@ -41,6 +42,7 @@ mod flags;
 mod handoff;
 pub mod java;
 mod kernel_trip;
+pub mod present;
 mod primitives;
 mod read_mostly;
 mod row;

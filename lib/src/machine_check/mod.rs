@@ -9,6 +9,7 @@ pub mod assess;
 mod flags;
 pub mod judge;
 pub mod placement_seen;
+pub mod present;
 pub mod scaling;
 
 pub use crate::verdict::{Fitness, Verdict};

@@ -17,24 +17,11 @@ pub mod text;
 pub mod tidy;
 pub mod workshop;
 
-// Each experiment's presentation (`present::pool`, ...) and `Experiment::visit`, from the
-// registry's one list: the registry stays below this layer.
-crate::registry::experiments!(presentation);
-
 pub use crate::kit::{Present, PresentError};
 pub use crate::measured::{one_way_of, Measured};
 pub use sections::{section, sections};
 // The view types live in their leaf module; here too, so `use super::{Cell, ...}` reads on.
 pub use crate::view::{Cell, Column, Details, Figure, Finding, NotDrawn, Section, Strip, Table};
-
-use crate::registry::Experiment;
-
-/// Code generic over an experiment's presenting type, run for one [`Experiment`] by
-/// [`Experiment::visit`].
-pub trait Visitor {
-    type Output;
-    fn visit<K: Present>(self) -> Self::Output;
-}
 
 #[cfg(test)]
 mod tests {

@@ -4,8 +4,8 @@
 
 use pulldown_cmark::{html, Options, Parser};
 
-use super::Visitor;
 use crate::registry::Experiment;
+use crate::registry::Visitor;
 
 use super::Present;
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::room::hardware::SeatHardware;
 use crate::experiment::{Measure, SavedRow};
-use crate::registry::{Experiment, MeasureVisitor};
+use crate::registry::{Experiment, Visitor};
 use crate::runs::Run;
 
 /// The machine's columns, first in every table, in this order.
@@ -67,7 +67,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
     let machines: Vec<Vec<Value>> = runs.iter().map(machine_values).collect();
     let mut tables = Vec::new();
     for experiment in Experiment::ALL {
-        let (rows, beside) = experiment.visit_measure(RowsOf { runs });
+        let (rows, beside) = experiment.visit(RowsOf { runs });
         let beside_name = experiment.real_runtime().map(|runtime| runtime.file.trim_end_matches(".csv").to_string());
         tables.extend(table(experiment.name().to_string(), &machines, rows));
         tables.extend(beside_name.and_then(|name| table(name, &machines, beside)));
@@ -82,7 +82,7 @@ struct RowsOf<'a> {
     runs: &'a [Run],
 }
 
-impl MeasureVisitor for RowsOf<'_> {
+impl Visitor for RowsOf<'_> {
     type Output = (RunRows, RunRows);
 
     fn visit<K: Measure>(self) -> Self::Output {
@@ -191,7 +191,7 @@ fn machine_values(run: &Run) -> Vec<Value> {
 fn run_pinned(run: &Run) -> Option<bool> {
     let mut pinned = None;
     for experiment in Experiment::ALL {
-        let (rows, _) = experiment.visit_measure(RowsOf { runs: std::slice::from_ref(run) });
+        let (rows, _) = experiment.visit(RowsOf { runs: std::slice::from_ref(run) });
         for row in rows.into_iter().flatten().flatten() {
             if let Some((_, Value::Bool(flag))) = row.iter().find(|(name, _)| name == "pinned") {
                 pinned = Some(pinned.unwrap_or(true) && *flag);

@@ -24,7 +24,7 @@ use files::RunFiles;
 
 use crate::experiment::Measure;
 use crate::experiment::SavedRow;
-use crate::registry::{Experiment, MeasureVisitor};
+use crate::registry::{Experiment, Visitor};
 
 impl Run {
     /// Reads a run folder or a [`pack`]: its manifest (this format version only), then every
@@ -68,7 +68,7 @@ impl Run {
             let known = Experiment::names().join(", ");
             return Err(RunsError::UnknownExperiment { path, name: record.name.clone(), known });
         };
-        let loaded = experiment.visit_measure(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
+        let loaded = experiment.visit(ReadRows { experiment, files, dir: &self.dir, record, expected })?;
         let rows = loaded.rows.len();
         self.loaded.retain(|other| other.experiment != experiment.name());
         self.loaded.push(loaded);
@@ -95,7 +95,7 @@ struct ReadRows<'a> {
     expected: Option<usize>,
 }
 
-impl MeasureVisitor for ReadRows<'_> {
+impl Visitor for ReadRows<'_> {
     type Output = Result<Loaded, RunsError>;
 
     fn visit<K: Measure>(self) -> Result<Loaded, RunsError> {

@@ -6,7 +6,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches};
 use contention::experiment::Measure;
 use contention::flags::{Dash, Flag, Form, Given};
-use contention::registry::MeasureVisitor;
+use contention::registry::Visitor;
 use contention::Experiment;
 
 /// The values given to every experiment's own flags (part of every measuring command).
@@ -26,7 +26,7 @@ struct OwnFlag {
 
 struct OwnFlags;
 
-impl MeasureVisitor for OwnFlags {
+impl Visitor for OwnFlags {
     type Output = Vec<OwnFlag>;
     fn visit<K: Measure>(self) -> Vec<OwnFlag> {
         let flags = K::flags().own;
@@ -42,7 +42,7 @@ impl MeasureVisitor for OwnFlags {
 
 /// Every experiment's own flags, in the registry's order.
 fn every_own_flag() -> impl Iterator<Item = OwnFlag> {
-    Experiment::ALL.iter().flat_map(|&experiment| experiment.visit_measure(OwnFlags))
+    Experiment::ALL.iter().flat_map(|&experiment| experiment.visit(OwnFlags))
 }
 
 /// Whether `name` is a switch that skips a real runtime rather than sizing a run.

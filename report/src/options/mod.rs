@@ -22,7 +22,7 @@ use std::time::Instant;
 use anyhow::Result;
 use contention::experiment::Measure;
 use contention::harness::Progress;
-use contention::registry::MeasureVisitor;
+use contention::registry::Visitor;
 use contention::runs::pack::PACK_EXTENSION;
 use contention::runs::{Profile, RUNTIME_ELAPSED_KEY};
 use contention::Experiment;
@@ -89,7 +89,7 @@ struct PlanOf<'a> {
     selected: bool,
 }
 
-impl MeasureVisitor for PlanOf<'_> {
+impl Visitor for PlanOf<'_> {
     type Output = Result<Box<dyn Planned>>;
     fn visit<K: Measure>(self) -> Result<Box<dyn Planned>> {
         let config = config::<K>(self.args, self.selected)?;
@@ -101,13 +101,13 @@ impl MeasureVisitor for PlanOf<'_> {
 
 /// `experiment`'s config from the flags, ready to measure; validated when `selected`.
 fn plan(experiment: Experiment, args: &MeasureArgs, selected: bool) -> Result<Box<dyn Planned>> {
-    experiment.visit_measure(PlanOf { experiment, args, selected })
+    experiment.visit(PlanOf { experiment, args, selected })
 }
 
 /// The flags `experiment` reads, by clap id: its own, then the shared ones it takes.
 pub fn flags_of(experiment: Experiment) -> FlagsOf {
     struct Read;
-    impl MeasureVisitor for Read {
+    impl Visitor for Read {
         type Output = (Vec<String>, Vec<(&'static str, &'static str)>);
         fn visit<K: Measure>(self) -> Self::Output {
             let flags = K::flags();
@@ -116,7 +116,7 @@ pub fn flags_of(experiment: Experiment) -> FlagsOf {
             (ids, flags.seconds_sense().map(|sense| ("seconds", sense)).into_iter().collect())
         }
     }
-    let (ids, own_sense) = experiment.visit_measure(Read);
+    let (ids, own_sense) = experiment.visit(Read);
     FlagsOf { ids, own_sense }
 }
 

@@ -1,7 +1,7 @@
 //! The environment section: every fact of each machine's description and build, one
 //! column per machine (the lib's facts table), and how to reproduce each run.
 
-use contention::present::machine::facts_table;
+use contention::machine_check::present::facts_table;
 use contention::runs::{Profile, Run};
 use serde::Serialize;
 

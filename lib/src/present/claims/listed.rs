@@ -2,8 +2,9 @@
 //! ([`Present::CLAIMS`]), answering through its [`Present::answer`].
 
 use super::{Answer, Context};
-use crate::present::{Present, Visitor};
+use crate::kit::Present;
 use crate::registry::Experiment;
+use crate::registry::Visitor;
 
 /// The claims an experiment's descriptor lists ([`Present::CLAIMS`]).
 struct ClaimsOf;

@@ -6,7 +6,6 @@
 //! stride sweep's in `crate::stride::answers`, and so on).
 
 mod listed;
-pub(super) mod locks;
 mod settled;
 
 use super::{Cell, Column, Finding, PresentError, Section, Table};

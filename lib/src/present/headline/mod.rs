@@ -10,12 +10,13 @@ mod figure;
 mod strip;
 
 use super::claims::{settled_answers, Answer};
-use super::{Cell, Column, Finding, Present, PresentError, Section, Table, Visitor};
+use super::{Cell, Column, Finding, Present, PresentError, Section, Table};
 use crate::judgement::{legend, Status};
 use crate::kit::HeadlineRow;
 use crate::machine_check::assess::{assess, MachineRun};
 use crate::reference::ClaimReference;
 use crate::registry::Experiment;
+use crate::registry::Visitor;
 use crate::runs::Run;
 use crate::verdict::Verdict;
 use crate::view::{Details, Strip};

@@ -23,10 +23,11 @@ use serde::Serialize;
 pub use crate::kit::{estimate_text, Effect, EffectValue, Plausible};
 pub use summary::{room_section, ROOM_MEDIAN};
 
-use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table, Visitor};
+use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table};
 use crate::format::{self, upper_first};
 use crate::machine_check::assess::{assess, MachineRun};
 use crate::registry::Experiment;
+use crate::registry::Visitor;
 use crate::runs::{Profile, Run};
 use crate::stats::Ratio;
 

@@ -4,7 +4,8 @@
 //! The Rust answers come from the locks experiment's own claim findings
 //! (`crate::locks::claims`, the function), so the claims section and the locks section say the same thing.
 
-use super::{Answer, Context, Status};
+use crate::judgement::Status;
+use crate::kit::{Answer, Context};
 use crate::locks::{article_range, judgement};
 use crate::locks::{claims, java_answer, summarize, summarize_java, JavaRow, Row};
 
@@ -13,7 +14,7 @@ pub fn answer(id: &str, context: &Context) -> Answer {
     let Some(rows) = context.run.rows::<Row>() else {
         return Answer::not_in_run(crate::locks::EXPERIMENT);
     };
-    let article = crate::reference::locks().unwrap_or_default();
+    let article = super::claim::reference().unwrap_or_default();
     let findings = claims(&summarize(rows), &article, None);
     let Some(finding) = findings.iter().find(|finding| finding.claim.id() == id) else {
         return Answer::without_figure(Status::NotMeasurable, "the locks experiment gives no finding for it");
@@ -50,7 +51,7 @@ mod tests {
 
     #[test]
     fn every_locks_claim_is_listed_by_the_locks_experiment() {
-        use crate::present::Present;
+        use crate::kit::Present;
         let listed = <crate::locks::LockCases as Present>::CLAIMS;
         let ids: Vec<&str> = Claim::ALL.iter().map(|claim| claim.id()).collect();
         assert_eq!(listed, ids, "C15 is the counters' (their striped layout)");

@@ -6,19 +6,22 @@
 
 mod tables;
 
-use super::claims::{Answer, Context};
-use super::{Figure, Finding, Measured, NotDrawn, Present, PresentError, Section};
-use crate::chart::{IntervalPoint, Series};
-use crate::format;
-use crate::kit::{Effect, EffectValue, Plausible};
-use crate::locks::article_range;
-use crate::locks::chart::{by_primitive_chart, by_threads_chart, series_by_primitive};
-use crate::locks::{
+pub use super::claim::{reference, REFERENCE};
+use super::LocksReference;
+use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::measured::Measured;
+use crate::view::{Figure, Finding, NotDrawn, Section};
+
+use super::article_range;
+use super::chart::{by_primitive_chart, by_threads_chart, series_by_primitive};
+use super::{
     claims, java_answer, read_shares_of, summarize, summarize_java, Case, CellSummary, Claim, ClaimFinding, JavaCell,
     JavaRow, Primitive, Row, EXPERIMENT,
 };
-use crate::reference::{LocksReference, ReferenceText};
-use crate::runs::Run;
+use crate::chart::{IntervalPoint, Series};
+use crate::format;
+use crate::kit::{Effect, EffectValue, Plausible};
+use crate::run_format::Run;
 
 pub const TITLE: &str = "Locks: what an acquisition costs, and when it sleeps";
 /// Figure titles (a machine's label follows the per-machine ones).
@@ -35,21 +38,21 @@ pub(crate) struct Answered<'a> {
 }
 
 /// The locks' section over saved runs, with the JVM's rows where they ran.
-impl Present for crate::locks::LockCases {
+impl Present for super::LockCases {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../locks/prose.md");
-    const REFERENCES: &'static [ReferenceText] = &[crate::reference::LOCKS.file];
+    const PROSE: &'static str = include_str!("../prose.md");
+    const REFERENCES: &'static [ReferenceText] = &[REFERENCE.file];
 
     const CLAIMS: &'static [&'static str] = &["C11", "C12", "C13", "C14", "C16"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        super::claims::locks::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let java: Vec<Option<&[JavaRow]>> =
             runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<JavaRow>()).collect();
-        let mut section = section(&Measured::from_runs(runs), &crate::reference::locks()?, &java)?;
+        let mut section = section(&Measured::from_runs(runs), &reference()?, &java)?;
         section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
@@ -57,7 +60,7 @@ impl Present for crate::locks::LockCases {
     const EFFECTS: &'static [Effect] = &[OPTIMISTIC, LOCK_ACROSS_WAIT];
 
     fn effect_values(run: &Run) -> Vec<EffectValue> {
-        let reference = crate::reference::locks().unwrap_or_default();
+        let reference = reference().unwrap_or_default();
         let found = run.rows::<Row>().map(|rows| claims(&summarize(rows), &reference, None)).unwrap_or_default();
         let claimed = |wanted: Claim| found.iter().find(|c| c.claim == wanted).and_then(|c| c.measured);
         vec![

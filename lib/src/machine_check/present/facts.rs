@@ -3,7 +3,7 @@
 
 use crate::format;
 use crate::machine::{Cache, Machine};
-use crate::present::{Cell, Column, Table};
+use crate::view::{Cell, Column, Table};
 
 const UNKNOWN: &str = "unknown";
 

@@ -5,34 +5,35 @@
 mod checks;
 mod facts;
 
-use crate::machine_check::assess::{assess, Assessment, MachineRun};
+use crate::kit::{Answer, Context, Present, PresentError};
+use crate::view::{Cell, Column, Figure, Finding, NotDrawn, Section, Table};
+
+use super::assess::{assess, Assessment, MachineRun};
 pub use checks::check_rows;
 pub use facts::{facts, facts_table, implications};
 
-use super::claims::{Answer, Context};
-use super::{Cell, Column, Figure, Finding, NotDrawn, Present, PresentError, Section, Table};
+use super::{scaling, Verdict, EXPERIMENT};
 use crate::c2c::chart::c2c_heatmap;
 use crate::c2c::PairSummary;
 use crate::evidence::Evidence;
 use crate::format;
 use crate::kit::{Effect, EffectValue, Plausible};
 use crate::machine::conditions::Conditions;
-use crate::machine_check::{scaling, Verdict, EXPERIMENT};
-use crate::runs::Run;
+use crate::run_format::Run;
 
 pub const TITLE: &str = "This machine: can it show contention?";
 /// Above this many pairs the table is left out: the heatmap shows them all.
 const MAX_PAIRS_IN_TABLE: usize = 28;
 
 /// The machine check's section, which shows the core-to-core latency too.
-impl Present for crate::machine_check::MachineCheck {
+impl Present for super::MachineCheck {
     const TITLE: &'static str = TITLE;
-    const PROSE: &'static str = include_str!("../machine_check/prose.md");
+    const PROSE: &'static str = include_str!("../prose.md");
 
     const CLAIMS: &'static [&'static str] = &["A5", "A12", "B8"];
 
     fn answer(claim: &str, context: &Context) -> Answer {
-        crate::machine_check::answers::answer(claim, context)
+        super::answers::answer(claim, context)
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {

@@ -3,10 +3,10 @@
 
 use super::Answered;
 use crate::format::{self, percent};
+use crate::locks::LocksReference;
 use crate::locks::{article_range, java_answer, judge, sleep_rate, CellSummary, Claim, JavaCell, Status};
-use crate::present::{Cell, Column, Table};
-use crate::reference::LocksReference;
 use crate::stats::Ratio;
+use crate::view::{Cell, Column, Table};
 
 /// Table captions (a machine's label follows the per-machine ones).
 const NUMBERS_CAPTION: &str = "The article's lock numbers";
