@@ -10,10 +10,10 @@ use super::{gather_facts, scaling, Facts, ScalingSummary};
 use crate::c2c::PairSummary;
 use crate::machine::clocks::describe_change;
 use crate::machine::conditions::Conditions;
+use crate::machine::Machine;
 use crate::perf::CounterReading;
 use crate::run_format::Run;
 use crate::verdict::Verdict;
-use crate::Machine;
 
 /// What one machine measured that bears on its fitness.
 #[derive(Debug, Clone)]

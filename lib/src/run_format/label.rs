@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use unicode_normalization::UnicodeNormalization as _;
 
-use crate::ConfigError;
+use crate::error::ConfigError;
 
 /// The longest label accepted (it heads table columns and legends).
 pub const MAX_LABEL_CHARS: usize = 64;

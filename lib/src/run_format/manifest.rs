@@ -11,7 +11,7 @@ use crate::experiment::RealRuntime;
 use crate::machine::clocks::Clocks;
 use crate::machine::conditions::{Conditions, Snapshot};
 use crate::machine::utc_timestamp;
-use crate::Machine;
+use crate::machine::Machine;
 
 /// Bumped whenever a run folder's layout or columns change; older runs are refused with a
 /// message rather than misread, except [`OLDEST_READ_VERSION`] and later.

@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn a_machine_measured_without_pairs_says_why() {
-        let machine = crate::Machine::describe();
+        let machine = crate::machine::Machine::describe();
         let run = MachineRun {
             label: "here".into(),
             machine: &machine,

@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use super::seat_name::{seat_key, skeleton};
+use crate::error::ConfigError;
 use crate::runs::check_label;
-use crate::ConfigError;
 
 /// The most seats a roster names: the runs a room holds.
 pub const MAX_SEATS: usize = 500;
