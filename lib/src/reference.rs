@@ -1,18 +1,14 @@
-//! The articles' published numbers (`data/reference/*.csv`), compiled into the lib so an
-//! installed binary or a notebook needs no data folder. Each file is one [`ReferenceFile`]
-//! of its row type, read by the one loader ([`ReferenceFile::rows`], the run format's typed
-//! reader); an experiment names the files it reads in its descriptor
-//! (`present::Present::REFERENCES`). It sits above the experiments (its rows use their
-//! types) and below the presentation; an experiment that judges against the article (the
-//! locks) is handed these rows.
+//! The articles' numbered claims (`data/reference/claims.csv`), compiled into the lib: the
+//! claims' table, the headline and the room read them; each experiment answers those that
+//! name it. The articles' other tables are declared by the experiments that read them, each
+//! beside its section, and read by the one loader ([`ReferenceFile::rows`]).
 
 use serde::Deserialize;
 
 use crate::reference_file;
 use crate::run_format::RunsError;
 
-pub use crate::kit::reference::{printed_number, ReferenceFile, FOLDER};
-pub use crate::kit::ReferenceText;
+use crate::kit::reference::{printed_number, ReferenceFile};
 
 /// One numbered claim of the three articles (ids as in the project's shared claims list),
 /// in the project's words, with the figure as printed and, where it is a number, its range

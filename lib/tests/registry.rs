@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use common::rust_files;
 use contention::experiment::RealRuntime;
 use contention::kit::Present;
-use contention::reference::ReferenceText;
+use contention::kit::ReferenceText;
 use contention::registry::Visitor;
 use contention::Experiment;
 
@@ -75,7 +75,7 @@ fn every_experiment_has_its_fixture_and_prose_files() {
 /// file there is named by an experiment, but the claims' list (the claims section's).
 #[test]
 fn every_reference_file_is_named_by_an_experiment_and_there() {
-    let folder = root().join(contention::reference::FOLDER);
+    let folder = root().join(contention::kit::reference::FOLDER);
     let mut named = vec![contention::reference::CLAIMS.file.name];
     for &experiment in Experiment::ALL {
         for reference in experiment.visit(ReadNamed).references {
