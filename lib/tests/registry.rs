@@ -120,19 +120,29 @@ fn every_claim_an_experiment_lists_is_in_the_claims_file() {
     }
 }
 
-/// Folders that hold no file of the lab's own: git's, builds', kernels' checkpoints, and the
-/// runs a user measured.
-const NOT_SOURCE: [&str; 5] = [".git", "target", "node_modules", ".ipynb_checkpoints", "data/runs"];
+/// What the repository ignores (its `.gitignore`: builds, the notebooks' environment, your
+/// runs) and git's own folder: no file of a change.
+fn ignored(root: &Path) -> Vec<String> {
+    let listed = std::fs::read_to_string(root.join(".gitignore")).unwrap_or_default();
+    let mut ignored: Vec<String> = listed
+        .lines()
+        .map(|line| line.trim().trim_start_matches('/').trim_end_matches('/').to_string())
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect();
+    ignored.extend([".git", "node_modules"].map(String::from));
+    ignored
+}
 
 /// Every file of the repository that reads as text, by its path from the root in '/'.
 fn text_files(root: &Path) -> Vec<(String, String)> {
+    let ignored = ignored(root);
     let (mut found, mut folders) = (Vec::new(), vec![root.to_path_buf()]);
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
             // In '/' on every OS (Windows displays a path with '\\').
             let name = path.strip_prefix(root).unwrap().display().to_string().replace('\\', "/");
-            if NOT_SOURCE.iter().any(|skipped| name == *skipped || name.ends_with(&format!("/{skipped}"))) {
+            if ignored.iter().any(|skipped| name == *skipped || name.ends_with(&format!("/{skipped}"))) {
                 continue;
             }
             if path.is_dir() {
