@@ -12,8 +12,7 @@ use super::{
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
 use crate::kit::reference::{printed_number, ReferenceFile};
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
-use crate::kit::{Effect, EffectValue, Plausible};
+use crate::kit::{Answer, Context, Effect, EffectValue, Plausible, Present, PresentError, ReferenceText};
 use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
 use crate::reference_file;
 use crate::run_format::Run;

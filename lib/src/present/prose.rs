@@ -4,8 +4,7 @@
 
 use pulldown_cmark::{html, Options, Parser};
 
-use crate::registry::Experiment;
-use crate::registry::Visitor;
+use crate::registry::{Experiment, Visitor};
 
 use super::Present;
 

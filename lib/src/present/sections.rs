@@ -7,8 +7,7 @@
 use super::headline::headline_section;
 use super::room::{difference_section, room_section, KeyEffects};
 use super::{Present, PresentError, Section};
-use crate::registry::Experiment;
-use crate::registry::Visitor;
+use crate::registry::{Experiment, Visitor};
 use crate::runs::Run;
 
 /// The sections of a report over `runs`, in its order.

@@ -9,9 +9,9 @@ use crate::chart::{IntervalPoint, Series};
 use crate::counters::format_count;
 use crate::format;
 use crate::kit::reference::{printed_number, ReferenceFile};
-use crate::kit::HeadlineRow;
-use crate::kit::{cache_miss_note, Effect, EffectValue, Plausible};
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::kit::{
+    cache_miss_note, Answer, Context, Effect, EffectValue, HeadlineRow, Plausible, Present, PresentError, ReferenceText,
+};
 use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
 use crate::reference_file;
 use crate::run_format::Run;

@@ -9,7 +9,7 @@ mod search;
 use serde::Deserialize;
 
 use crate::kit::reference::ReferenceFile;
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::kit::{Answer, Context, Effect, EffectValue, HeadlineRow, Plausible, Present, PresentError, ReferenceText};
 use crate::measured::Measured;
 use crate::reference_file;
 use crate::run_format::RunsError;
@@ -23,8 +23,6 @@ use super::summary::{cell, most_threads};
 use super::{finding, summarize, summarize_go, CellSummary, GcRatio, GoCell, GoRow, Row, Workload, EXPERIMENT};
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
-use crate::kit::HeadlineRow;
-use crate::kit::{Effect, EffectValue, Plausible};
 use crate::run_format::Run;
 
 pub const TITLE: &str = "Garbage collection: ratio against threads";

@@ -8,7 +8,7 @@ mod tables;
 
 pub use super::claim::{reference, REFERENCE};
 use super::LocksReference;
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::kit::{Answer, Context, Effect, EffectValue, Plausible, Present, PresentError, ReferenceText};
 use crate::measured::Measured;
 use crate::view::{Figure, Finding, NotDrawn, Section};
 
@@ -20,7 +20,6 @@ use super::{
 };
 use crate::chart::{IntervalPoint, Series};
 use crate::format;
-use crate::kit::{Effect, EffectValue, Plausible};
 use crate::run_format::Run;
 
 pub const TITLE: &str = "Locks: what an acquisition costs, and when it sleeps";

@@ -6,7 +6,7 @@ mod checks;
 mod facts;
 mod pairs;
 
-use crate::kit::{Answer, Context, Present, PresentError};
+use crate::kit::{Answer, Context, Effect, EffectValue, Plausible, Present, PresentError};
 use crate::view::{Cell, Column, Finding, Section, Table};
 
 use super::assess::{assess, Assessment, MachineRun};
@@ -18,7 +18,6 @@ use pairs::{pairs_table, MAX_PAIRS_IN_TABLE};
 use super::{scaling, Verdict, EXPERIMENT};
 use crate::c2c::PairSummary;
 use crate::format;
-use crate::kit::{Effect, EffectValue, Plausible};
 use crate::machine::conditions::Conditions;
 use crate::run_format::Run;
 

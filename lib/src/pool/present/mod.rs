@@ -8,7 +8,7 @@ mod cases;
 use serde::Deserialize;
 
 use crate::kit::reference::ReferenceFile;
-use crate::kit::{Answer, Context, Present, PresentError, ReferenceText};
+use crate::kit::{Answer, Context, Effect, EffectValue, HeadlineRow, Plausible, Present, PresentError, ReferenceText};
 use crate::measured::Measured;
 use crate::reference_file;
 use crate::run_format::RunsError;
@@ -20,8 +20,6 @@ use super::format_ms;
 use super::{findings, summarize, switch_cost, virtual_threads, why_big_pools, PoolSummary, Row, Variant, EXPERIMENT};
 use crate::chart::Series;
 use crate::format;
-use crate::kit::HeadlineRow;
-use crate::kit::{Effect, EffectValue, Plausible};
 use crate::run_format::Run;
 
 pub const TITLE: &str = "Thread-pool sizing";

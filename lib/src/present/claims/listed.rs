@@ -3,8 +3,7 @@
 
 use super::{Answer, Context};
 use crate::kit::Present;
-use crate::registry::Experiment;
-use crate::registry::Visitor;
+use crate::registry::{Experiment, Visitor};
 
 /// The claims an experiment's descriptor lists ([`Present::CLAIMS`]).
 struct ClaimsOf;

@@ -26,8 +26,7 @@ pub use summary::{room_section, ROOM_MEDIAN};
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table};
 use crate::format::{self, upper_first};
 use crate::machine_check::assess::{assess, MachineRun};
-use crate::registry::Experiment;
-use crate::registry::Visitor;
+use crate::registry::{Experiment, Visitor};
 use crate::runs::{Profile, Run};
 use crate::stats::Ratio;
 
