@@ -1,6 +1,6 @@
 //! A machine's verdict as experiments and sections read it: its level, its reasons in
 //! words, and the sentence a finding without an effect adds about what may hide it. The
-//! rules that reach a verdict from a run's facts are the machine check's ([`crate::machine_check`]).
+//! rules that reach a verdict from a run's facts are the machine check's (the experiment `machine`).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
-//! An article's row in the headline table, as its experiment's [`crate::present::Present::headline`]
-//! hands it to the report's headline ([`crate::present::headline`]).
+//! An article's row in the headline table, as its experiment's [`super::Present::headline`]
+//! hands it to the report's headline.
 
 /// An article's row in the headline table: its name, the article's headline figure in
 /// words and its setting, and the claim whose answer is the row.

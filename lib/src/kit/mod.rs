@@ -4,7 +4,7 @@
 //! claims and the [`Context`] they read, the article's tables it reads through
 //! [`reference`]), and what every experiment words alike ([`cache_miss_note`], [`status`]).
 //! It imports the leaves, the experiments' traits and the run format: never an experiment,
-//! the registry, the run reader or the assembly in [`crate::present`], so an experiment can
+//! the registry, the run reader or the report's assembly, so an experiment can
 //! use it from its own folder (`lib/tests/layers.rs` holds it there). The view types an
 //! experiment fills ([`crate::view`]) are a leaf below it.
 

@@ -197,7 +197,7 @@ mod tests {
                    max_share,blocked_share,remote_calls,guard,java_version,verified\n\
                    uncontended,synchronized,1,0,0,1000000,0,21000000,21,47619047,1,1,0,0,dontinline+sink,OpenJDK 17,true\n\
                    uncontended,synchronized,1,0,1,1000000,0,22000000,22,45454545,1,1,0,0,dontinline+sink,OpenJDK 17,true\n";
-        let rows: Vec<JavaRow> = crate::runs::parse_rows("locks-java.csv", csv).unwrap();
+        let rows: Vec<JavaRow> = crate::run_format::parse_rows("locks-java.csv", csv).unwrap();
         let cells = summarize_java(&rows);
         assert_eq!(cells.len(), 1);
         assert_eq!(cells[0].ns_per_op.median, 21.5);

@@ -112,7 +112,7 @@ pub struct ExperimentRecord {
     #[serde(skip)]
     started: Option<Snapshot>,
     /// The real runtime its experiment measures beside it, from the registry when the run is
-    /// read ([`crate::runs`]); not saved.
+    /// read (by the reader, `runs`); not saved.
     #[serde(skip)]
     pub runtime: Option<RealRuntime>,
 }

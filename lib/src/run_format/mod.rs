@@ -2,7 +2,7 @@
 //! CSV per experiment. This module owns a saved run's types (the manifest, each experiment's
 //! rows behind its name, the notes on what was not read whole), the format version and the
 //! typed CSV reader; it sits below the experiments, which read their rows from a [`Run`].
-//! Reading a run from disk through the registry is [`crate::runs`]'.
+//! Reading a run from disk through the registry is the reader's (`runs`), above the registry.
 
 mod error;
 mod label;
@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use crate::experiment::SavedRow;
 use crate::verdict::Verdict;
 
-/// One saved run, read and checked ([`crate::runs`]): its experiments' rows, each behind its
+/// One saved run, read and checked (by the reader, `runs`): its experiments' rows, each behind its
 /// experiment's name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
@@ -45,7 +45,7 @@ pub struct Run {
     /// unreadable), each with why; the rest of the run is read as usual.
     pub notes: Vec<ExperimentNote>,
     /// The machine's fitness verdict over this run, judged when it was read
-    /// ([`crate::machine_check::assess`]): what each section says may hide an effect.
+    /// (the machine check's `assess`): what each section says may hide an effect.
     pub verdict: Option<Verdict>,
 }
 

@@ -1,5 +1,5 @@
 //! What became of each experiment a run lists, when it is not simply complete (recovered,
-//! interrupted, unreadable), in a sentence: the reader ([`crate::runs`]) writes these notes
+//! interrupted, unreadable), in a sentence: the reader (`runs`) writes these notes
 //! as it reads the run.
 
 use serde::Serialize;

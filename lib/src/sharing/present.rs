@@ -303,7 +303,7 @@ fn cache_misses(rows: &[Row]) -> String {
 /// Article A's four-way control.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SharingReference {
-    pub case: crate::sharing::Case,
+    pub case: Case,
     pub threads: u64,
     pub increments_per_thread: u64,
     pub time_ms: f64,
