@@ -85,6 +85,11 @@ pub struct Assessment {
     pub clocks: Vec<(String, String)>,
 }
 
+/// The verdict over `run`: the one the reader judged as it read the run, else judged now.
+pub fn verdict_of(run: &Run) -> Verdict {
+    run.verdict.clone().unwrap_or_else(|| assess(&MachineRun::from_run(run)).verdict)
+}
+
 pub fn assess(run: &MachineRun<'_>) -> Assessment {
     let c2c = run.c2c.map(crate::c2c::summarize);
     let scaling = run.scaling.map(scaling::summarize);

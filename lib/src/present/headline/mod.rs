@@ -13,7 +13,7 @@ use super::claims::{settled_answers, Answer};
 use super::{Cell, Column, Finding, Present, PresentError, Section, Table};
 use crate::judgement::{legend, Status};
 use crate::kit::HeadlineRow;
-use crate::machine_check::assess::{assess, MachineRun};
+use crate::machine_check::assess::verdict_of;
 use crate::reference::ClaimReference;
 use crate::registry::{Experiment, Visitor};
 use crate::runs::Run;
@@ -108,7 +108,7 @@ pub fn headline_section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
     section.machines = runs.iter().map(Run::label).collect();
     let mut reasons = Vec::new();
     for run in runs {
-        let verdict = assess(&MachineRun::from_run(run)).verdict;
+        let verdict = verdict_of(run);
         section.findings.push(Finding::about(&run.label(), verdict_line(&verdict)));
         reasons.push(if runs.len() > 1 { format!("{}: {}", run.label(), caveat(&verdict)) } else { caveat(&verdict) });
     }

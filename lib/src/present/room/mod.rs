@@ -25,7 +25,7 @@ pub use summary::{room_section, ROOM_MEDIAN};
 
 use super::{Cell, Column, Figure, Finding, NotDrawn, Present, Section, Table};
 use crate::format::{self, upper_first};
-use crate::machine_check::assess::{assess, MachineRun};
+use crate::machine_check::assess::verdict_of;
 use crate::registry::{Experiment, Visitor};
 use crate::runs::{Profile, Run};
 use crate::stats::Ratio;
@@ -99,7 +99,7 @@ impl KeyEffects {
         Self {
             label: run.label(),
             profile: run.manifest.profile,
-            verdict: assess(&MachineRun::from_run(run)).verdict.headline(),
+            verdict: verdict_of(run).headline(),
             words,
             configs: run
                 .manifest
