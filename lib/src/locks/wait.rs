@@ -93,6 +93,17 @@ fn past(cut: Option<&Cut>, now: Instant) -> bool {
     cut.is_some_and(|cut| now >= cut.stop_at && cut.answered.load(Ordering::Relaxed))
 }
 
+/// Notes that the team has answered a request. Under the lock it is noted with the shard
+/// still held, so a request that waited for that shard sees it: noted after the release, a
+/// waiter could start a whole remote call past the cut.
+fn note_answered(cut: Option<&Cut>) {
+    if let Some(cut) = cut {
+        if !cut.answered.load(Ordering::Relaxed) {
+            cut.answered.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// One request under the lock: the remote call runs with the shard's entry held (as
 /// `or_insert_with` runs it); `None` when the trial's cut came first: then the request is
 /// not made, or, having waited for the shard, gives up rather than call with it held.
@@ -103,7 +114,10 @@ fn under_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, cut: Option<&Cu
     }
     let mut call = None;
     let value = match map.entry(key) {
-        Entry::Occupied(entry) => *entry.get(),
+        Entry::Occupied(entry) => {
+            note_answered(cut);
+            *entry.get()
+        }
         Entry::Vacant(entry) => {
             let started = Instant::now();
             if past(cut, started) {
@@ -111,6 +125,7 @@ fn under_lock(map: &DashMap<u64, u64>, key: u64, wait: Duration, cut: Option<&Cu
             }
             let value = remote_call(key, wait);
             call = Some(started.elapsed());
+            note_answered(cut);
             *entry.insert(value)
         }
     };
@@ -154,6 +169,7 @@ fn outside_lock(
         }
     };
     tally.blocked_ns += in_map.as_nanos() as u64;
+    note_answered(cut);
     Some(value)
 }
 
@@ -179,9 +195,6 @@ pub(crate) fn trial(cell: &Cell, config: &Config, trial: (usize, usize), stop_at
                 tally.cut = true;
                 break;
             };
-            if keys.is_empty() {
-                cut.answered.store(true, Ordering::Relaxed);
-            }
             keys.push(key);
             checksum = checksum.wrapping_add(value);
         }
