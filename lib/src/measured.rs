@@ -7,7 +7,7 @@ use crate::experiment::SavedRow;
 use crate::run_format::Run;
 use crate::transfers::OneWay;
 use crate::verdict::Verdict;
-use crate::view::Finding;
+use crate::view::{Finding, Section};
 
 /// What one machine measured for an experiment: its label, its rows, the config it ran
 /// with, its logical CPUs and its fitness verdict, when known.
@@ -87,6 +87,22 @@ pub fn per_machine<Row, S>(
     sentence: impl Fn(&S, Option<&Verdict>) -> String,
 ) -> Vec<Finding> {
     machines.iter().zip(summaries).map(|(m, s)| Finding::about(&m.label, sentence(s, m.verdict.as_ref()))).collect()
+}
+
+/// A section's lines for each machine from `sentence`: its findings with the machine's
+/// caveat, its headlines without (the headline table above them says it); then each
+/// machine's penalty counted in core-to-core transfers, where `transfers` finds one.
+pub fn findings_and_headlines<Row, S>(
+    section: &mut Section,
+    machines: &[Measured<'_, Row>],
+    summaries: &[S],
+    sentence: impl Fn(&S, Option<&Verdict>) -> String,
+    transfers: impl Fn(&S, Option<OneWay>) -> Option<String>,
+) {
+    section.findings = per_machine(machines, summaries, &sentence);
+    section.headlines = per_machine(machines, summaries, |s, _| sentence(s, None));
+    let penalties = machines.iter().zip(summaries);
+    section.findings.extend(penalties.filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))));
 }
 
 /// "label: a, b, c" for each machine, every one of its summaries in words by `point`: what

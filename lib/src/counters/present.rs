@@ -39,9 +39,7 @@ impl Present for super::CounterLayouts {
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
-        section.status = crate::kit::status(runs, &[EXPERIMENT]);
-        Ok(Some(section))
+        Ok(Some(section(&Measured::from_runs(runs), &reference()?)?))
     }
 
     const EFFECTS: &'static [Effect] = &[PADDED];

@@ -7,7 +7,7 @@ use super::{Answer, Context, Effect, EffectValue, HeadlineRow, ReferenceText};
 use crate::chart::ChartError;
 use crate::experiment::Measure;
 use crate::run_format::{Run, RunsError};
-use crate::view::{NotDrawn, Section};
+use crate::view::{Finding, NotDrawn, Section};
 
 /// A section could not be built: reference data failed to read. A chart that cannot be
 /// drawn is no such error: it becomes a note in its section ([`Section::add_figure`]).
@@ -36,6 +36,12 @@ pub trait Present: Measure {
     /// Its section over `runs` (one machine, or several compared), status lines included;
     /// `None` when another section shows it (the machine's shows the core-to-core latency).
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError>;
+
+    /// Its section's status: what became of it in each run that does not hold it whole
+    /// ([`super::status`]); the assembly sets it on the section.
+    fn status(runs: &[Run]) -> Vec<Finding> {
+        super::status(runs, &[Self::NAME])
+    }
 
     /// The articles' tables (`data/reference/`) its section reads: none unless it names some.
     const REFERENCES: &'static [ReferenceText] = &[];

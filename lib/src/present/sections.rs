@@ -31,7 +31,7 @@ pub fn section(runs: &[Run], experiment: Experiment) -> Result<Option<Section>, 
     experiment.visit(SectionOf { runs })
 }
 
-/// One experiment's section, with its article's prose.
+/// One experiment's section, with its status and its article's prose.
 struct SectionOf<'a> {
     runs: &'a [Run],
 }
@@ -41,6 +41,7 @@ impl Visitor for SectionOf<'_> {
 
     fn visit<K: Present>(self) -> Result<Option<Section>, PresentError> {
         let Some(mut section) = K::section(self.runs)? else { return Ok(None) };
+        section.status = K::status(self.runs);
         section.prose = super::prose::blocks(K::PROSE);
         Ok(Some(section))
     }

@@ -12,7 +12,7 @@ use crate::kit::reference::{printed_number, ReferenceFile};
 use crate::kit::{
     cache_miss_note, Answer, Context, Effect, EffectValue, HeadlineRow, Plausible, Present, PresentError, ReferenceText,
 };
-use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
+use crate::measured::{config_notes, findings_and_headlines, points_per_machine, Measured};
 use crate::reference_file;
 use crate::run_format::Run;
 use crate::run_format::RunsError;
@@ -43,9 +43,7 @@ impl Present for super::FourWay {
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
-        section.status = crate::kit::status(runs, &[EXPERIMENT]);
-        Ok(Some(section))
+        Ok(Some(section(&Measured::from_runs(runs), &reference()?)?))
     }
 
     /// A's 13.7x as printed (2.264 s over 166 ms, claim A1).
@@ -102,11 +100,12 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
     }
     let summaries: Vec<Vec<CaseSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
-    // The summary's line leaves the machine's caveat to the headline table above it.
-    section.headlines = per_machine(machines, &summaries, |s, _| finding(s, None));
-    section.findings.extend(
-        machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
+    findings_and_headlines(
+        &mut section,
+        machines,
+        &summaries,
+        |s, verdict| finding(s, verdict),
+        |s, one_way| transfers(s, one_way),
     );
     section.findings.extend(machines.iter().filter_map(headline_team));
     section.add_figure(figure(machines, &summaries, article));

@@ -42,7 +42,6 @@ impl Present for super::Toy {
         if !measured.is_empty() {
             section.add_figure(chart(&measured));
         }
-        section.status = crate::kit::status(runs, &[EXPERIMENT]);
         Ok(Some(section))
     }
 

@@ -53,9 +53,7 @@ impl Present for super::GcSweep {
         let machines = Measured::from_runs(runs);
         let go: Vec<Option<&[GoRow]>> =
             runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<GoRow>()).collect();
-        let mut section = section_with_go(&machines, &go, GcArticle { threads: &threads, ratios: &ratios })?;
-        section.status = crate::kit::status(runs, &[EXPERIMENT]);
-        Ok(Some(section))
+        Ok(Some(section_with_go(&machines, &go, GcArticle { threads: &threads, ratios: &ratios })?))
     }
 
     /// B's best GOGC over GOGC=100 at 48 goroutines (the search, claim B6), from the reference data.

@@ -51,9 +51,7 @@ impl Present for super::LockCases {
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let java: Vec<Option<&[JavaRow]>> =
             runs.iter().filter(|run| run.rows::<Row>().is_some()).map(|run| run.runtime_rows::<JavaRow>()).collect();
-        let mut section = section(&Measured::from_runs(runs), &reference()?, &java)?;
-        section.status = crate::kit::status(runs, &[EXPERIMENT]);
-        Ok(Some(section))
+        Ok(Some(section(&Measured::from_runs(runs), &reference()?, &java)?))
     }
 
     const EFFECTS: &'static [Effect] = &[OPTIMISTIC, LOCK_ACROSS_WAIT];

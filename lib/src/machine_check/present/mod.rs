@@ -36,9 +36,12 @@ impl Present for super::MachineCheck {
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
         let machines: Vec<MachineRun<'_>> = runs.iter().map(MachineRun::from_run).collect();
-        let mut section = section(&machines)?;
-        section.status = crate::kit::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT]);
-        Ok(Some(section))
+        Ok(Some(section(&machines)?))
+    }
+
+    /// The core-to-core latency is shown in this section, so its notes are too.
+    fn status(runs: &[Run]) -> Vec<Finding> {
+        crate::kit::status(runs, &[EXPERIMENT, crate::c2c::EXPERIMENT])
     }
 
     const EFFECTS: &'static [Effect] = &[TWO_THREADS];

@@ -15,7 +15,7 @@ use crate::kit::reference::ReferenceFile;
 use crate::kit::{
     cache_miss_note, Answer, Context, Effect, EffectValue, Plausible, Present, PresentError, ReferenceText,
 };
-use crate::measured::{config_notes, per_machine, points_per_machine, Measured};
+use crate::measured::{config_notes, findings_and_headlines, points_per_machine, Measured};
 use crate::reference_file;
 use crate::run_format::{Run, RunsError};
 use crate::transfers::{penalty_sentence, OneWay, TransfersPerAdd};
@@ -55,9 +55,7 @@ impl Present for super::StrideSweep {
     }
 
     fn section(runs: &[Run]) -> Result<Option<Section>, PresentError> {
-        let mut section = section(&Measured::from_runs(runs), &reference()?)?;
-        section.status = crate::kit::status(runs, &[EXPERIMENT]);
-        Ok(Some(section))
+        Ok(Some(section(&Measured::from_runs(runs), &reference()?)?))
     }
 
     const EFFECTS: &'static [Effect] = &[KNEE, PENALTY];
@@ -101,11 +99,12 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
     }
     let summaries: Vec<Vec<StrideSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
     section.machines = machines.iter().map(|m| m.label.clone()).collect();
-    section.findings = per_machine(machines, &summaries, |s, verdict| finding(s, verdict));
-    // The summary's line leaves the machine's caveat to the headline table above it.
-    section.headlines = per_machine(machines, &summaries, |s, _| finding(s, None));
-    section.findings.extend(
-        machines.iter().zip(&summaries).filter_map(|(m, s)| Some(Finding::about(&m.label, transfers(s, m.one_way)?))),
+    findings_and_headlines(
+        &mut section,
+        machines,
+        &summaries,
+        |s, verdict| finding(s, verdict),
+        |s, one_way| transfers(s, one_way),
     );
     for machine in machines {
         let fewer = fewer_threads_findings(machine.rows);
