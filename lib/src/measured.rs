@@ -89,7 +89,7 @@ pub fn per_machine<Row, S>(
     machines.iter().zip(summaries).map(|(m, s)| Finding::about(&m.label, sentence(s, m.verdict.as_ref()))).collect()
 }
 
-/// A section's lines for each machine from `sentence`: its findings with the machine's
+/// A section's machines and its lines for each from `sentence`: its findings with the machine's
 /// caveat, its headlines without (the headline table above them says it); then each
 /// machine's penalty counted in core-to-core transfers, where `transfers` finds one.
 pub fn findings_and_headlines<Row, S>(
@@ -99,6 +99,7 @@ pub fn findings_and_headlines<Row, S>(
     sentence: impl Fn(&S, Option<&Verdict>) -> String,
     transfers: impl Fn(&S, Option<OneWay>) -> Option<String>,
 ) {
+    section.machines = machines.iter().map(|m| m.label.clone()).collect();
     section.findings = per_machine(machines, summaries, &sentence);
     section.headlines = per_machine(machines, summaries, |s, _| sentence(s, None));
     let penalties = machines.iter().zip(summaries);

@@ -99,7 +99,6 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[SharingReference]) -> 
         return Ok(section);
     }
     let summaries: Vec<Vec<CaseSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
-    section.machines = machines.iter().map(|m| m.label.clone()).collect();
     findings_and_headlines(
         &mut section,
         machines,

@@ -98,7 +98,6 @@ pub fn section(machines: &[Measured<'_, Row>], article: &[StrideReference]) -> R
         return Ok(section);
     }
     let summaries: Vec<Vec<StrideSummary>> = machines.iter().map(|m| summarize(m.rows)).collect();
-    section.machines = machines.iter().map(|m| m.label.clone()).collect();
     findings_and_headlines(
         &mut section,
         machines,
