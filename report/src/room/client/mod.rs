@@ -10,14 +10,15 @@
 //! `Retry-After` (or 1, 2, 4 s), [`MAX_TRIES`] times in all.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
+
+mod connection;
+
+use connection::{connect, timed_out, Deadlined, CONNECT_TIMEOUT};
 
 use super::server::MIN_BYTES_PER_SECOND;
 use crate::url::percent_encode;
 
-/// How long connecting may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the room has to answer, beyond connecting and the time the pack takes to send
 /// at the slowest rate a room takes ([`MIN_BYTES_PER_SECOND`]): one deadline for the whole.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
@@ -244,73 +245,6 @@ fn post_once(room: &Room, target: &str, body: (&[u8], Option<&str>), within: Dur
     }
 }
 
-fn timed_out(error: &std::io::Error) -> bool {
-    matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
-}
-
-/// A connection every read and write of which ends by one deadline: each waits at most
-/// the time left, so a server that answers a byte at a time cannot stretch it.
-#[derive(Debug)]
-struct Deadlined {
-    stream: TcpStream,
-    deadline: Instant,
-}
-
-impl Deadlined {
-    fn time_left(&self) -> std::io::Result<Duration> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        match left.is_zero() {
-            true => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the deadline passed")),
-            false => Ok(left),
-        }
-    }
-
-    fn try_clone(&self) -> std::io::Result<Self> {
-        Ok(Self { stream: self.stream.try_clone()?, deadline: self.deadline })
-    }
-}
-
-impl Read for Deadlined {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.stream.set_read_timeout(Some(self.time_left()?))?;
-        self.stream.read(buf)
-    }
-}
-
-impl Write for Deadlined {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.stream.set_write_timeout(Some(self.time_left()?))?;
-        self.stream.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.stream.flush()
-    }
-}
-
-fn connect(room: &Room) -> Result<TcpStream, String> {
-    let addresses = (room.host.as_str(), room.port)
-        .to_socket_addrs()
-        .map_err(|error| format!("{} cannot be resolved: {error}", room.host))?;
-    let mut last = format!("{} has no address", room.host);
-    for address in addresses {
-        match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-            Ok(stream) => return Ok(stream),
-            Err(error) if timed_out(&error) => {
-                last = format!(
-                    "no room answers at {address}: it did not accept a connection within {} s (is `contention room \
-                     serve` running there, and this machine on its network?)",
-                    CONNECT_TIMEOUT.as_secs()
-                )
-            }
-            Err(error) => {
-                last = format!("no room answers at {address}: {error} (is `contention room serve` running there?)")
-            }
-        }
-    }
-    Err(last)
-}
-
 /// The status code of the status line `HTTP/1.1 NNN Reason`.
 fn read_status(reader: &mut impl BufRead) -> std::io::Result<u16> {
     let mut line = String::new();
@@ -340,6 +274,8 @@ fn read_answer(reader: impl BufRead, status: u16) -> Result<Answer, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::net::TcpStream;
+
     use super::*;
 
     #[test]
